@@ -1,0 +1,224 @@
+//! `solve`, `hint` and `techniques`: the explained solver on the command line.
+
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use clap::Args;
+use serde::Serialize;
+
+use sudoku_lens::sudoku::explain::first_of;
+use sudoku_lens::sudoku::{Explained, Grid, Step, Technique, parse_puzzle, solve_explained};
+
+use super::{EXIT_INVALID, read_puzzle_arg};
+
+/// Arguments of `solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// An 81-char puzzle (`.`/`0` empty), a 729-char pencil-mark string, a file holding one, or
+    /// `-` for standard input.
+    pub puzzle: String,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `hint`.
+#[derive(Args, Debug)]
+pub struct HintArgs {
+    /// The puzzle, as for `solve`.
+    pub puzzle: String,
+    /// Only a step of this technique (see `sudoku-lens techniques`).
+    #[arg(long, short)]
+    pub technique: Option<String>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A candidate in JSON: `{"cell":"r1c2","digit":3}`.
+#[derive(Serialize)]
+pub struct JsonCandidate {
+    cell: String,
+    digit: u8,
+}
+
+/// A step in JSON.
+#[derive(Serialize)]
+pub struct JsonStep {
+    technique: &'static str,
+    text: String,
+    placements: Vec<JsonCandidate>,
+    eliminations: Vec<JsonCandidate>,
+}
+
+impl From<&Step> for JsonStep {
+    fn from(s: &Step) -> Self {
+        let conv = |v: &[sudoku_lens::sudoku::Candidate]| {
+            v.iter()
+                .map(|c| JsonCandidate {
+                    cell: c.cell.to_string(),
+                    digit: c.digit.get(),
+                })
+                .collect()
+        };
+        JsonStep {
+            technique: s.technique.name(),
+            text: s.text(),
+            placements: conv(&s.placements),
+            eliminations: conv(&s.eliminations),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct JsonSolve {
+    puzzle: String,
+    solution: String,
+    unique: bool,
+    rating: f32,
+    level: String,
+    guesses: usize,
+    steps: Vec<JsonStep>,
+}
+
+/// The puzzle as it was given: 81 chars, or the 729-char form for pencil-mark input.
+fn puzzle_string(g: &Grid) -> String {
+    if g.givens().is_empty() && !g.is_complete() {
+        g.to_sukaku()
+    } else {
+        g.givens_line()
+    }
+}
+
+fn solution_string(sol: &[u8; 81]) -> String {
+    sol.iter().map(|&v| char::from(b'0' + v)).collect()
+}
+
+/// Parses the puzzle argument, printing a located error and returning `Err(exit code)` on
+/// failure.
+fn load(arg: &str) -> anyhow::Result<Result<Grid, ExitCode>> {
+    let (text, origin) = read_puzzle_arg(arg)?;
+    match parse_puzzle(&text) {
+        Ok(g) => Ok(Ok(g)),
+        Err(e) => {
+            eprintln!("error: invalid puzzle in {origin}: {e}");
+            Ok(Err(ExitCode::from(EXIT_INVALID)))
+        }
+    }
+}
+
+fn explain_or_report(g: &Grid) -> Result<Explained, ExitCode> {
+    solve_explained(g).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(EXIT_INVALID)
+    })
+}
+
+/// `solve PUZZLE [--json]`.
+pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    let g = match load(&args.puzzle)? {
+        Ok(g) => g,
+        Err(code) => return Ok(code),
+    };
+    let e = match explain_or_report(&g) {
+        Ok(e) => e,
+        Err(code) => return Ok(code),
+    };
+    if args.json {
+        let out = JsonSolve {
+            puzzle: puzzle_string(&g),
+            solution: solution_string(&e.solution),
+            unique: e.unique,
+            rating: e.rating.score,
+            level: e.rating.level.to_string(),
+            guesses: e.guesses,
+            steps: e.steps.iter().map(JsonStep::from).collect(),
+        };
+        println!("{}", serde_json::to_string(&out).context("encoding JSON")?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    for (i, s) in e.steps.iter().enumerate() {
+        let marker = if s.technique == Technique::Guess {
+            "  <-- logic ran out here: guess"
+        } else {
+            ""
+        };
+        println!("{:>3}. {}{}", i + 1, s.text(), marker);
+    }
+    println!();
+    print!("{}", Grid::from_values(&e.solution).to_pretty());
+    println!();
+    println!(
+        "rating {:.1} ({}), {} steps, {} guesses, {}",
+        e.rating.score,
+        e.rating.level,
+        e.steps.len(),
+        e.guesses,
+        if e.unique {
+            "unique solution"
+        } else {
+            "SEVERAL solutions: this is one of them"
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `hint PUZZLE [--technique NAME] [--json]`.
+pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
+    let technique = match &args.technique {
+        None => None,
+        Some(name) => match Technique::from_name(name) {
+            Some(t) => Some(t),
+            None => {
+                eprintln!(
+                    "error: unknown technique {name:?}; `sudoku-lens techniques` lists the names"
+                );
+                return Ok(ExitCode::from(2));
+            }
+        },
+    };
+    let g = match load(&args.puzzle)? {
+        Ok(g) => g,
+        Err(code) => return Ok(code),
+    };
+    if let Some(c) = g.conflicts().first() {
+        eprintln!(
+            "error: duplicate {} in {}: {} and {}",
+            c.digit, c.house, c.first, c.second
+        );
+        return Ok(ExitCode::from(EXIT_INVALID));
+    }
+    let step = match first_of(&g, technique) {
+        Ok(Some(s)) => s,
+        Ok(None) => {
+            match technique {
+                Some(t) if !g.is_complete() => {
+                    eprintln!("no {} in this position", t.name())
+                }
+                _ => eprintln!("the puzzle is already complete"),
+            }
+            return Ok(ExitCode::from(EXIT_INVALID));
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(EXIT_INVALID));
+        }
+    };
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string(&JsonStep::from(&step)).context("encoding JSON")?
+        );
+    } else {
+        println!("{}", step.text());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `techniques`: one line per technique: id, name, SE rating.
+pub fn run_techniques() -> anyhow::Result<ExitCode> {
+    for t in Technique::ALL {
+        println!("{:<22} {:<38} {:.1}", t.id(), t.name(), t.se_rating());
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,168 @@
+//! Digit reading: turns the 81 normalized cell images of a rectified grid into per-cell class
+//! probabilities, and proposes the most likely repair when the read grid is not a valid Sudoku.
+//!
+//! Owns the class scheme ([`CellClass`]), the ONNX model and its backends ([`Classifier`]:
+//! tract by default, ONNX Runtime behind the `onnxruntime` feature), the repair search
+//! ([`repair`]) and the training-data side (synthetic cells in [`synth`], labelled export in
+//! [`export`]). It does not find grids or cut cells (see `vision`) and does not solve
+//! (see `sudoku`); the cell input is exactly `vision::normalize_cell`'s output.
+
+pub mod classifier;
+pub mod export;
+pub mod repair;
+pub mod synth;
+
+pub use classifier::{Backend, Classifier, ModelError, EMBEDDED_MODEL};
+pub use repair::{Repair, RepairChange, suggest_repair};
+
+use serde::{Deserialize, Serialize};
+
+use crate::sudoku::Digit;
+
+/// Number of classifier outputs: 0 empty, 1–9 digits, 10 pencil marks.
+pub const NUM_CLASSES: usize = 11;
+
+/// Class index of a cell holding pencil-mark candidates (empty for solving).
+pub const CLASS_PENCIL: u8 = 10;
+
+/// Below this top-class probability a reading is reported as uncertain.
+pub const UNCERTAIN_BELOW: f32 = 0.9;
+
+/// What a cell holds, as the classifier sees it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CellClass {
+    /// Nothing written in the cell.
+    Empty,
+    /// A printed or handwritten digit.
+    Digit(Digit),
+    /// Small pencil-mark candidates: empty for solving.
+    PencilMarks,
+}
+
+impl CellClass {
+    /// The class for label/class index `0..=10`; `None` beyond.
+    pub fn from_index(index: u8) -> Option<CellClass> {
+        match index {
+            0 => Some(CellClass::Empty),
+            CLASS_PENCIL => Some(CellClass::PencilMarks),
+            1..=9 => Digit::new(index).map(CellClass::Digit),
+            _ => None,
+        }
+    }
+
+    /// The label/class index `0..=10`.
+    pub fn index(self) -> u8 {
+        match self {
+            CellClass::Empty => 0,
+            CellClass::Digit(d) => d.get(),
+            CellClass::PencilMarks => CLASS_PENCIL,
+        }
+    }
+
+    /// The digit, if the cell holds one.
+    pub fn digit(self) -> Option<Digit> {
+        match self {
+            CellClass::Digit(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The value for solving: the digit, or 0 for empty and pencil marks.
+    pub fn value(self) -> u8 {
+        self.digit().map_or(0, Digit::get)
+    }
+}
+
+/// The classifier's verdict on one cell.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CellReading {
+    /// Softmax probabilities, indexed by class (0 empty, 1–9, 10 pencil marks); they sum to 1.
+    pub probabilities: [f32; NUM_CLASSES],
+    /// The most probable class.
+    pub class: CellClass,
+    /// Probability of `class`.
+    pub confidence: f32,
+}
+
+impl CellReading {
+    /// A reading from raw logits (softmax is applied here). Non-finite logits count as very
+    /// unlikely, so the result is always a valid distribution.
+    pub fn from_logits(logits: &[f32; NUM_CLASSES]) -> CellReading {
+        let clean = logits.map(|x| if x.is_finite() { x } else { -1e9 });
+        let max = clean.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let exps = clean.map(|x| (x - max).exp());
+        let sum: f32 = exps.iter().sum();
+        let probabilities = exps.map(|e| e / sum.max(f32::MIN_POSITIVE));
+        CellReading::from_probabilities(probabilities)
+    }
+
+    /// A reading from probabilities (class = arg max; ties go to the lower index).
+    pub fn from_probabilities(probabilities: [f32; NUM_CLASSES]) -> CellReading {
+        let mut best = 0usize;
+        for (i, &p) in probabilities.iter().enumerate() {
+            if p > probabilities[best] {
+                best = i;
+            }
+        }
+        CellReading {
+            probabilities,
+            class: CellClass::from_index(best as u8).unwrap_or(CellClass::Empty),
+            confidence: probabilities[best],
+        }
+    }
+
+    /// Probability that the cell is empty for solving (empty or pencil marks).
+    pub fn empty_probability(&self) -> f32 {
+        self.probabilities[0] + self.probabilities[CLASS_PENCIL as usize]
+    }
+
+    /// Probability of solving value `value` (0 = empty incl. pencil marks, 1–9 digits).
+    pub fn value_probability(&self, value: u8) -> f32 {
+        match value {
+            0 => self.empty_probability(),
+            1..=9 => self.probabilities[value as usize],
+            _ => 0.0,
+        }
+    }
+
+    /// Whether the reading is too unsure to trust without a look.
+    pub fn is_uncertain(&self) -> bool {
+        self.confidence < UNCERTAIN_BELOW
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn softmax_picks_largest_logit() {
+        let mut logits = [0.0f32; NUM_CLASSES];
+        logits[7] = 5.0;
+        let r = CellReading::from_logits(&logits);
+        assert_eq!(r.class.index(), 7);
+        let sum: f32 = r.probabilities.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-5);
+        assert!(r.confidence > 0.9);
+        assert!(!r.is_uncertain());
+    }
+
+    #[test]
+    fn nan_logits_do_not_poison() {
+        let mut logits = [f32::NAN; NUM_CLASSES];
+        logits[0] = 1.0;
+        let r = CellReading::from_logits(&logits);
+        assert_eq!(r.class, CellClass::Empty);
+        assert!(r.probabilities.iter().all(|p| p.is_finite()));
+    }
+
+    #[test]
+    fn class_indices_round_trip() {
+        for i in 0..=10u8 {
+            let c = CellClass::from_index(i).unwrap();
+            assert_eq!(c.index(), i);
+        }
+        assert_eq!(CellClass::from_index(11), None);
+        assert_eq!(CellClass::PencilMarks.value(), 0);
+    }
+}

@@ -1,0 +1,58 @@
+//! The `sudoku-lens` command line: a thin layer that parses arguments and wires the library
+//! together. With no subcommand it starts the desktop app (when built with the `gui` feature).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cli;
+
+/// Point a camera at a newspaper Sudoku: find the grid, read the digits, solve it step by
+/// explained step.
+#[derive(Parser, Debug)]
+#[command(name = "sudoku-lens", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve a puzzle step by step and print the explanation and the grid.
+    Solve(cli::solve::SolveArgs),
+    /// Print only the next step (or the first step of one technique).
+    Hint(cli::solve::HintArgs),
+    /// List the technique names `hint --technique` accepts.
+    Techniques,
+    /// Rate every puzzle in files (one JSON line each, summary on stderr).
+    Rate(cli::rate::RateArgs),
+}
+
+fn main() -> ExitCode {
+    cli::init_tracing();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match cli.command {
+        Some(Command::Solve(a)) => cli::solve::run_solve(a),
+        Some(Command::Hint(a)) => cli::solve::run_hint(a),
+        Some(Command::Techniques) => cli::solve::run_techniques(),
+        Some(Command::Rate(a)) => cli::rate::run(a),
+        None => cli::run_default(),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}

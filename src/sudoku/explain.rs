@@ -1,0 +1,248 @@
+//! The human-style step solver: repeatedly applies the easiest technique that makes progress,
+//! recording each [`Step`]; when no technique applies it makes a clearly marked
+//! [`Technique::Guess`] (the exact solver's digit for a cell with the fewest candidates) and
+//! resumes logic.
+//!
+//! Owns the solving loop and its safety net; the techniques themselves live in `techniques`.
+
+use super::grid::{Candidate, Grid};
+use super::rating::Rating;
+use super::solver::solve_up_to;
+use super::step::{Role, Step, Technique};
+use super::techniques::{self, Context};
+use super::types::{Candidates, Digit};
+
+/// Why a puzzle cannot be solved at all.
+#[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
+pub enum SolveError {
+    /// Givens repeat a digit in a house.
+    #[error("duplicate {digit} in {house}: {first} and {second}")]
+    Conflict {
+        /// The digit.
+        digit: Digit,
+        /// First cell.
+        first: super::types::Cell,
+        /// Second cell.
+        second: super::types::Cell,
+        /// Shared house.
+        house: super::types::House,
+    },
+    /// The exact solver found no solution.
+    #[error("the puzzle has no solution")]
+    NoSolution,
+}
+
+/// The result of an explained solve.
+#[derive(Clone, Debug)]
+pub struct Explained {
+    /// The starting position.
+    pub puzzle: Grid,
+    /// The steps in order.
+    pub steps: Vec<Step>,
+    /// The solution followed (the unique one, or the first found when there are several).
+    pub solution: [u8; 81],
+    /// Whether the puzzle has exactly one solution.
+    pub unique: bool,
+    /// Number of guess steps.
+    pub guesses: usize,
+    /// Rating of the path.
+    pub rating: Rating,
+    /// Steps a technique proposed that contradicted the solution and were discarded. Always
+    /// empty unless a technique has a bug; tests assert it.
+    pub rejected: Vec<Step>,
+}
+
+impl Explained {
+    /// Index of the first guess step, i.e. where logic ran out.
+    pub fn first_guess(&self) -> Option<usize> {
+        self.steps
+            .iter()
+            .position(|s| s.technique == Technique::Guess)
+    }
+}
+
+/// Options for the step solver.
+#[derive(Clone, Copy, Debug)]
+pub struct ExplainOptions {
+    /// Safety cap on the number of steps (a solve needs at most a few hundred).
+    pub max_steps: usize,
+}
+
+impl Default for ExplainOptions {
+    fn default() -> Self {
+        ExplainOptions { max_steps: 2000 }
+    }
+}
+
+/// Solves `puzzle` step by step with default options.
+pub fn solve_explained(puzzle: &Grid) -> Result<Explained, SolveError> {
+    solve_explained_with(puzzle, ExplainOptions::default())
+}
+
+/// Solves `puzzle` step by step.
+pub fn solve_explained_with(puzzle: &Grid, opts: ExplainOptions) -> Result<Explained, SolveError> {
+    if let Some(c) = puzzle.conflicts().first() {
+        return Err(SolveError::Conflict {
+            digit: c.digit,
+            first: c.first,
+            second: c.second,
+            house: c.house,
+        });
+    }
+    let sols = solve_up_to(puzzle, 2);
+    let solution = sols.first.ok_or(SolveError::NoSolution)?;
+    let unique = sols.count == 1;
+    let ctx = Context { unique };
+    let mut grid = puzzle.clone();
+    let mut steps = Vec::new();
+    let mut rejected = Vec::new();
+    let mut guesses = 0;
+    while !grid.is_complete() && steps.len() < opts.max_steps {
+        match next_step(&grid, &ctx, &solution, &mut rejected) {
+            Some(step) => {
+                step.apply(&mut grid);
+                steps.push(step);
+            }
+            None => {
+                let step = guess(&grid, &solution);
+                guesses += 1;
+                step.apply(&mut grid);
+                steps.push(step);
+            }
+        }
+    }
+    let rating = Rating::of_steps(&steps);
+    Ok(Explained {
+        puzzle: puzzle.clone(),
+        steps,
+        solution,
+        unique,
+        guesses,
+        rating,
+        rejected,
+    })
+}
+
+/// The easiest step that makes progress and agrees with `solution`; contradicting steps are
+/// pushed to `rejected` and skipped.
+fn next_step(
+    grid: &Grid,
+    ctx: &Context,
+    solution: &[u8; 81],
+    rejected: &mut Vec<Step>,
+) -> Option<Step> {
+    for t in Technique::ALL {
+        if let Some(step) = techniques::find(t, grid, ctx) {
+            if !step.makes_progress(grid) {
+                continue;
+            }
+            if contradicts(&step, solution) {
+                tracing::error!(step = %step.text(), "technique contradicted the solution");
+                rejected.push(step);
+                continue;
+            }
+            return Some(step);
+        }
+    }
+    None
+}
+
+/// Whether `step` places a digit other than the solution's or removes a solution digit.
+pub fn contradicts(step: &Step, solution: &[u8; 81]) -> bool {
+    step.placements
+        .iter()
+        .any(|p| solution[p.cell.index()] != p.digit.get())
+        || step
+            .eliminations
+            .iter()
+            .any(|e| solution[e.cell.index()] == e.digit.get())
+}
+
+/// The next step only (the easiest one), for hints. `None` when the grid is complete.
+pub fn next_hint(grid: &Grid) -> Result<Option<Step>, SolveError> {
+    first_of(grid, None)
+}
+
+/// The first step of `technique` in this position (or the easiest step when `None`); falls back
+/// to a guess only when no technique is requested. `Ok(None)` when the technique does not apply
+/// or the grid is complete.
+pub fn first_of(grid: &Grid, technique: Option<Technique>) -> Result<Option<Step>, SolveError> {
+    if grid.is_complete() {
+        return Ok(None);
+    }
+    let sols = solve_up_to(grid, 2);
+    let solution = sols.first.ok_or(SolveError::NoSolution)?;
+    let ctx = Context {
+        unique: sols.count == 1,
+    };
+    let mut rejected = Vec::new();
+    match technique {
+        None => Ok(Some(
+            next_step(grid, &ctx, &solution, &mut rejected)
+                .unwrap_or_else(|| guess(grid, &solution)),
+        )),
+        Some(Technique::Guess) => Ok(Some(guess(grid, &solution))),
+        Some(t) => Ok(techniques::find(t, grid, &ctx)
+            .filter(|s| s.makes_progress(grid) && !contradicts(s, &solution))),
+    }
+}
+
+/// A guess: the solution's digit in the empty cell with the fewest candidates (first in reading
+/// order on ties).
+fn guess(grid: &Grid, solution: &[u8; 81]) -> Step {
+    let cell = grid
+        .empty_cells()
+        .iter()
+        .min_by_key(|&c| grid.candidates(c).len())
+        .unwrap_or_else(|| super::types::Cell::from_index(0));
+    let digit = Digit::new(solution[cell.index()]).unwrap_or(Digit::ALL[0]);
+    let mut step = Step::new(Technique::Guess);
+    step.placements.push(Candidate::new(cell, digit));
+    step.digits = Candidates::single(digit);
+    for d in grid.candidates(cell).iter() {
+        step.mark(cell, d, Role::Base);
+    }
+    step
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::parse::parse_puzzle;
+
+    #[test]
+    fn easy_puzzle_solves_with_singles() {
+        let g = parse_puzzle(
+            "003020600900305001001806400008102900700000008006708200002609500800203009005010300",
+        )
+        .unwrap();
+        let e = solve_explained(&g).unwrap();
+        assert!(e.unique);
+        assert_eq!(e.guesses, 0);
+        assert!(e.rejected.is_empty());
+        let mut end = g.clone();
+        for s in &e.steps {
+            s.apply(&mut end);
+        }
+        assert!(end.is_solved());
+        assert_eq!(end.values(), e.solution);
+    }
+
+    #[test]
+    fn unsolvable_is_error() {
+        // Two 1s forced into r1 by columns: r1c1 cannot be anything.
+        let g = parse_puzzle(
+            ".23456789\
+             1........\
+             .........\
+             .........\
+             .........\
+             .........\
+             .........\
+             .........\
+             ........1",
+        )
+        .unwrap();
+        assert_eq!(solve_explained(&g).unwrap_err(), SolveError::NoSolution);
+    }
+}

@@ -1,0 +1,22 @@
+//! The puzzle engine: domain types, parsers, the exact solver, the human-style explained solver
+//! with one file per technique, and the difficulty rating.
+//!
+//! Pure logic: knows nothing of images, models or GUIs, and depends only on std, serde and
+//! thiserror.
+
+pub mod explain;
+pub mod grid;
+pub mod notation;
+pub mod parse;
+pub mod rating;
+pub mod solver;
+pub mod step;
+pub mod techniques;
+pub mod types;
+
+pub use explain::{Explained, SolveError, solve_explained};
+pub use grid::{Candidate, Conflict, Grid};
+pub use parse::{ParseError, parse_puzzle};
+pub use rating::{Level, Rating, spearman};
+pub use step::{Link, LinkKind, Mark, Node, Role, Step, Technique};
+pub use types::{Candidates, Cell, CellSet, Digit, House, HouseKind};

@@ -1,0 +1,50 @@
+//! Full House: the last empty cell of a house takes the one digit the house is missing.
+
+use super::super::grid::Grid;
+use super::super::step::{Role, Step, Technique};
+use super::super::types::{Candidates, House};
+
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    for h in House::all() {
+        let empty: Vec<_> = h
+            .cells()
+            .into_iter()
+            .filter(|&c| grid.value(c).is_none())
+            .collect();
+        if let [cell] = empty[..] {
+            let d = grid.candidates(cell).single_digit()?;
+            let mut step = Step::new(Technique::FullHouse).place(cell, d);
+            step.digits = Candidates::single(d);
+            step.houses.push((h, Role::Base));
+            return Some(step);
+        }
+    }
+    None
+}
+
+/// `Full House: r1c1=5`
+pub(crate) fn text(step: &Step) -> String {
+    super::plain_text(step)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sudoku::techniques::test_util::*;
+
+    #[test]
+    fn last_cell_of_row() {
+        let g = grid(
+            "12345678.\
+             .........\
+             .........\
+             .........\
+             .........\
+             .........\
+             .........\
+             .........\
+             .........",
+        );
+        let s = super::find(&g).unwrap();
+        assert_eq!(s.text(), "Full House: r1c9=9");
+    }
+}

@@ -1,0 +1,55 @@
+//! Hidden Single: a digit with one possible place in a house goes there. Boxes are searched
+//! before lines, as a human scans them first.
+
+use super::super::grid::Grid;
+use super::super::step::{Role, Step, Technique};
+use super::super::types::{Candidates, Digit, House, HouseKind};
+
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    let houses = House::of_kind(HouseKind::Box)
+        .chain(House::of_kind(HouseKind::Row))
+        .chain(House::of_kind(HouseKind::Col));
+    for h in houses {
+        for d in Digit::ALL {
+            let cells = grid.house_digit_cells(h, d);
+            if cells.len() == 1 {
+                let cell = cells.first()?;
+                let mut step = Step::new(Technique::HiddenSingle).place(cell, d);
+                step.digits = Candidates::single(d);
+                step.houses.push((h, Role::Base));
+                step.mark(cell, d, Role::Base);
+                return Some(step);
+            }
+        }
+    }
+    None
+}
+
+/// `Hidden Single: r9c3=7`
+pub(crate) fn text(step: &Step) -> String {
+    super::plain_text(step)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sudoku::techniques::test_util::*;
+
+    #[test]
+    fn only_place_in_box() {
+        // 7s in r7, r8 and c1, c2 leave r9c3 as the only 7 in box 7.
+        let g = grid(
+            ".........\
+             .........\
+             .........\
+             7........\
+             .7.......\
+             .........\
+             ...7.....\
+             ......7..\
+             .........",
+        );
+        let s = super::find(&g).unwrap();
+        assert_eq!(s.text(), "Hidden Single: r9c3=7");
+        assert_eq!(s.houses[0].0.to_string(), "b7");
+    }
+}

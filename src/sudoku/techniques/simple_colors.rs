@@ -1,0 +1,182 @@
+//! Simple Colors (single-digit coloring). For one digit, cells joined by conjugate pairs (a house
+//! where the digit has exactly two places) form a chain in which exactly one of every linked two
+//! holds the digit; coloring the chain with two alternating colors splits it into two classes, one
+//! all true and one all false.
+//!
+//! Trap: a cell outside the chain that sees both colors loses the digit (one color is true).
+//! Wrap: a color with two cells in one house cannot be the true one, so all its cells lose the
+//! digit.
+//!
+//! The step marks the two classes [`Role::ColorA`] (the class of the first cell in reading
+//! order) and [`Role::ColorB`], and records every conjugate pair of the chain as a strong link.
+
+use super::super::grid::Grid;
+use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
+use super::super::types::{Candidates, Cell, CellSet, Digit, House};
+
+pub(crate) fn find_trap(grid: &Grid) -> Option<Step> {
+    find(grid, Technique::SimpleColorsTrap)
+}
+
+pub(crate) fn find_wrap(grid: &Grid) -> Option<Step> {
+    find(grid, Technique::SimpleColorsWrap)
+}
+
+/// Colors every conjugate-pair cluster of every digit and tries `t` (trap or wrap) on each.
+fn find(grid: &Grid, t: Technique) -> Option<Step> {
+    for d in Digit::ALL {
+        let adj = conjugate_graph(grid, d);
+        let mut todo = CellSet::EMPTY;
+        for c in grid.digit_cells(d).iter() {
+            if !adj[c.index()].is_empty() {
+                todo.insert(c);
+            }
+        }
+        while let Some(start) = todo.first() {
+            let (a, b) = color(&adj, start);
+            todo = todo & !(a | b);
+            // Two linked cells of one color would mean the grid has no solution; such a cluster
+            // proves nothing we want to state.
+            if !(a & b).is_empty() {
+                continue;
+            }
+            let step = match t {
+                Technique::SimpleColorsTrap => trap(grid, d, a, b),
+                _ => wrap(grid, d, a, b),
+            };
+            if step.is_some() {
+                return step;
+            }
+        }
+    }
+    None
+}
+
+/// For each cell, the cells it forms a conjugate pair with on `d`.
+fn conjugate_graph(grid: &Grid, d: Digit) -> [CellSet; 81] {
+    let mut adj = [CellSet::EMPTY; 81];
+    for h in House::all() {
+        let cells = grid.house_digit_cells(h, d);
+        if cells.len() == 2 {
+            let mut it = cells.iter();
+            if let (Some(p), Some(q)) = (it.next(), it.next()) {
+                adj[p.index()].insert(q);
+                adj[q.index()].insert(p);
+            }
+        }
+    }
+    adj
+}
+
+/// The two color classes of the cluster containing `start` (`start` in the first).
+fn color(adj: &[CellSet; 81], start: Cell) -> (CellSet, CellSet) {
+    let mut a = CellSet::single(start);
+    let mut b = CellSet::EMPTY;
+    let mut frontier_a = a;
+    let mut frontier_b = CellSet::EMPTY;
+    while !frontier_a.is_empty() || !frontier_b.is_empty() {
+        let mut next_b = CellSet::EMPTY;
+        for c in frontier_a.iter() {
+            next_b |= adj[c.index()];
+        }
+        let mut next_a = CellSet::EMPTY;
+        for c in frontier_b.iter() {
+            next_a |= adj[c.index()];
+        }
+        frontier_a = next_a & !a;
+        frontier_b = next_b & !b;
+        a |= frontier_a;
+        b |= frontier_b;
+    }
+    (a, b)
+}
+
+/// Union of the peers of every cell of `set`.
+fn seen_by(set: CellSet) -> CellSet {
+    let mut seen = CellSet::EMPTY;
+    for c in set.iter() {
+        seen |= c.peers();
+    }
+    seen
+}
+
+fn trap(grid: &Grid, d: Digit, a: CellSet, b: CellSet) -> Option<Step> {
+    let targets = seen_by(a) & seen_by(b) & !(a | b);
+    let mut step = Step::new(Technique::SimpleColorsTrap);
+    if eliminate_where_possible(&mut step, grid, targets, d) == 0 {
+        return None;
+    }
+    Some(describe_cluster(step, grid, d, a, b))
+}
+
+fn wrap(grid: &Grid, d: Digit, a: CellSet, b: CellSet) -> Option<Step> {
+    let sees_itself = |set: CellSet| set.iter().any(|c| !(c.peers() & set).is_empty());
+    let false_color = match (sees_itself(a), sees_itself(b)) {
+        (true, false) => a,
+        (false, true) => b,
+        _ => return None,
+    };
+    let mut step = Step::new(Technique::SimpleColorsWrap);
+    if eliminate_where_possible(&mut step, grid, false_color, d) == 0 {
+        return None;
+    }
+    Some(describe_cluster(step, grid, d, a, b))
+}
+
+/// Adds the digit, the colored candidates and the cluster's conjugate pairs to `step`.
+fn describe_cluster(mut step: Step, grid: &Grid, d: Digit, a: CellSet, b: CellSet) -> Step {
+    step.digits = Candidates::single(d);
+    for c in a.iter() {
+        step.mark(c, d, Role::ColorA);
+    }
+    for c in b.iter() {
+        step.mark(c, d, Role::ColorB);
+    }
+    let cluster = a | b;
+    for h in House::all() {
+        let cells = grid.house_digit_cells(h, d);
+        if cells.len() != 2 || !cells.is_subset(cluster) {
+            continue;
+        }
+        let mut it = cells.iter();
+        if let (Some(p), Some(q)) = (it.next(), it.next()) {
+            let link = Link {
+                from: Node::cell(p, d),
+                to: Node::cell(q, d),
+                kind: LinkKind::Strong,
+            };
+            // A pair in one line and one box is one link, not two.
+            if !step.links.contains(&link) {
+                step.links.push(link);
+            }
+        }
+    }
+    step
+}
+
+/// `Simple Colors Trap: 7 (r1c2,r3c4) / (r1c5,r4c9) => r3c5<>7`
+pub(crate) fn text(step: &Step) -> String {
+    let Some(d) = step.digits.first() else {
+        return super::plain_text(step);
+    };
+    let list = |role: Role| {
+        step.marked_cells(role)
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    format!(
+        "{}: {} ({}) / ({}) => {}",
+        step.technique.name(),
+        d,
+        list(Role::ColorA),
+        list(Role::ColorB),
+        step.effect_text()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+}

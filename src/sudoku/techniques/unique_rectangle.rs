@@ -1,0 +1,256 @@
+//! Unique Rectangles, types 1 to 4. Four empty cells at the corners of a rectangle spanning two
+//! rows, two columns and exactly two boxes, all holding candidates `a` and `b`, must not end up
+//! as the "deadly pattern" `a b / b a`: its two digits could be swapped, giving a second
+//! solution. So in a puzzle with a unique solution:
+//!
+//! * Type 1: three corners are exactly `{a,b}`; the fourth loses `a` and `b`.
+//! * Type 2: two corners on one line (the floor) are `{a,b}`, the other two (the roof) are both
+//!   `{a,b,x}`; one roof cell is `x`, so cells seeing both lose `x`.
+//! * Type 3: as type 2, but the roof's extra digits `X` together with `k - 1` other cells of a
+//!   house holding both roof cells form a naked subset of size `k`; the rest of the house loses
+//!   those digits.
+//! * Type 4: as type 2, but one of `a`, `b` is confined, in a house holding both roof cells, to
+//!   the roof; the roof loses the other.
+//!
+//! Only sound when the puzzle has exactly one solution (the dispatcher checks); filled or given
+//! cells are never corners. The step marks the corners' `a`/`b` [`Role::SetA`] and the roof's
+//! extra candidates [`Role::SetB`]; for types 3 and 4 the house is recorded as [`Role::Base`]
+//! and type 3's subset cells are marked [`Role::Base`].
+
+use super::super::grid::Grid;
+use super::super::notation::slash_digits;
+use super::super::step::{Role, Step, Technique, eliminate_where_possible};
+use super::super::types::{Candidates, Cell, CellSet, Digit, House};
+
+pub(crate) fn find(grid: &Grid, kind: u8) -> Option<Step> {
+    for r1 in 0..9 {
+        for r2 in r1 + 1..9 {
+            let same_band = r1 / 3 == r2 / 3;
+            for c1 in 0..9 {
+                for c2 in c1 + 1..9 {
+                    // Exactly two boxes: two rows of one band and columns of two stacks, or the
+                    // other way round.
+                    if same_band == (c1 / 3 == c2 / 3) {
+                        continue;
+                    }
+                    let corners = [
+                        Cell::at(r1, c1),
+                        Cell::at(r1, c2),
+                        Cell::at(r2, c1),
+                        Cell::at(r2, c2),
+                    ];
+                    if corners
+                        .iter()
+                        .any(|&c| grid.value(c).is_some() || grid.is_given(c))
+                    {
+                        continue;
+                    }
+                    let common = corners
+                        .iter()
+                        .fold(Candidates::ALL, |acc, &c| acc & grid.candidates(c));
+                    if common.len() < 2 {
+                        continue;
+                    }
+                    for a in common.iter() {
+                        for b in common.iter().filter(|&b| b > a) {
+                            if let Some(step) = try_kind(grid, kind, corners, a, b) {
+                                return Some(step);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The two-cell lines of a rectangle `[r1c1, r1c2, r2c1, r2c2]` as (floor, roof) index pairs.
+const FLOOR_ROOF: [([usize; 2], [usize; 2]); 4] = [
+    ([0, 1], [2, 3]),
+    ([2, 3], [0, 1]),
+    ([0, 2], [1, 3]),
+    ([1, 3], [0, 2]),
+];
+
+fn try_kind(grid: &Grid, kind: u8, corners: [Cell; 4], a: Digit, b: Digit) -> Option<Step> {
+    let ab = Candidates::single(a) | Candidates::single(b);
+    let bivalue: [bool; 4] = corners.map(|c| grid.candidates(c) == ab);
+    let n_bivalue = bivalue.iter().filter(|&&x| x).count();
+    if kind == 1 {
+        if n_bivalue != 3 {
+            return None;
+        }
+        let i = bivalue.iter().position(|&x| !x)?;
+        let target = CellSet::single(corners[i]);
+        let mut step = Step::new(Technique::UniqueRectangle1);
+        eliminate_where_possible(&mut step, grid, target, a);
+        eliminate_where_possible(&mut step, grid, target, b);
+        return Some(mark(step, grid, corners, ab, [corners[i], corners[i]]));
+    }
+    if n_bivalue != 2 {
+        return None;
+    }
+    let (_, roof_ix) = FLOOR_ROOF
+        .into_iter()
+        .find(|(floor, _)| bivalue[floor[0]] && bivalue[floor[1]])?;
+    let roof = [corners[roof_ix[0]], corners[roof_ix[1]]];
+    let extra = [
+        grid.candidates(roof[0]) & !ab,
+        grid.candidates(roof[1]) & !ab,
+    ];
+    match kind {
+        2 => type2(grid, corners, ab, roof, extra),
+        3 => type3(grid, corners, ab, roof, extra[0] | extra[1]),
+        4 => type4(grid, corners, a, b, roof),
+        _ => None,
+    }
+}
+
+/// Adds the digits and the corner/extra marks.
+fn mark(mut step: Step, grid: &Grid, corners: [Cell; 4], ab: Candidates, roof: [Cell; 2]) -> Step {
+    step.digits = ab;
+    for c in corners {
+        for d in ab.iter() {
+            step.mark(c, d, Role::SetA);
+        }
+    }
+    let roof_set = CellSet::single(roof[0]) | CellSet::single(roof[1]);
+    for c in roof_set.iter() {
+        for d in (grid.candidates(c) & !ab).iter() {
+            step.mark(c, d, Role::SetB);
+        }
+    }
+    step
+}
+
+/// Houses holding both roof cells: their line, and their box when they share one.
+fn roof_houses(roof: [Cell; 2]) -> impl Iterator<Item = House> {
+    let [p, q] = roof;
+    let line = if p.row() == q.row() {
+        House::row(p.row())
+    } else {
+        House::col(p.col())
+    };
+    let boxed = (p.box_index() == q.box_index()).then(|| House::boxed(p.box_index()));
+    std::iter::once(line).chain(boxed)
+}
+
+fn type2(
+    grid: &Grid,
+    corners: [Cell; 4],
+    ab: Candidates,
+    roof: [Cell; 2],
+    extra: [Candidates; 2],
+) -> Option<Step> {
+    let x = extra[0].single_digit()?;
+    if extra[1] != extra[0] {
+        return None;
+    }
+    let mut step = Step::new(Technique::UniqueRectangle2);
+    if eliminate_where_possible(&mut step, grid, roof[0].peers() & roof[1].peers(), x) == 0 {
+        return None;
+    }
+    Some(mark(step, grid, corners, ab, roof))
+}
+
+fn type3(
+    grid: &Grid,
+    corners: [Cell; 4],
+    ab: Candidates,
+    roof: [Cell; 2],
+    extra: Candidates,
+) -> Option<Step> {
+    let roof_set = CellSet::single(roof[0]) | CellSet::single(roof[1]);
+    for house in roof_houses(roof) {
+        // Empty cells of the house that could join a subset of at most four digits.
+        let mut others = [roof[0]; 9];
+        let mut n = 0;
+        for c in house.cells() {
+            let cands = grid.candidates(c);
+            if !roof_set.contains(c) && !cands.is_empty() && (cands | extra).len() <= 4 {
+                others[n] = c;
+                n += 1;
+            }
+        }
+        for subset in 1u32..(1 << n) {
+            let size = subset.count_ones() as usize;
+            if size > 3 {
+                continue;
+            }
+            let mut digits = extra;
+            let mut cells = CellSet::EMPTY;
+            for (i, &c) in others[..n].iter().enumerate() {
+                if subset & (1 << i) != 0 {
+                    digits |= grid.candidates(c);
+                    cells.insert(c);
+                }
+            }
+            if digits.len() != size + 1 {
+                continue;
+            }
+            let targets = house.cell_set() & !roof_set & !cells;
+            let mut step = Step::new(Technique::UniqueRectangle3);
+            let mut removed = 0;
+            for d in digits.iter() {
+                removed += eliminate_where_possible(&mut step, grid, targets, d);
+            }
+            if removed == 0 {
+                continue;
+            }
+            let mut step = mark(step, grid, corners, ab, roof);
+            step.houses.push((house, Role::Base));
+            for c in cells.iter() {
+                for d in grid.candidates(c).iter() {
+                    step.mark(c, d, Role::Base);
+                }
+            }
+            return Some(step);
+        }
+    }
+    None
+}
+
+fn type4(grid: &Grid, corners: [Cell; 4], a: Digit, b: Digit, roof: [Cell; 2]) -> Option<Step> {
+    let ab = Candidates::single(a) | Candidates::single(b);
+    let roof_set = CellSet::single(roof[0]) | CellSet::single(roof[1]);
+    for house in roof_houses(roof) {
+        for (locked, removed) in [(a, b), (b, a)] {
+            if grid.house_digit_cells(house, locked) != roof_set {
+                continue;
+            }
+            let mut step = Step::new(Technique::UniqueRectangle4);
+            if eliminate_where_possible(&mut step, grid, roof_set, removed) == 0 {
+                continue;
+            }
+            let mut step = mark(step, grid, corners, ab, roof);
+            step.houses.push((house, Role::Base));
+            return Some(step);
+        }
+    }
+    None
+}
+
+/// `Unique Rectangle Type 1: 4/9 in r1c2,r1c7,r8c2,r8c7 => r8c7<>4, r8c7<>9`
+pub(crate) fn text(step: &Step) -> String {
+    let corners = step.marked_cells(Role::SetA);
+    if corners.len() != 4 || step.digits.len() != 2 {
+        return super::plain_text(step);
+    }
+    format!(
+        "{}: {} in {} => {}",
+        step.technique.name(),
+        slash_digits(step.digits.iter()),
+        corners
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(","),
+        step.effect_text()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+}

@@ -1,0 +1,164 @@
+//! W-Wing: two bivalue cells with the same digits `{x,w}` that do not see each other, and a
+//! strong link on `w` (a house where `w` has exactly two places) with one end seeing each cell.
+//! One end of the link is `w`, so one of the two cells is not `w` and therefore `x`: every cell
+//! seeing both bivalue cells loses `x`.
+//!
+//! The step marks the bivalue cells' candidates [`Role::Base`] and the link ends' `w`
+//! [`Role::Link`], records the link's house as [`Role::Link`], and stores the whole chain
+//! `x = w - w = w - w = x` in `links`.
+
+use super::super::grid::Grid;
+use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
+use super::super::types::{Candidates, Cell, CellSet, Digit, House};
+
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    let mut bivalue = CellSet::EMPTY;
+    for c in grid.empty_cells().iter() {
+        if grid.candidates(c).len() == 2 {
+            bivalue.insert(c);
+        }
+    }
+    for c1 in bivalue.iter() {
+        let pair = grid.candidates(c1);
+        let later = CellSet::from_bits(bivalue.bits() & !((2u128 << c1.index()) - 1));
+        for c2 in (later & !c1.peers()).iter() {
+            if grid.candidates(c2) != pair {
+                continue;
+            }
+            let common = c1.peers() & c2.peers();
+            for x in pair.iter() {
+                if (common & grid.digit_cells(x)).is_empty() {
+                    continue;
+                }
+                let Some(w) = (pair & !Candidates::single(x)).first() else {
+                    continue;
+                };
+                if let Some(step) = with_link(grid, c1, c2, x, w) {
+                    return Some(step);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Looks for a strong link on `w` joining the peers of `c1` and `c2`; builds the step.
+fn with_link(grid: &Grid, c1: Cell, c2: Cell, x: Digit, w: Digit) -> Option<Step> {
+    let ends = CellSet::single(c1) | CellSet::single(c2);
+    for house in House::all() {
+        let cells = grid.house_digit_cells(house, w);
+        if cells.len() != 2 || !(cells & ends).is_empty() {
+            continue;
+        }
+        let mut it = cells.iter();
+        let (Some(l1), Some(l2)) = (it.next(), it.next()) else {
+            continue;
+        };
+        let (near1, near2) = if c1.sees(l1) && c2.sees(l2) {
+            (l1, l2)
+        } else if c1.sees(l2) && c2.sees(l1) {
+            (l2, l1)
+        } else {
+            continue;
+        };
+        let mut step = Step::new(Technique::WWing);
+        if eliminate_where_possible(&mut step, grid, c1.peers() & c2.peers(), x) == 0 {
+            return None;
+        }
+        step.digits = Candidates::single(x) | Candidates::single(w);
+        step.houses.push((house, Role::Link));
+        for c in [c1, c2] {
+            step.mark(c, x, Role::Base);
+            step.mark(c, w, Role::Base);
+        }
+        step.mark(near1, w, Role::Link);
+        step.mark(near2, w, Role::Link);
+        let chain = [
+            (Node::cell(c1, x), Node::cell(c1, w), LinkKind::Strong),
+            (Node::cell(c1, w), Node::cell(near1, w), LinkKind::Weak),
+            (Node::cell(near1, w), Node::cell(near2, w), LinkKind::Strong),
+            (Node::cell(near2, w), Node::cell(c2, w), LinkKind::Weak),
+            (Node::cell(c2, w), Node::cell(c2, x), LinkKind::Strong),
+        ];
+        step.links = chain
+            .into_iter()
+            .map(|(from, to, kind)| Link { from, to, kind })
+            .collect();
+        return Some(step);
+    }
+    None
+}
+
+/// `W-Wing: 1/2 in r1c1,r5c5 connected by 2 in r1c4,r5c4 => r1c5<>1` (eliminated digit first,
+/// then the link digit).
+pub(crate) fn text(step: &Step) -> String {
+    let link = step.marked(Role::Link).next();
+    let cells = step.marked_cells(Role::Base);
+    match link {
+        Some(l) if cells.len() == 2 => {
+            let w = l.digit;
+            let x = (step.digits & !Candidates::single(w)).first();
+            let x = x.map(|d| d.to_string()).unwrap_or_default();
+            format!(
+                "{}: {}/{} in {} connected by {} in {} => {}",
+                step.technique.name(),
+                x,
+                w,
+                cell_list(cells),
+                w,
+                cell_list(step.marked_cells(Role::Link)),
+                step.effect_text()
+            )
+        }
+        _ => super::plain_text(step),
+    }
+}
+
+/// `r1c1,r5c5`: the cells in reading order, each written out.
+fn cell_list(cells: CellSet) -> String {
+    cells
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::techniques::test_util::*;
+
+    fn cands(ds: &[u8]) -> Candidates {
+        ds.iter().filter_map(|&n| Digit::new(n)).collect()
+    }
+
+    /// r1c1 and r5c5 are {1,2}; 2 in column 4 only at r1c4 and r5c4.
+    fn wing_grid() -> Grid {
+        let mut g = grid(&".".repeat(81));
+        g.set_candidates(Cell::at(0, 0), cands(&[1, 2]));
+        g.set_candidates(Cell::at(4, 4), cands(&[1, 2]));
+        for r in [1, 2, 3, 5, 6, 7, 8] {
+            g.set_candidates(Cell::at(r, 3), cands(&[3, 4, 5, 6, 7, 8, 9]));
+        }
+        g
+    }
+
+    #[test]
+    fn textbook_wing() {
+        let s = find(&wing_grid()).unwrap();
+        assert_eq!(
+            s.text(),
+            "W-Wing: 1/2 in r1c1,r5c5 connected by 2 in r1c4,r5c4 => r1c5,r5c1<>1"
+        );
+        assert_eq!(s.links.len(), 5);
+        assert_eq!(s.links[2].kind, LinkKind::Strong);
+        assert_eq!(s.houses, vec![(House::col(3), Role::Link)]);
+    }
+
+    #[test]
+    fn no_wing_without_the_strong_link() {
+        let mut g = wing_grid();
+        g.set_candidates(Cell::at(8, 3), cands(&[2, 3]));
+        assert!(find(&g).is_none());
+    }
+}

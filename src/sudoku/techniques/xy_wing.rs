@@ -1,0 +1,156 @@
+//! XY-Wing (Y-Wing): a bivalue pivot `{x,y}` sees two bivalue pincers `{x,z}` and `{y,z}`.
+//! Whichever digit the pivot takes, one pincer is forced to `z`, so every cell that sees both
+//! pincers loses `z`.
+//!
+//! In the step, the pivot's candidates carry [`Role::Pivot`] and the pincers' [`Role::Pincer`];
+//! `digits` holds x, y and z. The text lists the pivot first, then the pincer holding the smaller
+//! pivot digit.
+
+use super::super::grid::Grid;
+use super::super::notation::slash_digits;
+use super::super::step::{Role, Step, Technique, eliminate_where_possible};
+use super::super::types::{Candidates, Cell, CellSet, Digit};
+
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    let mut bivalue = CellSet::EMPTY;
+    for c in grid.empty_cells().iter() {
+        if grid.candidates(c).len() == 2 {
+            bivalue.insert(c);
+        }
+    }
+    for pivot in bivalue.iter() {
+        let pc = grid.candidates(pivot);
+        let mut digits = pc.iter();
+        let (Some(x), Some(y)) = (digits.next(), digits.next()) else {
+            continue;
+        };
+        let arms = bivalue & pivot.peers();
+        // Pincers {x,z}: hold x, not y.
+        for a in (arms & grid.digit_cells(x) & !grid.digit_cells(y)).iter() {
+            let Some(z) = (grid.candidates(a) & !Candidates::single(x)).first() else {
+                continue;
+            };
+            let want_b = Candidates::single(y) | Candidates::single(z);
+            let targets = grid.digit_cells(z) & a.peers();
+            if targets.is_empty() {
+                continue;
+            }
+            for b in (arms & grid.digit_cells(y) & grid.digit_cells(z)).iter() {
+                if grid.candidates(b) != want_b || (targets & b.peers()).is_empty() {
+                    continue;
+                }
+                if let Some(step) = build(grid, pivot, a, b) {
+                    return Some(step);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The XY-Wing with `pivot` `{x,y}`, pincer `a` `{x,z}` and pincer `b` `{y,z}`, if it
+/// eliminates something.
+fn build(grid: &Grid, pivot: Cell, a: Cell, b: Cell) -> Option<Step> {
+    let z = (grid.candidates(a) & grid.candidates(b)).single_digit()?;
+    let mut step = Step::new(Technique::XYWing);
+    let targets = a.peers() & b.peers() & !CellSet::single(pivot);
+    if eliminate_where_possible(&mut step, grid, targets, z) == 0 {
+        return None;
+    }
+    step.digits = grid.candidates(pivot) | Candidates::single(z);
+    for d in grid.candidates(pivot).iter() {
+        step.mark(pivot, d, Role::Pivot);
+    }
+    for cell in [a, b] {
+        for d in grid.candidates(cell).iter() {
+            step.mark(cell, d, Role::Pincer);
+        }
+    }
+    Some(step)
+}
+
+/// Reads `(pivot, pincer with x, pincer with y, [x, y, z])` back from a wing step's marks (shared
+/// with XYZ-Wing, whose pivot also holds z). `x < y` are the pivot digits other than z.
+pub(crate) fn wing_parts(step: &Step) -> Option<(Cell, Cell, Cell, [Digit; 3])> {
+    let pivot = step.marked_cells(Role::Pivot).first()?;
+    let pincers = step.marked_cells(Role::Pincer);
+    let mut it = pincers.iter();
+    let (p1, p2) = (it.next()?, it.next()?);
+    let cands = |cell: Cell| -> Candidates {
+        step.marks
+            .iter()
+            .filter(|m| m.candidate.cell == cell)
+            .map(|m| m.candidate.digit)
+            .collect()
+    };
+    let (c1, c2) = (cands(p1), cands(p2));
+    let z = (c1 & c2).single_digit()?;
+    let x = (c1 & !Candidates::single(z)).single_digit()?;
+    let y = (c2 & !Candidates::single(z)).single_digit()?;
+    Some(if x < y {
+        (pivot, p1, p2, [x, y, z])
+    } else {
+        (pivot, p2, p1, [y, x, z])
+    })
+}
+
+/// `XY-Wing: 1/2/3 in r1c1,r1c5,r3c2 => r3c4<>3`
+pub(crate) fn text(step: &Step) -> String {
+    match wing_parts(step) {
+        Some((pivot, a, b, digits)) => format!(
+            "{}: {} in {},{},{} => {}",
+            step.technique.name(),
+            slash_digits(digits),
+            pivot,
+            a,
+            b,
+            step.effect_text()
+        ),
+        None => super::plain_text(step),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::techniques::test_util::*;
+
+    fn d(n: u8) -> Digit {
+        Digit::new(n).unwrap()
+    }
+
+    fn cands(ds: &[u8]) -> Candidates {
+        ds.iter().map(|&n| d(n)).collect()
+    }
+
+    #[test]
+    fn textbook_wing_on_open_grid() {
+        // Pivot r1c1 {1,2}, pincers r1c5 {1,3} and r3c2 {2,3}: r3c4..6 and r1c2,r1c3 see both
+        // pincers and lose 3.
+        let mut g = grid(&".".repeat(81));
+        g.set_candidates(Cell::at(0, 0), cands(&[1, 2]));
+        g.set_candidates(Cell::at(0, 4), cands(&[1, 3]));
+        g.set_candidates(Cell::at(2, 1), cands(&[2, 3]));
+        let s = find(&g).unwrap();
+        assert_eq!(
+            s.text(),
+            "XY-Wing: 1/2/3 in r1c1,r1c5,r3c2 => r1c23,r3c456<>3"
+        );
+        assert_eq!(s.marked_cells(Role::Pivot), CellSet::single(Cell::at(0, 0)));
+        assert_eq!(s.marked_cells(Role::Pincer).len(), 2);
+        assert_eq!(s.digits, cands(&[1, 2, 3]));
+    }
+
+    #[test]
+    fn pincers_that_share_no_cell_with_z_give_nothing() {
+        // Same wing, but every common peer of the pincers already lacks 3.
+        let mut g = grid(&".".repeat(81));
+        g.set_candidates(Cell::at(0, 0), cands(&[1, 2]));
+        g.set_candidates(Cell::at(0, 4), cands(&[1, 3]));
+        g.set_candidates(Cell::at(2, 1), cands(&[2, 3]));
+        for c in [Cell::at(0, 1), Cell::at(0, 2), Cell::at(2, 3), Cell::at(2, 4), Cell::at(2, 5)] {
+            g.set_candidates(c, cands(&[4, 5, 6]));
+        }
+        assert!(find(&g).is_none());
+    }
+}

@@ -1,0 +1,133 @@
+//! Image loading for the vision pipeline: decode a photo file safely and upright.
+//!
+//! Owns the checks that keep hostile or broken files from exhausting memory or panicking
+//! (size read from the header before decoding, decoder allocation limits) and honours the
+//! EXIF orientation tag. It does not convert colour or resize; see `detect` for that.
+
+use std::io::{BufReader, Cursor, Read, Seek};
+use std::path::{Path, PathBuf};
+
+use image::{DynamicImage, ImageDecoder, ImageReader, Limits};
+
+/// Largest image, in pixels (width × height), that is decoded; larger ones are refused from
+/// their header alone. 64 MP covers current phone cameras.
+pub const MAX_IMAGE_PIXELS: u64 = 64_000_000;
+
+/// Largest allocation the decoder may make, in bytes (a 64 MP RGBA 16-bit image needs 512 MiB).
+const MAX_DECODE_BYTES: u64 = 600 * 1024 * 1024;
+
+/// Why an image file could not be loaded. Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be opened or read.
+    #[error("cannot read image {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The bytes are not an image in a supported format.
+    #[error("{path} is not a supported image (PNG, JPEG, BMP, TIFF, WebP, GIF, PNM)")]
+    UnknownFormat {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The header announces an image too large to decode safely.
+    #[error(
+        "{path} is {width}×{height} px, larger than the {max} px this program decodes; \
+         downscale it first"
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Width from the header.
+        width: u32,
+        /// Height from the header.
+        height: u32,
+        /// The limit, [`MAX_IMAGE_PIXELS`].
+        max: u64,
+    },
+    /// The header announces an image with no pixels.
+    #[error("{path} has no pixels ({width}×{height})")]
+    Empty {
+        /// The file.
+        path: PathBuf,
+        /// Width from the header.
+        width: u32,
+        /// Height from the header.
+        height: u32,
+    },
+    /// The image data is corrupt, truncated or uses an unsupported variant.
+    #[error("cannot decode image {path}: {source}")]
+    Decode {
+        /// The file.
+        path: PathBuf,
+        /// The decoder's error.
+        source: image::ImageError,
+    },
+}
+
+/// Loads the image at `path`, rotated/flipped upright according to its EXIF orientation.
+///
+/// The size is read from the header first and images over [`MAX_IMAGE_PIXELS`] are refused
+/// without decoding; corrupt, truncated or empty files give an error naming the path.
+/// Any pixel type is accepted (gray, alpha, 16-bit); callers convert as they need.
+pub fn load_image(path: impl AsRef<Path>) -> Result<DynamicImage, LoadError> {
+    let path = path.as_ref();
+    let file = std::fs::File::open(path).map_err(|source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    decode(BufReader::new(file), path)
+}
+
+/// Like [`load_image`] for bytes already in memory; `name` labels error messages.
+pub fn load_image_from_memory(bytes: &[u8], name: &str) -> Result<DynamicImage, LoadError> {
+    decode(Cursor::new(bytes), Path::new(name))
+}
+
+fn decode<R: Read + Seek>(reader: R, path: &Path) -> Result<DynamicImage, LoadError> {
+    let decode_err = |source| LoadError::Decode {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut reader = ImageReader::new(reader)
+        .with_guessed_format()
+        .map_err(|source| LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    if reader.format().is_none() {
+        return Err(LoadError::UnknownFormat {
+            path: path.to_path_buf(),
+        });
+    }
+    let mut limits = Limits::default();
+    limits.max_alloc = Some(MAX_DECODE_BYTES);
+    reader.limits(limits);
+    let mut decoder = reader.into_decoder().map_err(decode_err)?;
+    let (width, height) = decoder.dimensions();
+    if width == 0 || height == 0 {
+        return Err(LoadError::Empty {
+            path: path.to_path_buf(),
+            width,
+            height,
+        });
+    }
+    if u64::from(width) * u64::from(height) > MAX_IMAGE_PIXELS {
+        return Err(LoadError::TooLarge {
+            path: path.to_path_buf(),
+            width,
+            height,
+            max: MAX_IMAGE_PIXELS,
+        });
+    }
+    // A broken EXIF block should not lose an otherwise good photo: fall back to upright.
+    let orientation = decoder
+        .orientation()
+        .unwrap_or(image::metadata::Orientation::NoTransforms);
+    let mut image = DynamicImage::from_decoder(decoder).map_err(decode_err)?;
+    image.apply_orientation(orientation);
+    Ok(image)
+}

@@ -1,0 +1,125 @@
+//! "Never wrong": the step solver, run on seeded random samples of every puzzle file in
+//! ../shared/puzzles and ../shared/puzzles/se-rated, never removes the true digit and never
+//! places a wrong one; every path ends in the solution.
+//!
+//! Sample sizes scale with `NEVER_WRONG_SCALE` (default 1; e.g. 20 for a long soak run).
+
+use std::path::{Path, PathBuf};
+
+use sudoku_lens::sudoku::explain::contradicts;
+use sudoku_lens::sudoku::{Grid, Technique, parse_puzzle, solve_explained};
+
+fn puzzles_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles")
+}
+
+/// SplitMix64: a tiny seeded generator so samples are the same on every run.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+/// Puzzle strings of a file (either layout), skipping comments.
+fn read_puzzles(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_whitespace().find(|t| t.len() == 81))
+        .map(str::to_string)
+        .collect()
+}
+
+fn scale() -> usize {
+    std::env::var("NEVER_WRONG_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
+}
+
+/// Runs the step solver on `n` seeded samples of `path`, checking every step.
+fn check_file(path: &Path, n: usize, seed: u64) -> (usize, usize) {
+    let puzzles = read_puzzles(path);
+    assert!(!puzzles.is_empty(), "no puzzles in {}", path.display());
+    let mut rng = Rng(seed);
+    let n = n.min(puzzles.len());
+    let mut no_guess = 0;
+    for _ in 0..n {
+        let p = &puzzles[(rng.next() % puzzles.len() as u64) as usize];
+        let grid = parse_puzzle(p).unwrap_or_else(|e| panic!("{p}: {e}"));
+        let e = solve_explained(&grid).unwrap_or_else(|e| panic!("{p}: {e}"));
+        assert!(
+            e.rejected.is_empty(),
+            "{}: {p}: technique(s) contradicted the solution: {:?}",
+            path.display(),
+            e.rejected.iter().map(|s| s.text()).collect::<Vec<_>>()
+        );
+        let mut g: Grid = grid.clone();
+        for s in &e.steps {
+            assert!(
+                !contradicts(s, &e.solution),
+                "{p}: wrong step {}",
+                s.text()
+            );
+            assert!(s.makes_progress(&g), "{p}: step without progress {}", s.text());
+            if matches!(
+                s.technique,
+                Technique::UniqueRectangle1
+                    | Technique::UniqueRectangle2
+                    | Technique::UniqueRectangle3
+                    | Technique::UniqueRectangle4
+                    | Technique::BugPlusOne
+            ) {
+                assert!(e.unique, "{p}: uniqueness technique on a multi-solution puzzle");
+            }
+            s.apply(&mut g);
+        }
+        assert!(g.is_solved(), "{p}: path did not end solved");
+        assert_eq!(g.values(), e.solution, "{p}: path ended elsewhere");
+        if e.guesses == 0 {
+            no_guess += 1;
+        }
+    }
+    (n, no_guess)
+}
+
+#[test]
+fn main_puzzle_files() {
+    let k = scale();
+    let dir = puzzles_dir();
+    for (i, (name, n)) in [
+        ("17-clue.txt", 150),
+        ("top1465.txt", 150),
+        ("forum-hardest-1106.txt", 40),
+        ("forum-hardest-1905-11plus.txt", 40),
+        ("serg-multi-solution.txt", 150),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (done, clean) = check_file(&dir.join(name), n * k, 0x5eed + i as u64);
+        eprintln!("{name}: {done} checked, {clean} without a guess");
+    }
+}
+
+#[test]
+fn se_rated_files() {
+    let k = scale();
+    let dir = puzzles_dir().join("se-rated");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 40, "expected the se-rated files");
+    for (i, f) in files.iter().enumerate() {
+        check_file(f, 12 * k, 0xabc + i as u64);
+    }
+}
