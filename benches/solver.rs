@@ -14,7 +14,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, Throughput};
+use criterion::{Criterion, SamplingMode, Throughput};
 use sudoku_lens::sudoku::solver::count_values;
 use sudoku_lens::sudoku::{Grid, solve_explained};
 
@@ -82,10 +82,7 @@ fn load_sets() -> Vec<Set> {
 }
 
 fn run_ours(puzzles: &[[u8; 81]]) -> usize {
-    puzzles
-        .iter()
-        .map(|p| count_values(black_box(p), 2))
-        .sum()
+    puzzles.iter().map(|p| count_values(black_box(p), 2)).sum()
 }
 
 fn run_peer(puzzles: &[sudoku::Sudoku]) -> usize {
@@ -101,9 +98,11 @@ fn bench_exact(c: &mut Criterion, sets: &[Set]) {
         assert_eq!(run_ours(&set.ours), run_peer(&set.peer), "{}", set.name);
         let mut group = c.benchmark_group(set.name.trim_end_matches(".txt"));
         group.throughput(Throughput::Elements(set.ours.len() as u64));
+        // One iteration solves the whole set (up to a third of a second): flat sampling.
+        group.sampling_mode(SamplingMode::Flat);
         group.sample_size(10);
         group.warm_up_time(Duration::from_millis(500));
-        group.measurement_time(Duration::from_secs(3));
+        group.measurement_time(Duration::from_secs(4));
         group.bench_function("sudoku-lens", |b| b.iter(|| run_ours(&set.ours)));
         group.bench_function("sudoku-crate-0.8", |b| b.iter(|| run_peer(&set.peer)));
         group.finish();
@@ -160,6 +159,7 @@ fn explained_samples() -> Vec<(String, Vec<Grid>)> {
 
 fn bench_explained(c: &mut Criterion, samples: &[(String, Vec<Grid>)]) {
     let mut group = c.benchmark_group("explained");
+    group.sampling_mode(SamplingMode::Flat);
     group.sample_size(10);
     group.warm_up_time(Duration::from_millis(500));
     group.measurement_time(Duration::from_secs(5));

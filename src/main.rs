@@ -26,6 +26,15 @@ enum Command {
     Techniques,
     /// Rate every puzzle in files (one JSON line each, summary on stderr).
     Rate(cli::rate::RateArgs),
+    /// Export labelled, normalized training cells for the digit model (see models/README.md).
+    Dataset(cli::dataset::DatasetArgs),
+    /// Find the grid in a photo and print its corners (`--debug DIR` writes stage images).
+    Scan(cli::scan::ScanArgs),
+    /// Measure grid detection on a photo data set (images/, labels/, corners.csv).
+    Eval(cli::eval::EvalArgs),
+    /// Start the desktop app (the default with no subcommand).
+    #[cfg(feature = "gui")]
+    App(cli::app::AppArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +55,11 @@ fn main() -> ExitCode {
         Some(Command::Hint(a)) => cli::solve::run_hint(a),
         Some(Command::Techniques) => cli::solve::run_techniques(),
         Some(Command::Rate(a)) => cli::rate::run(a),
+        Some(Command::Dataset(a)) => cli::dataset::run(a),
+        Some(Command::Scan(a)) => cli::scan::run(a),
+        Some(Command::Eval(a)) => cli::eval::run(a),
+        #[cfg(feature = "gui")]
+        Some(Command::App(a)) => cli::app::run(a),
         None => cli::run_default(),
     };
     match result {

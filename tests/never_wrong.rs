@@ -123,3 +123,62 @@ fn se_rated_files() {
         check_file(f, 12 * k, 0xabc + i as u64);
     }
 }
+
+mod invariants {
+    //! Property tests: puzzles derived from real ones by removing givens (often making several
+    //! solutions) or revealing solution digits; no step may ever contradict the solution, and
+    //! with several solutions no uniqueness technique may fire.
+
+    use super::*;
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, RngSeed};
+    use sudoku_lens::sudoku::solver::solve_up_to;
+
+    fn top() -> Vec<String> {
+        read_puzzles(&puzzles_dir().join("top1465.txt"))
+    }
+
+    proptest! {
+        #![proptest_config(Config {
+            cases: 48,
+            rng_seed: RngSeed::Fixed(20_261_121),
+            failure_persistence: None,
+            ..Config::default()
+        })]
+
+        #[test]
+        fn derived_puzzles_are_never_contradicted(
+            index in 0usize..1465,
+            drop_mask in any::<u128>(),
+            reveal_mask in any::<u128>(),
+            reveal in any::<bool>(),
+        ) {
+            let puzzles = top();
+            let p = &puzzles[index % puzzles.len()];
+            let base = parse_puzzle(p).unwrap();
+            let sol = solve_up_to(&base, 1).first.unwrap();
+            let mut values = base.values();
+            for (i, v) in values.iter_mut().enumerate() {
+                if reveal {
+                    // Reveal about a quarter of the empty cells.
+                    if *v == 0 && (reveal_mask >> i) & 3 == 0 {
+                        *v = sol[i];
+                    }
+                } else if *v != 0 && (drop_mask >> i) & 3 == 0 {
+                    // Drop about a quarter of the givens.
+                    *v = 0;
+                }
+            }
+            let grid = Grid::from_values(&values);
+            let e = solve_explained(&grid).unwrap();
+            prop_assert!(e.rejected.is_empty(), "rejected: {:?}",
+                e.rejected.iter().map(|s| s.text()).collect::<Vec<_>>());
+            let mut g = grid.clone();
+            for s in &e.steps {
+                prop_assert!(!contradicts(s, &e.solution), "wrong step {}", s.text());
+                s.apply(&mut g);
+            }
+            prop_assert!(g.is_solved());
+        }
+    }
+}

@@ -43,7 +43,9 @@ pub enum CameraError {
     #[error("the camera is busy (another program is using it): {0}")]
     Busy(String),
     /// The OS refused access to the device.
-    #[error("permission denied opening the camera (on Linux: add yourself to the `video` group): {0}")]
+    #[error(
+        "permission denied opening the camera (on Linux: add yourself to the `video` group): {0}"
+    )]
     PermissionDenied(String),
     /// The camera offers no pixel format we can decode.
     #[error("the camera offers no usable format (tried MJPEG, then YUYV): {0}")]

@@ -127,7 +127,9 @@ impl NokhwaSource {
                     // Busy or forbidden devices will not open with another format either.
                     if matches!(
                         e,
-                        CameraError::Busy(_) | CameraError::PermissionDenied(_) | CameraError::NoCamera
+                        CameraError::Busy(_)
+                            | CameraError::PermissionDenied(_)
+                            | CameraError::NoCamera
                     ) {
                         return Err(e);
                     }
@@ -293,7 +295,10 @@ mod tests {
         // camera index that is not listed must say so.
         if let Ok(cams) = list_cameras() {
             if cams.is_empty() {
-                assert_eq!(NokhwaSource::open(0, None).unwrap_err(), CameraError::NoCamera);
+                assert_eq!(
+                    NokhwaSource::open(0, None).unwrap_err(),
+                    CameraError::NoCamera
+                );
             }
         }
     }

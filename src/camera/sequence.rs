@@ -54,7 +54,11 @@ impl ImageSequenceSource {
         } else {
             None
         };
-        let fps = if fps.is_finite() && fps > 0.0 { fps } else { 30.0 };
+        let fps = if fps.is_finite() && fps > 0.0 {
+            fps
+        } else {
+            30.0
+        };
         Ok(ImageSequenceSource {
             path: path.to_path_buf(),
             frames,
@@ -152,7 +156,9 @@ mod tests {
         write_frames(dir.path(), 3);
         let mut src = ImageSequenceSource::open(dir.path(), 1000.0, false).unwrap();
         assert_eq!(src.len(), 3);
-        let reds: Vec<u8> = (0..3).map(|_| src.next_frame().unwrap()[(0, 0)][0]).collect();
+        let reds: Vec<u8> = (0..3)
+            .map(|_| src.next_frame().unwrap()[(0, 0)][0])
+            .collect();
         assert_eq!(reds, vec![0, 10, 20]);
         assert_eq!(src.next_frame().unwrap_err(), CameraError::Ended);
     }
@@ -163,7 +169,9 @@ mod tests {
         write_frames(dir.path(), 2);
         let mut src = ImageSequenceSource::open(dir.path(), 100.0, true).unwrap();
         let start = Instant::now();
-        let reds: Vec<u8> = (0..5).map(|_| src.next_frame().unwrap()[(0, 0)][0]).collect();
+        let reds: Vec<u8> = (0..5)
+            .map(|_| src.next_frame().unwrap()[(0, 0)][0])
+            .collect();
         assert_eq!(reds, vec![0, 10, 0, 10, 0]);
         // 5 frames at 100 fps: the 5th is due 40 ms after the first.
         assert!(start.elapsed() >= Duration::from_millis(35));

@@ -8,7 +8,12 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 
+#[cfg(feature = "gui")]
+pub mod app;
+pub mod dataset;
+pub mod eval;
 pub mod rate;
+pub mod scan;
 pub mod solve;
 
 /// Exit code for invalid or unsolvable input.
@@ -24,7 +29,14 @@ pub fn init_tracing() {
         .try_init();
 }
 
+/// What to do with no subcommand: start the desktop app with defaults.
+#[cfg(feature = "gui")]
+pub fn run_default() -> anyhow::Result<ExitCode> {
+    app::run(app::AppArgs::default())
+}
+
 /// What to do with no subcommand.
+#[cfg(not(feature = "gui"))]
 pub fn run_default() -> anyhow::Result<ExitCode> {
     eprintln!("sudoku-lens was built without the `gui` feature; see `sudoku-lens --help`.");
     Ok(ExitCode::from(2))

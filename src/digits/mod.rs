@@ -15,8 +15,6 @@ pub mod synth;
 pub use classifier::{Backend, Classifier, ModelError, EMBEDDED_MODEL};
 pub use repair::{Repair, RepairChange, suggest_repair};
 
-use serde::{Deserialize, Serialize};
-
 use crate::sudoku::Digit;
 
 /// Number of classifier outputs: 0 empty, 1–9 digits, 10 pencil marks.
@@ -29,7 +27,7 @@ pub const CLASS_PENCIL: u8 = 10;
 pub const UNCERTAIN_BELOW: f32 = 0.9;
 
 /// What a cell holds, as the classifier sees it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CellClass {
     /// Nothing written in the cell.
     Empty,
@@ -74,7 +72,7 @@ impl CellClass {
 }
 
 /// The classifier's verdict on one cell.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CellReading {
     /// Softmax probabilities, indexed by class (0 empty, 1–9, 10 pencil marks); they sum to 1.
     pub probabilities: [f32; NUM_CLASSES],

@@ -9,7 +9,7 @@ use super::types::{Candidates, Cell, CellSet, Digit, House};
 
 /// One candidate: digit `digit` in cell `cell`. Printed `r5c9<>4` style by callers; `Display`
 /// gives `r5c9=4`-free form `4r5c9`.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, serde::Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Candidate {
     /// The cell.
     pub cell: Cell,

@@ -16,13 +16,19 @@
 //!   claiming (locked candidates) inside the band, and it also enforces "once per row and box";
 //! * a box of the band whose digit is confined to one column claims that column, which is
 //!   removed from the digit's two other bands;
-//! * a row of the band with one cell left is a placed digit: the cell is removed from the eight
-//!   other digits (this covers hidden singles in rows and boxes).
+//! * a row of the band with one cell left (a locked minirow in a single-column box) is a placed
+//!   digit: the cell is removed from the eight other digits (this covers hidden singles in rows
+//!   and boxes).
 //!
-//! Between propagation rounds a bit-sliced count over the nine digits of a band finds naked
-//! singles, empty cells and bivalue cells; when nothing moves, hidden singles in columns are
-//! looked for; only then does the search guess, on a bivalue cell when there is one, trying
-//! each digit on a copy of the whole state (240 bytes, on the stack — no allocation anywhere).
+//! Each band keeps a bit mask of the digits changed since they were last propagated, so work
+//! goes only where something moved. Between propagation rounds a bit-sliced count over the nine
+//! digits of a band finds naked singles, empty cells and bivalue cells; when nothing moves,
+//! hidden singles in columns are looked for; only then does the search guess, on the bivalue
+//! cell whose digits touch the most unsolved peers when there is one, trying each digit but
+//! the last on a copy of the whole state (a few hundred bytes on the stack — no allocation
+//! anywhere).
+//!
+//! Measured against the `sudoku` crate (a JCZSolve port) by `benches/solver.rs`.
 
 use super::grid::Grid;
 use super::types::{Cell, Digit};
@@ -175,11 +181,12 @@ const fn build_shrink() -> [u32; 512] {
     out
 }
 
-/// Minirow mask (9 bits) → the cells of the minirows that take part in at least one way of
-/// putting the digit once in each row and each box of the band (0: no way at all).
-static PERM_KEEP: [u32; 512] = build_perm_keep();
+/// Minirow mask (9 bits) → in the low 32 bits, the cells of the minirows that take part in at
+/// least one way of putting the digit once in each row and each box of the band (0: no way at
+/// all); in the high 32 bits, the *locked* minirows among them: the only one left in their row.
+static PERM_INFO: [u64; 512] = build_perm_info();
 
-const fn build_perm_keep() -> [u32; 512] {
+const fn build_perm_info() -> [u64; 512] {
     const PERMS: [[usize; 3]; 6] = [
         [0, 1, 2],
         [0, 2, 1],
@@ -188,7 +195,7 @@ const fn build_perm_keep() -> [u32; 512] {
         [2, 0, 1],
         [2, 1, 0],
     ];
-    let mut out = [0u32; 512];
+    let mut out = [0u64; 512];
     let mut m = 0;
     while m < 512 {
         let mut minirows = 0usize;
@@ -201,51 +208,72 @@ const fn build_perm_keep() -> [u32; 512] {
             }
             i += 1;
         }
-        let mut cells = 0u32;
+        let mut cells = 0u64;
+        let mut locked = 0u64;
         let mut k = 0;
         while k < 9 {
             if minirows & (1 << k) != 0 {
                 cells |= 0b111 << ((k / 3) * 9 + (k % 3) * 3);
+                let row = (minirows >> (3 * (k / 3))) & 7;
+                if row.count_ones() == 1 {
+                    locked |= 1 << k;
+                }
             }
             k += 1;
         }
-        out[m] = cells;
+        out[m] = cells | locked << 32;
         m += 1;
     }
     out
 }
 
-/// Columns where a band may hold the digit (9 bits) → the mask to keep in the digit's two other
-/// bands: a box of the band with one column left claims that column.
-static COL_KEEP: [u32; 512] = build_col_keep();
+/// Columns where a band may hold the digit (9 bits) → in the low 32 bits, the mask to keep in
+/// the digit's two other bands (a box of the band with one column left claims that column); in
+/// the high 32 bits, the minirows of those single-column boxes.
+static COL_INFO: [u64; 512] = build_col_info();
 
-const fn build_col_keep() -> [u32; 512] {
-    let mut out = [0u32; 512];
+const fn build_col_info() -> [u64; 512] {
+    let mut out = [0u64; 512];
     let mut c = 0;
     while c < 512 {
         let mut claimed = 0u32;
+        let mut single_boxes = 0u32;
         let mut k = 0;
         while k < 3 {
             let t = (c >> (3 * k)) & 7;
             if t == 1 || t == 2 || t == 4 {
                 claimed |= (t as u32) << (3 * k);
+                single_boxes |= 0o111 << k;
             }
             k += 1;
         }
-        out[c] = BAND & !(claimed | claimed << 9 | claimed << 18);
+        let keep = BAND & !(claimed | claimed << 9 | claimed << 18);
+        out[c] = keep as u64 | (single_boxes as u64) << 32;
         c += 1;
     }
     out
 }
 
-/// The row (9 bits) itself when it holds a single cell, otherwise 0.
-#[inline(always)]
-fn single_or_zero(row: u32) -> u32 {
-    if row & row.wrapping_sub(1) == 0 {
-        row
-    } else {
-        0
+/// Minirow mask (9 bits) → the cells of the rows holding any of them. A locked minirow in a
+/// single-column box is a row with one cell left: a placed digit.
+static ROWS_OF: [u32; 512] = build_rows_of();
+
+const fn build_rows_of() -> [u32; 512] {
+    let mut out = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut rows = 0u32;
+        let mut r = 0;
+        while r < 3 {
+            if (m >> (3 * r)) & 7 != 0 {
+                rows |= 0x1ff << (9 * r);
+            }
+            r += 1;
+        }
+        out[m] = rows;
+        m += 1;
     }
+    out
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -258,13 +286,20 @@ struct Ctx {
     want_first: bool,
 }
 
+/// Lanes per band: one per digit. (Padding to sixteen for vector code was measured slower: the
+/// state copied at every guess grows and the hot paths are scalar anyway.)
+const LANES: usize = 9;
+
+/// One band: the possible cells of every digit (lane = digit index).
+type Lanes = [u32; LANES];
+
 /// The whole solver state; copied for each guess.
 #[derive(Clone, Copy)]
 struct Board {
-    /// Possible cells, indexed `3 * digit_index + band`.
-    cand: [u32; 27],
-    /// The value of `cand` when that subband was last propagated.
-    prev: [u32; 27],
+    /// `cand[band][digit_index]`: the band's cells where the digit is still possible.
+    cand: [Lanes; 3],
+    /// Per band, the digits (lanes) changed since they were last propagated.
+    dirty: [u32; 3],
     /// Cells of each band not yet known to hold a digit.
     unsolved: [u32; 3],
     /// Cells of each band with exactly two candidates (valid after `naked_singles`).
@@ -273,10 +308,14 @@ struct Board {
 
 impl Board {
     fn empty() -> Board {
+        let mut cand = [0u32; LANES];
+        for lane in cand.iter_mut().take(9) {
+            *lane = BAND;
+        }
         Board {
-            cand: [BAND; 27],
-            // Never equal to a 27-bit mask: every subband is propagated at least once.
-            prev: [u32::MAX; 27],
+            cand: [cand; 3],
+            // Every digit is propagated at least once.
+            dirty: [0x1ff; 3],
             unsolved: [BAND; 3],
             pairs: [0; 3],
         }
@@ -294,13 +333,13 @@ impl Board {
 
     fn from_masks(masks: &[u16; 81]) -> Option<Board> {
         let mut b = Board::empty();
-        b.cand = [0; 27];
+        b.cand = [[0; LANES]; 3];
         for (cell, &m) in masks.iter().enumerate() {
             let band = cell / 27;
             let bit = 1u32 << (cell % 27);
             for d in 0..9 {
                 if m & (1 << d) != 0 {
-                    b.cand[d * 3 + band] |= bit;
+                    b.cand[band][d] |= bit;
                 }
             }
         }
@@ -322,91 +361,115 @@ impl Board {
         let band = cell / 27;
         let p = cell % 27;
         let bit = 1u32 << p;
-        let sb = d * 3 + band;
-        if self.cand[sb] & bit == 0 {
+        let d = d.min(LANES - 1);
+        if self.cand[band][d] & bit == 0 {
             return false;
         }
-        for other in 0..9 {
-            self.cand[other * 3 + band] &= !bit;
+        for lane in self.cand[band].iter_mut() {
+            *lane &= !bit;
         }
-        self.cand[sb] = (self.cand[sb] & BAND_KEEP[p & 31]) | bit;
+        self.cand[band][d] = (self.cand[band][d] & BAND_KEEP[p & 31]) | bit;
         let col_keep = BAND & !(COL0 << (p % 9));
-        for ob in 0..3 {
-            if ob != band {
-                self.cand[d * 3 + ob] &= col_keep;
+        for (other, lanes) in self.cand.iter_mut().enumerate() {
+            if other != band {
+                lanes[d] &= col_keep;
             }
         }
         self.unsolved[band] &= !bit;
         true
     }
 
-    /// Places digit index `d` at band position `p` of `band` during the search: clears the
-    /// digit's row and box peers in the band; propagation does the rest.
+    /// Places digit index `d` at position `p` of `band` during the search: clears the digit's
+    /// row and box peers in the band; propagation does the rest.
     #[inline(always)]
-    fn place(&mut self, d: usize, band: usize, p: u32) {
-        let sb = d * 3 + band;
-        self.cand[sb] &= BAND_KEEP[(p & 31) as usize];
-        self.prev[sb] = u32::MAX;
+    fn place(&mut self, band: usize, d: usize, p: u32) {
+        let d = d.min(LANES - 1);
+        self.cand[band][d] &= BAND_KEEP[(p & 31) as usize];
+        self.dirty[band] |= 1 << d;
     }
 
-    /// Propagates one subband (see the module doc). False on contradiction.
+    /// The lanes of `band` holding `bit`, as a bit mask.
     #[inline(always)]
-    fn update_subband(&mut self, d: usize, band: usize) -> bool {
-        let sb = d * 3 + band;
-        let x = self.cand[sb];
+    fn digits_at(&self, band: usize, bit: u32) -> u32 {
+        let cand = &self.cand[band];
+        let mut mask = 0u32;
+        for (i, &lane) in cand.iter().enumerate() {
+            mask |= u32::from(lane & bit != 0) << i;
+        }
+        mask
+    }
+
+    /// Propagates digit index `d` in band `B` (see the module doc). False on contradiction.
+    #[inline(always)]
+    fn update<const B: usize>(&mut self, d: usize) -> bool {
+        let d = d.min(LANES - 1);
+        let x = self.cand[B][d];
         let minirows = (SHRINK[(x & 0x1ff) as usize]
             | SHRINK[((x >> 9) & 0x1ff) as usize] << 3
             | SHRINK[((x >> 18) & 0x1ff) as usize] << 6)
             & 0x1ff;
-        let y = x & PERM_KEEP[minirows as usize];
+        let perm = PERM_INFO[minirows as usize];
+        let y = x & perm as u32;
         if y == 0 {
             return false;
         }
+        self.cand[B][d] = y;
         let cols = (y | y >> 9 | y >> 18) & 0x1ff;
-        let keep = COL_KEEP[cols as usize];
-        self.cand[d * 3 + (band + 1) % 3] &= keep;
-        self.cand[d * 3 + (band + 2) % 3] &= keep;
-        let solved = single_or_zero(y & 0x1ff)
-            | single_or_zero((y >> 9) & 0x1ff) << 9
-            | single_or_zero((y >> 18) & 0x1ff) << 18;
-        let clear = !solved;
-        for other in 0..9 {
-            self.cand[other * 3 + band] &= clear;
+        let col_info = COL_INFO[cols as usize];
+        let keep = col_info as u32;
+        self.restrict((B + 1) % 3, d, keep);
+        self.restrict((B + 2) % 3, d, keep);
+        let solved_minirows = ((perm & col_info) >> 32) as u32 & 0x1ff;
+        let solved = y & ROWS_OF[solved_minirows as usize];
+        // Cells solved before were already cleared from the other digits.
+        let new = solved & self.unsolved[B];
+        if new != 0 {
+            self.unsolved[B] ^= new;
+            let mut changed = 0u32;
+            for (i, lane) in self.cand[B].iter_mut().enumerate().take(9) {
+                let old = *lane;
+                *lane = old & !new;
+                changed |= u32::from(*lane != old) << i;
+            }
+            self.cand[B][d] = y;
+            self.dirty[B] |= changed & !(1u32 << d);
         }
-        self.cand[sb] = y;
-        self.prev[sb] = y;
-        self.unsolved[band] &= clear;
         true
     }
 
-    /// Propagates every changed subband until nothing changes. False on contradiction.
-    fn propagate(&mut self) -> bool {
-        macro_rules! step {
-            ($changed:ident; $($d:literal)*) => {$(
-                if self.cand[$d * 3] != self.prev[$d * 3] {
-                    $changed = true;
-                    if !self.update_subband($d, 0) {
-                        return false;
-                    }
-                }
-                if self.cand[$d * 3 + 1] != self.prev[$d * 3 + 1] {
-                    $changed = true;
-                    if !self.update_subband($d, 1) {
-                        return false;
-                    }
-                }
-                if self.cand[$d * 3 + 2] != self.prev[$d * 3 + 2] {
-                    $changed = true;
-                    if !self.update_subband($d, 2) {
-                        return false;
-                    }
-                }
-            )*};
-        }
+    /// Keeps only `keep` of digit index `d` in `band`, marking the lane dirty if it shrank.
+    #[inline(always)]
+    fn restrict(&mut self, band: usize, d: usize, keep: u32) {
+        let d = d.min(LANES - 1);
+        let old = self.cand[band][d];
+        let new = old & keep;
+        self.cand[band][d] = new;
+        self.dirty[band] |= u32::from(new != old) << d;
+    }
+
+    /// Propagates band `B` until none of its digits changes. False on contradiction.
+    #[inline(always)]
+    fn settle_band<const B: usize>(&mut self) -> bool {
         loop {
-            let mut changed = false;
-            step!(changed; 0 1 2 3 4 5 6 7 8);
-            if !changed {
+            let dirty = self.dirty[B];
+            if dirty == 0 {
+                return true;
+            }
+            self.dirty[B] = dirty & (dirty - 1);
+            if !self.update::<B>(dirty.trailing_zeros() as usize) {
+                return false;
+            }
+        }
+    }
+
+    /// Propagates until nothing changes. False on contradiction.
+    fn propagate(&mut self) -> bool {
+        loop {
+            if !(self.settle_band::<0>() && self.settle_band::<1>() && self.settle_band::<2>()) {
+                return false;
+            }
+            // Band 2 is settled; bands 0 and 1 may have been touched by its column claims.
+            if self.dirty[0] | self.dirty[1] == 0 {
                 return true;
             }
         }
@@ -420,8 +483,7 @@ impl Board {
             let mut c1 = 0u32;
             let mut c2 = 0u32;
             let mut c3 = 0u32;
-            for d in 0..9 {
-                let x = self.cand[d * 3 + band];
+            for &x in &self.cand[band][..9] {
                 c3 |= c2 & x;
                 c2 |= c1 & x;
                 c1 |= x;
@@ -435,8 +497,12 @@ impl Board {
                 let p = singles.trailing_zeros();
                 let bit = singles & singles.wrapping_neg();
                 singles ^= bit;
-                let d = (0..9).find(|&d| self.cand[d * 3 + band] & bit != 0)?;
-                self.place(d, band, p);
+                let digits = self.digits_at(band, bit);
+                if digits == 0 {
+                    // An earlier single in this band took the cell's last digit.
+                    return None;
+                }
+                self.place(band, digits.trailing_zeros() as usize, p);
                 placed = true;
             }
         }
@@ -444,38 +510,41 @@ impl Board {
     }
 
     /// Places hidden singles in columns (rows and boxes are covered by propagation). `None`
-    /// when a column has lost the digit entirely, otherwise whether anything was placed.
+    /// when a column has lost a digit entirely, otherwise whether anything was placed.
     fn column_singles(&mut self) -> Option<bool> {
-        let mut placed = false;
-        for d in 0..9 {
-            let mut once = 0u32;
-            let mut twice = 0u32;
-            for band in 0..3 {
-                let x = self.cand[d * 3 + band];
-                for row in [x & 0x1ff, (x >> 9) & 0x1ff, (x >> 18) & 0x1ff] {
-                    twice |= once & row;
-                    once |= row;
+        // Per digit lane: columns holding the digit at least once / at least twice.
+        let mut once = [0u32; LANES];
+        let mut twice = [0u32; LANES];
+        for lanes in &self.cand {
+            for shift in [0, 9, 18] {
+                for i in 0..LANES {
+                    let row = (lanes[i] >> shift) & 0x1ff;
+                    twice[i] |= once[i] & row;
+                    once[i] |= row;
                 }
             }
-            if once != 0x1ff {
+        }
+        let mut placed = false;
+        for d in 0..9 {
+            if once[d] != 0x1ff {
                 return None;
             }
-            let single_cols = once & !twice;
+            let single_cols = once[d] & !twice[d];
             if single_cols == 0 {
                 continue;
             }
             let cells = single_cols * COL0;
             for band in 0..3 {
-                let mut hits = self.cand[d * 3 + band] & cells & self.unsolved[band];
+                let mut hits = self.cand[band][d] & cells & self.unsolved[band];
                 while hits != 0 {
                     let p = hits.trailing_zeros();
                     let bit = hits & hits.wrapping_neg();
                     hits ^= bit;
-                    if self.cand[d * 3 + band] & bit == 0 {
+                    if self.cand[band][d] & bit == 0 {
                         // An earlier placement in this band removed the column's only cell.
                         return None;
                     }
-                    self.place(d, band, p);
+                    self.place(band, d, p);
                     placed = true;
                 }
             }
@@ -489,9 +558,9 @@ impl Board {
 
     fn extract(&self) -> [u8; 81] {
         let mut out = [0u8; 81];
-        for d in 0..9 {
-            for band in 0..3 {
-                let mut x = self.cand[d * 3 + band];
+        for (band, lanes) in self.cand.iter().enumerate() {
+            for (d, &lane) in lanes.iter().enumerate().take(9) {
+                let mut x = lane;
                 while x != 0 {
                     let p = x.trailing_zeros() as usize;
                     x &= x - 1;
@@ -532,53 +601,59 @@ impl Board {
     }
 
     fn guess(&mut self, ctx: &mut Ctx) {
-        // A bivalue cell: try its first digit on a copy, its second in place.
+        // The cell to branch on: the bivalue cell whose digits are candidates in the most
+        // unsolved peers (a cheap stand-in for "the guess that propagates furthest"; it cuts
+        // the search tree by about a third on hard puzzles against taking the first bivalue
+        // cell), else the first unsolved cell with three candidates, else the first unsolved
+        // cell.
+        let mut choice = None;
+        let mut best = 0;
         for band in 0..3 {
             let pairs = self.pairs[band];
-            if pairs == 0 {
-                continue;
-            }
-            let p = pairs.trailing_zeros();
-            let bit = pairs & pairs.wrapping_neg();
-            let mut first = true;
-            for d in 0..9 {
-                if self.cand[d * 3 + band] & bit == 0 {
-                    continue;
+            let mut rest = pairs;
+            while rest != 0 {
+                let p = rest.trailing_zeros();
+                rest &= rest - 1;
+                // The candidates its two digits would remove from unsolved peers, bivalue peers
+                // in its row and box (which that turns into singles) counting three times.
+                let col = COL0 << (p % 9);
+                let digits = self.digits_at(band, 1 << p);
+                let d1 = (digits.trailing_zeros() as usize).min(8);
+                let d2 = ((digits & digits.wrapping_sub(1)).trailing_zeros() as usize).min(8);
+                let (nb, ab) = ((band + 1) % 3, (band + 2) % 3);
+                let near = (self.cand[band][d1] | self.cand[band][d2])
+                    & !BAND_KEEP[(p & 31) as usize]
+                    & self.unsolved[band];
+                let next = (self.cand[nb][d1] | self.cand[nb][d2]) & col & self.unsolved[nb];
+                let after = (self.cand[ab][d1] | self.cand[ab][d2]) & col & self.unsolved[ab];
+                let score = near.count_ones()
+                    + 2 * (near & pairs).count_ones()
+                    + next.count_ones()
+                    + after.count_ones()
+                    + 1;
+                if score > best {
+                    best = score;
+                    choice = Some((band, 1u32 << p));
                 }
-                if first {
-                    first = false;
-                    let mut copy = *self;
-                    copy.place(d, band, p);
-                    copy.search(ctx);
-                    if ctx.count >= ctx.limit {
-                        return;
-                    }
-                } else {
-                    self.place(d, band, p);
-                    self.search(ctx);
-                    return;
-                }
             }
-            return;
         }
-        // No bivalue cell: the first unsolved cell with three candidates, else any unsolved one.
-        let mut choice = None;
-        for band in 0..3 {
-            let (mut c1, mut c2, mut c3, mut c4) = (0u32, 0u32, 0u32, 0u32);
-            for d in 0..9 {
-                let x = self.cand[d * 3 + band];
-                c4 |= c3 & x;
-                c3 |= c2 & x;
-                c2 |= c1 & x;
-                c1 |= x;
-            }
-            let three = c3 & !c4 & self.unsolved[band];
-            if three != 0 {
-                choice = Some((band, three));
-                break;
-            }
-            if choice.is_none() && self.unsolved[band] != 0 {
-                choice = Some((band, self.unsolved[band]));
+        if choice.is_none() {
+            for band in 0..3 {
+                let (mut c1, mut c2, mut c3, mut c4) = (0u32, 0u32, 0u32, 0u32);
+                for &x in &self.cand[band][..9] {
+                    c4 |= c3 & x;
+                    c3 |= c2 & x;
+                    c2 |= c1 & x;
+                    c1 |= x;
+                }
+                let three = c3 & !c4 & self.unsolved[band];
+                if three != 0 {
+                    choice = Some((band, three));
+                    break;
+                }
+                if choice.is_none() && self.unsolved[band] != 0 {
+                    choice = Some((band, self.unsolved[band]));
+                }
             }
         }
         let Some((band, cells)) = choice else {
@@ -586,21 +661,18 @@ impl Board {
         };
         let p = cells.trailing_zeros();
         let bit = cells & cells.wrapping_neg();
-        let mut remaining = (0..9)
-            .filter(|&d| self.cand[d * 3 + band] & bit != 0)
-            .count();
-        for d in 0..9 {
-            if self.cand[d * 3 + band] & bit == 0 {
-                continue;
-            }
-            remaining -= 1;
-            if remaining == 0 {
-                self.place(d, band, p);
+        let mut digits = self.digits_at(band, bit);
+        // Every digit but the last on a copy; the last one in place.
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            if digits == 0 {
+                self.place(band, d, p);
                 self.search(ctx);
                 return;
             }
             let mut copy = *self;
-            copy.place(d, band, p);
+            copy.place(band, d, p);
             copy.search(ctx);
             if ctx.count >= ctx.limit {
                 return;
@@ -664,7 +736,13 @@ mod tests {
         let mut v = [0u8; 81];
         v[0] = 1;
         v[72] = 1; // same column, other band
-        assert_eq!(solve_values(&v, 2), Solutions { count: 0, first: None });
+        assert_eq!(
+            solve_values(&v, 2),
+            Solutions {
+                count: 0,
+                first: None
+            }
+        );
     }
 
     #[test]

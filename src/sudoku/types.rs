@@ -647,3 +647,79 @@ mod tests {
         assert_eq!(s.common_house(), Some(House::row(0)));
     }
 }
+
+/// Why a cell name could not be read.
+#[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
+#[error("{0:?} is not a cell name (expected r1c1 … r9c9)")]
+pub struct CellNameError(pub String);
+
+/// Parses `r{row}c{col}` with one-based row and column (case-insensitive).
+impl std::str::FromStr for Cell {
+    type Err = CellNameError;
+    fn from_str(s: &str) -> Result<Cell, CellNameError> {
+        let b = s.trim().as_bytes();
+        let ok = b.len() == 4
+            && b[0].eq_ignore_ascii_case(&b'r')
+            && b[2].eq_ignore_ascii_case(&b'c')
+            && (b'1'..=b'9').contains(&b[1])
+            && (b'1'..=b'9').contains(&b[3]);
+        if ok {
+            Ok(Cell::at((b[1] - b'1') as usize, (b[3] - b'1') as usize))
+        } else {
+            Err(CellNameError(s.to_string()))
+        }
+    }
+}
+
+/// Serialized as its name, e.g. `"r1c2"`.
+impl serde::Serialize for Cell {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Cell {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Cell, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Serialized as its number 1–9.
+impl serde::Serialize for Digit {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(self.0)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Digit {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Digit, D::Error> {
+        let n = u8::deserialize(d)?;
+        Digit::new(n).ok_or_else(|| serde::de::Error::custom(format!("{n} is not a digit 1-9")))
+    }
+}
+
+/// Serialized as its name, e.g. `"b5"`.
+impl serde::Serialize for House {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(test)]
+mod serde_tests {
+    use super::*;
+
+    #[test]
+    fn cell_names_round_trip() {
+        for c in Cell::all() {
+            assert_eq!(c.to_string().parse::<Cell>(), Ok(c));
+        }
+        assert!("r0c1".parse::<Cell>().is_err());
+        assert!("r1c10".parse::<Cell>().is_err());
+        let json = serde_json::to_string(&Cell::at(0, 1)).unwrap();
+        assert_eq!(json, "\"r1c2\"");
+        let back: Cell = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, Cell::at(0, 1));
+    }
+}

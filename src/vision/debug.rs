@@ -38,6 +38,11 @@ pub fn draw_lattice_mut(canvas: &mut RgbImage, lattice: &Lattice, colour: Rgb<u8
     }
     let tl = p[0][0];
     if tl.is_finite() {
-        draw_filled_circle_mut(canvas, (tl.x as i32, tl.y as i32), 3 * r, Rgb([40, 40, 230]));
+        draw_filled_circle_mut(
+            canvas,
+            (tl.x as i32, tl.y as i32),
+            3 * r,
+            Rgb([40, 40, 230]),
+        );
     }
 }

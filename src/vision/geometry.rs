@@ -262,7 +262,9 @@ mod tests {
 
     #[test]
     fn line_fit_and_intersection() {
-        let pts: Vec<Point> = (0..10).map(|i| Point::new(i as f32, 2.0 * i as f32 + 1.0)).collect();
+        let pts: Vec<Point> = (0..10)
+            .map(|i| Point::new(i as f32, 2.0 * i as f32 + 1.0))
+            .collect();
         let l = Line::fit(&pts).unwrap();
         assert!(l.signed_distance(Point::new(5.0, 11.0)).abs() < 1e-4);
         let h = Line::through(Point::new(0.0, 5.0), Point::new(10.0, 5.0)).unwrap();

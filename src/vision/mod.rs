@@ -18,7 +18,9 @@ pub use detect::{DetectOptions, detect, detect_gray, detect_with};
 pub use geometry::{Homography, Line, Point};
 pub use load::{LoadError, MAX_IMAGE_PIXELS, load_image, load_image_from_memory};
 pub use normalize::{CELL_INPUT_LEN, CELL_INPUT_PX, normalize_cell};
-pub use tracker::{LatticeTracker, TrackerConfig, TrackerEvent, TrackerState};
+pub use tracker::{
+    CellFingerprint, LatticeTracker, TrackerConfig, TrackerEvent, TrackerState, TrackerUpdate,
+};
 
 use serde::{Deserialize, Serialize};
 

@@ -1,13 +1,216 @@
-//! (stub — not yet implemented: finds nothing)
-#![allow(unused)]
+//! AIC (alternating inference chain) over any digits and cells, with grouped nodes (a digit in
+//! two or three cells of one box∩line), and the nice loops built from it:
+//!
+//! - an open chain `A = … = B`: one of its ends is true, so every candidate that conflicts with
+//!   both ends goes;
+//! - a discontinuous loop `A = … = A`: if A were false it would be true, so A is placed;
+//! - a continuous loop (the last node conflicts with the first, closing the chain with a weak
+//!   link): every weak link of the loop becomes strong, so every candidate that conflicts with
+//!   both ends of a weak link goes.
+//!
+//! (The discontinuous loop that removes its start, `A - … - A`, is the open chain between A's
+//! two neighbours and is found as such.) The finder returns the shortest chain (up to 16
+//! nodes) that makes progress. Single-digit and bivalue-only chains are found first by
+//! X-Chain and XY-Chain.
 
-use super::super::grid::Grid;
-use super::super::step::Step;
+use super::super::grid::{Candidate, Grid};
+use super::super::step::{LinkKind, Step, Technique};
+use super::super::types::Candidates;
+use super::chains::{self, Elims, Graph, LinkSet, NodeId};
 
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
-    None
+/// Longest chain searched, in nodes.
+const MAX_NODES: usize = 16;
+
+/// What a chain gives.
+enum Effect {
+    /// A digit placed (discontinuous loop on a single candidate).
+    Place(Candidate),
+    /// Eliminations; `closed` for a continuous loop.
+    Eliminate { elims: Elims, closed: bool },
 }
 
+/// The shortest AIC or nice loop that makes progress.
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    let g = Graph::build(
+        grid,
+        &LinkSet {
+            digits: Candidates::ALL,
+            bivalue_only: false,
+            strong_in_cell: true,
+            strong_in_house: true,
+            weak_in_cell: true,
+            weak_in_house: true,
+            groups: true,
+        },
+    );
+    let (path, effect) = chains::shortest(&g, 4, MAX_NODES, |f| {
+        if f.start == f.end {
+            let node = g.node(f.start);
+            return match node.cells.first() {
+                Some(c) if node.cells.len() == 1 => {
+                    Some(Effect::Place(Candidate::new(c, node.digit)))
+                }
+                _ => {
+                    // A group that must hold its digit clears the cells that see it all.
+                    let mut elims = Elims::default();
+                    elims.add(grid, node.digit, g.sees(f.start));
+                    (!elims.is_empty()).then_some(Effect::Eliminate {
+                        elims,
+                        closed: false,
+                    })
+                }
+            };
+        }
+        let mut elims = Elims::default();
+        elims.add_seeing_both(&g, grid, f.start, f.end);
+        let closed = g.conflict(f.end, f.start);
+        if closed {
+            let nodes = f.nodes();
+            loop_eliminations(&g, grid, &nodes, &mut elims);
+        }
+        (!elims.is_empty()).then_some(Effect::Eliminate { elims, closed })
+    })?;
+    let step = match effect {
+        Effect::Place(p) => {
+            let mut step = chains::chain_step(Technique::Aic, &g, &path, false);
+            step.placements.push(p);
+            step
+        }
+        Effect::Eliminate { elims, closed } => {
+            let mut step = chains::chain_step(Technique::Aic, &g, &path, closed);
+            step.eliminations = elims.candidates();
+            step
+        }
+    };
+    Some(step)
+}
+
+/// Adds the eliminations of a continuous loop: both ends of every weak link (the links between
+/// nodes 1–2, 3–4, …, and the closing link from the last node to the first).
+fn loop_eliminations(g: &Graph, grid: &Grid, nodes: &[NodeId], elims: &mut Elims) {
+    for pair in nodes[1..].chunks(2) {
+        if let [a, b] = *pair {
+            elims.add_seeing_both(g, grid, a, b);
+        }
+    }
+    if let (Some(&first), Some(&last)) = (nodes.first(), nodes.last()) {
+        elims.add_seeing_both(g, grid, last, first);
+    }
+}
+
+/// `AIC: (5=3)r1c2 - (3=7)r4c2 = (7)r4c8 - … => r1c8<>5`; a loop back to its start is called a
+/// nice loop, e.g. `AIC (continuous nice loop): (4)r1c1 = … - (4)r1c1 => …`.
 pub(crate) fn text(step: &Step) -> String {
-    super::plain_text(step)
+    let (Some(first), Some(last)) = (step.links.first(), step.links.last()) else {
+        return super::plain_text(step);
+    };
+    let kind = if last.to != first.from {
+        ""
+    } else if last.kind == LinkKind::Weak {
+        " (continuous nice loop)"
+    } else {
+        " (discontinuous nice loop)"
+    };
+    format!(
+        "{}{}: {} => {}",
+        step.technique.name(),
+        kind,
+        chains::eureka(&step.links),
+        step.effect_text()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sudoku::grid::Grid;
+    use crate::sudoku::solver::solve;
+    use crate::sudoku::step::LinkKind;
+    use crate::sudoku::types::{Candidates, Cell, Digit};
+
+    fn digits(ds: &[u8]) -> Candidates {
+        ds.iter().copied().filter_map(Digit::new).collect()
+    }
+
+    fn assert_sound(g: &Grid, s: &crate::sudoku::step::Step) {
+        let solution = solve(g).unwrap();
+        for e in &s.eliminations {
+            assert_ne!(solution[e.cell.index()], e.digit.get(), "{}", e.cell);
+        }
+        for p in &s.placements {
+            assert_eq!(solution[p.cell.index()], p.digit.get(), "{}", p.cell);
+        }
+    }
+
+    /// Bivalue r1c2 {35} and r4c2 {37}, and 7 only in r1c8 and r4c8 of c8: if r1c2 is not 5
+    /// it is 3, so r4c2 is 7, so r4c8 is not 7 and r1c8 is. Either way r1c8 is not 5.
+    #[test]
+    fn mixed_chain_bivalue_cells_and_conjugate_pair() {
+        let mut g = Grid::empty();
+        g.set_candidates(Cell::at(0, 1), digits(&[3, 5]));
+        g.set_candidates(Cell::at(3, 1), digits(&[3, 7]));
+        let seven = Digit::new(7).unwrap();
+        for row in [1, 2, 4, 5, 6, 7, 8] {
+            g.eliminate(Cell::at(row, 7), seven);
+        }
+        let s = super::find(&g).unwrap();
+        assert_eq!(
+            s.text(),
+            "AIC: (5=3)r1c2 - (3=7)r4c2 - (7)r4c8 = (7)r1c8 => r1c8<>5"
+        );
+        let kinds: Vec<LinkKind> = s.links.iter().map(|l| l.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                LinkKind::Strong,
+                LinkKind::Weak,
+                LinkKind::Strong,
+                LinkKind::Weak,
+                LinkKind::Strong
+            ]
+        );
+        assert_sound(&g, &s);
+    }
+
+    /// 5 in r1 only at r1c1 and the group r1c56, in c4 only at r2c4 and r8c4: if r1c1 is not 5
+    /// then the group holds it, so r2c4 does not and r8c4 does. r8c1 sees both ends.
+    #[test]
+    fn grouped_chain() {
+        let five = Digit::new(5).unwrap();
+        let mut g = Grid::empty();
+        for col in [1, 2, 3, 6, 7, 8] {
+            g.eliminate(Cell::at(0, col), five);
+        }
+        for row in [0, 2, 3, 4, 5, 6, 8] {
+            g.eliminate(Cell::at(row, 3), five);
+        }
+        let s = super::find(&g).unwrap();
+        assert_eq!(
+            s.text(),
+            "AIC: (5)r1c1 = (5)r1c56 - (5)r2c4 = (5)r8c4 => r8c1<>5"
+        );
+        assert_eq!(s.links[0].to.cells.len(), 2);
+        assert_sound(&g, &s);
+    }
+
+    /// 5 only in c1 and c5 of rows 1 and 5 (an X-Wing read as a loop): the weak links in c1 and
+    /// c5 become strong, so the rest of both columns loses 5.
+    #[test]
+    fn continuous_loop() {
+        let five = Digit::new(5).unwrap();
+        let mut g = Grid::empty();
+        for row in [0, 4] {
+            for col in [1, 2, 3, 5, 6, 7, 8] {
+                g.eliminate(Cell::at(row, col), five);
+            }
+        }
+        let s = super::find(&g).unwrap();
+        assert_eq!(
+            s.text(),
+            "AIC (continuous nice loop): (5)r1c1 = (5)r1c5 - (5)r5c5 = (5)r5c1 - (5)r1c1 \
+             => r2346789c15<>5"
+        );
+        assert_eq!(s.links.len(), 4);
+        assert_eq!(s.links[3].kind, LinkKind::Weak);
+        assert_sound(&g, &s);
+    }
 }

@@ -1,13 +1,193 @@
-//! (stub — not yet implemented: finds nothing)
-#![allow(unused)]
+//! Remote Pair: a chain of at least four cells with the same two candidates `{a,b}`, each seeing
+//! the next. Neighbours hold different digits, so the cells alternate `a b a b …`; two cells an
+//! odd number of steps apart hold one `a` and one `b` between them, and every other cell seeing
+//! both loses `a` and `b` (two neighbours would be a plain naked pair, so only cells 3, 5, …
+//! apart count).
+//!
+//! The step stores the chain as weak links between neighbours, each labelled with the digit the
+//! first cell would pass on (`r1c1 -2- r1c5` reads "if r1c1 is 2, r1c5 is not"); the labels
+//! alternate starting with the smaller digit. Chain cells at even positions are marked
+//! [`Role::ColorA`], odd ones [`Role::ColorB`].
 
 use super::super::grid::Grid;
-use super::super::step::Step;
+use super::super::notation::slash_digits;
+use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
+use super::super::types::{Candidates, Cell, CellSet};
+
+/// The longest chain considered (cells); a chain through a pair's cells is never longer.
+const MAX_CELLS: usize = 81;
 
 pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    let mut bivalue = CellSet::EMPTY;
+    for c in grid.empty_cells().iter() {
+        if grid.candidates(c).len() == 2 {
+            bivalue.insert(c);
+        }
+    }
+    let mut done = CellSet::EMPTY;
+    for first in bivalue.iter() {
+        if done.contains(first) {
+            continue;
+        }
+        let pair = grid.candidates(first);
+        let mut group = CellSet::EMPTY;
+        for c in bivalue.iter() {
+            if grid.candidates(c) == pair {
+                group.insert(c);
+            }
+        }
+        done |= group;
+        if group.len() < 4 {
+            continue;
+        }
+        if let Some(step) = find_in_group(grid, pair, group) {
+            return Some(step);
+        }
+    }
     None
 }
 
+/// Searches the cells `group` (all exactly `pair`) for two cells an odd distance (at least 3)
+/// apart with a common peer holding a digit of the pair.
+fn find_in_group(grid: &Grid, pair: Candidates, group: CellSet) -> Option<Step> {
+    let mut pair_cells = CellSet::EMPTY;
+    for d in pair.iter() {
+        pair_cells |= grid.digit_cells(d);
+    }
+    // Chain cells are never targets: a group cell seeing both ends would make them 2 apart.
+    pair_cells = pair_cells & !group;
+    let mut parent = [0u8; 81];
+    for start in group.iter() {
+        // Breadth-first search from `start` over the group's "sees" graph.
+        let mut frontier = CellSet::single(start);
+        let mut reached = frontier;
+        let mut level = 0u8;
+        while !frontier.is_empty() {
+            level += 1;
+            let mut next = CellSet::EMPTY;
+            for c in frontier.iter() {
+                for n in (c.peers() & group & !reached & !next).iter() {
+                    parent[n.index()] = c.index() as u8;
+                    next.insert(n);
+                }
+            }
+            reached |= next;
+            frontier = next;
+            if level >= 3 && level % 2 == 1 {
+                for end in next.iter() {
+                    if end < start || (start.peers() & end.peers() & pair_cells).is_empty() {
+                        continue;
+                    }
+                    let mut path = [start; MAX_CELLS];
+                    let len = level as usize + 1;
+                    let mut c = end;
+                    for slot in path[..len].iter_mut().rev() {
+                        *slot = c;
+                        c = Cell::from_index(parent[c.index()] as usize);
+                    }
+                    return Some(build(grid, pair, &path[..len], pair_cells));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The step for the chain `path` (alternating cells): eliminates the pair's digits from every
+/// cell outside the chain that sees two chain cells an odd distance of at least 3 apart (cells
+/// seeing two neighbours are a naked pair's business).
+fn build(grid: &Grid, pair: Candidates, path: &[Cell], pair_cells: CellSet) -> Step {
+    let mut step = Step::new(Technique::RemotePair);
+    let mut targets = CellSet::EMPTY;
+    for (i, &p) in path.iter().enumerate() {
+        for &q in path.iter().skip(i + 3).step_by(2) {
+            targets |= p.peers() & q.peers();
+        }
+    }
+    targets = targets & pair_cells;
+    for d in pair.iter() {
+        eliminate_where_possible(&mut step, grid, targets, d);
+    }
+    step.digits = pair;
+    let digits: Vec<_> = pair.iter().collect();
+    for (i, &c) in path.iter().enumerate() {
+        let role = if i % 2 == 0 { Role::ColorA } else { Role::ColorB };
+        for &d in &digits {
+            step.mark(c, d, role);
+        }
+        if let (Some(&next), Some(&label)) = (path.get(i + 1), digits.get(i % 2)) {
+            step.links.push(Link {
+                from: Node::cell(c, label),
+                to: Node::cell(next, label),
+                kind: LinkKind::Weak,
+            });
+        }
+    }
+    step
+}
+
+/// `Remote Pair: 2/7 r1c1 -2- r1c5 -7- r5c5 -2- r5c9 => r1c9<>2, r1c9<>7`
 pub(crate) fn text(step: &Step) -> String {
-    super::plain_text(step)
+    let Some(first) = step.links.first().and_then(|l| l.from.cells.first()) else {
+        return super::plain_text(step);
+    };
+    let mut chain = first.to_string();
+    for l in &step.links {
+        if let Some(to) = l.to.cells.first() {
+            chain.push_str(&format!(" -{}- {}", l.from.digit, to));
+        }
+    }
+    format!(
+        "{}: {} {} => {}",
+        step.technique.name(),
+        slash_digits(step.digits.iter()),
+        chain,
+        step.effect_text()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::techniques::test_util::*;
+    use crate::sudoku::types::Digit;
+
+    fn pair_grid(cells: &[(usize, usize)]) -> Grid {
+        let mut g = grid(&".".repeat(81));
+        let pair: Candidates = [2, 7].into_iter().filter_map(Digit::new).collect();
+        for &(r, c) in cells {
+            g.set_candidates(Cell::at(r - 1, c - 1), pair);
+        }
+        g
+    }
+
+    #[test]
+    fn four_cell_chain() {
+        let g = pair_grid(&[(1, 1), (1, 5), (5, 5), (5, 9)]);
+        let s = find(&g).unwrap();
+        // Only r1c9 and r5c1 see both ends; cells seeing two neighbours are left alone.
+        assert_eq!(
+            s.text(),
+            "Remote Pair: 2/7 r1c1 -2- r1c5 -7- r5c5 -2- r5c9 => r1c9,r5c1<>2, r1c9,r5c1<>7"
+        );
+        assert_eq!(s.links.len(), 3);
+        assert_eq!(s.marked_cells(Role::ColorA).len(), 2);
+    }
+
+    #[test]
+    fn three_cells_are_not_enough() {
+        let g = pair_grid(&[(1, 1), (1, 5), (5, 5)]);
+        assert!(find(&g).is_none());
+    }
+
+    #[test]
+    fn sound_on_bank_positions() {
+        // Every position of the explained solves of real bank puzzles; each step checked against
+        // the solution.
+        let found = crate::sudoku::techniques::xy_wing::rated::check_finder(
+            crate::sudoku::techniques::xy_wing::rated::bank_positions(),
+            find,
+        );
+        eprintln!("Remote Pair: found in {} positions", found.len());
+    }
 }

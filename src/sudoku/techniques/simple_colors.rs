@@ -179,4 +179,57 @@ pub(crate) fn text(step: &Step) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sudoku::techniques::test_util::*;
+
+    /// An open grid where 7 is only possible in `cells` (one-based row, column).
+    fn sevens_only_in(cells: &[(usize, usize)]) -> Grid {
+        let mut g = grid(&".".repeat(81));
+        let keep: CellSet = cells.iter().map(|&(r, c)| Cell::at(r - 1, c - 1)).collect();
+        for c in Cell::all() {
+            if !keep.contains(c) {
+                g.eliminate(c, Digit::new(7).unwrap());
+            }
+        }
+        g
+    }
+
+    /// Chain r1c1 =r1= r1c9 =c9= r9c9 =r9= r9c2 (colors A B A B); the other 7s share their
+    /// houses with at least two more, except the separate pairs r4c1-r6c2 (b4) and r3c3-r7c3 (c3).
+    const CHAIN: [(usize, usize); 4] = [(1, 1), (1, 9), (9, 9), (9, 2)];
+    const OTHERS: [(usize, usize); 6] = [(2, 2), (8, 1), (4, 1), (6, 2), (3, 3), (7, 3)];
+
+    #[test]
+    fn trap_removes_cells_seeing_both_colors() {
+        let g = sevens_only_in(&[CHAIN.as_slice(), OTHERS.as_slice()].concat());
+        let s = find_trap(&g).unwrap();
+        // r2c2 sees r1c1 (b1) and r9c2 (c2); r8c1 sees r1c1 (c1) and r9c2 (b7).
+        assert_eq!(
+            s.text(),
+            "Simple Colors Trap: 7 (r1c1,r9c9) / (r1c9,r9c2) => r2c2,r8c1<>7"
+        );
+        assert_eq!(s.links.len(), 3);
+        assert!(s.links.iter().all(|l| l.kind == LinkKind::Strong));
+        assert!(find_wrap(&g).is_none(), "no color sees itself");
+    }
+
+    #[test]
+    fn wrap_removes_the_color_that_sees_itself() {
+        // Without r3c3, box 1 links r1c1 to r2c2, which gets r9c2's color: both in column 2.
+        let mut cells = CHAIN.to_vec();
+        cells.extend(OTHERS.iter().filter(|&&rc| rc != (3, 3)));
+        let g = sevens_only_in(&cells);
+        let s = find_wrap(&g).unwrap();
+        assert_eq!(
+            s.text(),
+            "Simple Colors Wrap: 7 (r1c1,r9c9) / (r1c9,r2c2,r9c2) => r1c9,r29c2<>7"
+        );
+    }
+
+    #[test]
+    fn sound_on_bank_positions() {
+        use crate::sudoku::techniques::xy_wing::rated;
+        let traps = rated::check_finder(rated::bank_positions(), find_trap);
+        let wraps = rated::check_finder(rated::bank_positions(), find_wrap);
+        eprintln!("traps in {} positions, wraps in {}", traps.len(), wraps.len());
+    }
 }

@@ -253,4 +253,98 @@ pub(crate) fn text(step: &Step) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sudoku::techniques::test_util::*;
+
+    fn cands(ds: &[u8]) -> Candidates {
+        ds.iter().filter_map(|&n| Digit::new(n)).collect()
+    }
+
+    /// An open grid with the rectangle r1c2, r1c7, r3c2, r3c7 (boxes 1 and 3): the floor
+    /// r1c2, r1c7 is {4,9}, the roof gets `roof`.
+    fn rectangle(roof: [&[u8]; 2]) -> Grid {
+        let mut g = grid(&".".repeat(81));
+        g.set_candidates(Cell::at(0, 1), cands(&[4, 9]));
+        g.set_candidates(Cell::at(0, 6), cands(&[4, 9]));
+        g.set_candidates(Cell::at(2, 1), cands(roof[0]));
+        g.set_candidates(Cell::at(2, 6), cands(roof[1]));
+        g
+    }
+
+    #[test]
+    fn type_1_clears_the_fourth_corner() {
+        let g = rectangle([&[4, 9], &[1, 4, 9]]);
+        let s = find(&g, 1).unwrap();
+        assert_eq!(
+            s.text(),
+            "Unique Rectangle Type 1: 4/9 in r1c2,r1c7,r3c2,r3c7 => r3c7<>4, r3c7<>9"
+        );
+        assert_eq!(s.marked_cells(Role::SetA).len(), 4);
+        assert_eq!(s.marked_cells(Role::SetB), CellSet::single(Cell::at(2, 6)));
+        for kind in [2, 3, 4] {
+            assert!(find(&g, kind).is_none());
+        }
+    }
+
+    #[test]
+    fn a_given_corner_is_no_deadly_pattern() {
+        // r3c7 is a given 1: r1c2, r1c7, r3c2 {4,9} plus a filled cell proves nothing.
+        let mut g = grid(&format!("{}1{}", ".".repeat(24), ".".repeat(56)));
+        for (r, c) in [(0, 1), (0, 6), (2, 1)] {
+            g.set_candidates(Cell::at(r, c), cands(&[4, 9]));
+        }
+        assert!(g.is_given(Cell::at(2, 6)));
+        for kind in 1..=4 {
+            assert!(find(&g, kind).is_none());
+        }
+    }
+
+    #[test]
+    fn type_2_removes_the_common_extra_from_the_roofs_peers() {
+        let g = rectangle([&[1, 4, 9], &[1, 4, 9]]);
+        let s = find(&g, 2).unwrap();
+        assert_eq!(
+            s.text(),
+            "Unique Rectangle Type 2: 4/9 in r1c2,r1c7,r3c2,r3c7 => r3c1345689<>1"
+        );
+        assert!(find(&g, 1).is_none());
+    }
+
+    #[test]
+    fn type_3_pseudo_cell_forms_a_naked_pair() {
+        // Roof extras {1,2} and r3c5 {1,2}: a naked pair on row 3.
+        let mut g = rectangle([&[1, 4, 9], &[2, 4, 9]]);
+        g.set_candidates(Cell::at(2, 4), cands(&[1, 2]));
+        let s = find(&g, 3).unwrap();
+        assert_eq!(
+            s.text(),
+            "Unique Rectangle Type 3: 4/9 in r1c2,r1c7,r3c2,r3c7 => r3c134689<>1, r3c134689<>2"
+        );
+        assert_eq!(s.houses, vec![(House::row(2), Role::Base)]);
+        assert!(find(&g, 2).is_none(), "different extras are no type 2");
+    }
+
+    #[test]
+    fn type_4_strong_link_in_the_roof() {
+        // 4 in row 3 only in the roof: one roof cell is 4, so neither may be 9.
+        let mut g = rectangle([&[1, 4, 9], &[2, 4, 9]]);
+        for c in 0..9 {
+            if c != 1 && c != 6 {
+                g.eliminate(Cell::at(2, c), Digit::new(4).unwrap());
+            }
+        }
+        let s = find(&g, 4).unwrap();
+        assert_eq!(
+            s.text(),
+            "Unique Rectangle Type 4: 4/9 in r1c2,r1c7,r3c2,r3c7 => r3c27<>9"
+        );
+    }
+
+    #[test]
+    fn sound_on_bank_positions() {
+        use crate::sudoku::techniques::xy_wing::rated;
+        for kind in 1..=4 {
+            let found = rated::check_finder(rated::bank_positions(), |g| find(g, kind));
+            eprintln!("UR type {kind}: found in {} positions", found.len());
+        }
+    }
 }

@@ -161,4 +161,15 @@ mod tests {
         g.set_candidates(Cell::at(8, 3), cands(&[2, 3]));
         assert!(find(&g).is_none());
     }
+
+    #[test]
+    fn sound_on_bank_positions() {
+        // Every position of the explained solves of real bank puzzles; each step checked against
+        // the solution.
+        let found = crate::sudoku::techniques::xy_wing::rated::check_finder(
+            crate::sudoku::techniques::xy_wing::rated::bank_positions(),
+            find,
+        );
+        eprintln!("W-Wing: found in {} positions", found.len());
+    }
 }

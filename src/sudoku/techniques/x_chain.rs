@@ -47,7 +47,12 @@ pub(crate) fn text(step: &Step) -> String {
         return super::plain_text(step);
     };
     let cells = |n: &Node| compact_cells(n.cells.iter());
-    let mut out = format!("{}: {} {}", step.technique.name(), first.digit, cells(first));
+    let mut out = format!(
+        "{}: {} {}",
+        step.technique.name(),
+        first.digit,
+        cells(first)
+    );
     for link in &step.links {
         let sym = if link.kind == LinkKind::Strong {
             '='
@@ -61,11 +66,38 @@ pub(crate) fn text(step: &Step) -> String {
 
 #[cfg(test)]
 mod tests {
+    use crate::sudoku::grid::Grid;
     use crate::sudoku::solver::solve;
-    use crate::sudoku::techniques::test_util::*;
+    use crate::sudoku::types::{Cell, Digit};
+
+    /// An empty grid where 9 has exactly two places in c1 (r1, r5), c5 (r5, r8) and c8 (r8,
+    /// r2): no four-node chain eliminates anything, the six-node chain
+    /// r1c1 = r5c1 - r5c5 = r8c5 - r8c8 = r2c8 does (cells seeing r1c1 and r2c8).
+    #[test]
+    fn six_node_chain_over_three_conjugate_columns() {
+        let nine = Digit::new(9).unwrap();
+        let mut g = Grid::empty();
+        for (col, keep) in [(0, [0, 4]), (4, [4, 7]), (7, [7, 1])] {
+            for row in 0..9 {
+                if !keep.contains(&row) {
+                    g.eliminate(Cell::at(row, col), nine);
+                }
+            }
+        }
+        let s = super::find(&g).unwrap();
+        assert_eq!(
+            s.text(),
+            "X-Chain: 9 r1c1 =9= r5c1 -9- r5c5 =9= r8c5 -9- r8c8 =9= r2c8 => r1c79,r2c23<>9"
+        );
+        assert_eq!(s.links.len(), 5);
+        let solution = solve(&g).unwrap();
+        for e in &s.eliminations {
+            assert_ne!(solution[e.cell.index()], e.digit.get(), "{}", e.cell);
+        }
+    }
 
     #[test]
-    fn placeholder() {
-        let _ = (solve, grid);
+    fn nothing_without_conjugate_pairs() {
+        assert!(super::find(&Grid::empty()).is_none());
     }
 }

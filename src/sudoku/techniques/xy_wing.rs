@@ -153,4 +153,101 @@ mod tests {
         }
         assert!(find(&g).is_none());
     }
+
+    #[test]
+    fn sound_on_bank_positions() {
+        // Every position of the explained solves of real bank puzzles; each step checked against
+        // the solution.
+        let found = crate::sudoku::techniques::xy_wing::rated::check_finder(
+            crate::sudoku::techniques::xy_wing::rated::bank_positions(),
+            find,
+        );
+        eprintln!("XY-Wing: found in {} positions", found.len());
+    }
+}
+
+/// Real positions for the technique tests: every position reached while solving puzzles of the
+/// Sudoku Exchange bank step by step, with the puzzle's solution.
+#[cfg(test)]
+pub(crate) mod rated {
+    use crate::sudoku::explain::{contradicts, solve_explained};
+    use crate::sudoku::grid::Grid;
+    use crate::sudoku::parse::parse_puzzle;
+    use crate::sudoku::step::Step;
+
+    /// The first `per_file` puzzles of `se-rated/{rating}.txt` for each rating.
+    pub(crate) fn puzzles(ratings: &[&str], per_file: usize) -> Vec<Grid> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles/se-rated");
+        let mut out = Vec::new();
+        for r in ratings {
+            let path = dir.join(format!("{r}.txt"));
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            out.extend(
+                text.lines()
+                    .filter(|l| !l.starts_with('#'))
+                    .filter_map(|l| l.split_whitespace().find(|t| t.len() == 81))
+                    .take(per_file)
+                    .map(|p| parse_puzzle(p).expect("bank puzzle parses")),
+            );
+        }
+        out
+    }
+
+    /// Bank files whose hardest step is one of the wing, coloring, uniqueness or remote pair
+    /// techniques (SE 4.2 XY-Wing … 7.0), and a few around them.
+    pub(crate) const RATINGS: [&str; 10] =
+        ["4.2", "4.4", "4.5", "4.6", "5.6", "5.7", "6.2", "6.6", "6.7", "7.0"];
+
+    /// The positions of [`positions`] for the first 5 puzzles of each of [`RATINGS`], computed
+    /// once per test run.
+    pub(crate) fn bank_positions() -> &'static [(Grid, [u8; 81])] {
+        static POSITIONS: std::sync::OnceLock<Vec<(Grid, [u8; 81])>> = std::sync::OnceLock::new();
+        POSITIONS.get_or_init(|| positions(&puzzles(&RATINGS, 5)))
+    }
+
+    /// Every position (before each step) of the explained solves of `puzzles`, with the solution.
+    /// Asserts that no technique's step was rejected for contradicting the solution.
+    pub(crate) fn positions(puzzles: &[Grid]) -> Vec<(Grid, [u8; 81])> {
+        let mut out = Vec::new();
+        for p in puzzles {
+            let e = solve_explained(p).expect("bank puzzle solves");
+            assert!(e.unique);
+            assert!(
+                e.rejected.is_empty(),
+                "{}: rejected {:?}",
+                p.to_line(),
+                e.rejected.iter().map(Step::text).collect::<Vec<_>>()
+            );
+            let mut g = p.clone();
+            for s in &e.steps {
+                out.push((g.clone(), e.solution));
+                s.apply(&mut g);
+            }
+        }
+        out
+    }
+
+    /// Runs `finder` on every position; asserts each step it returns makes progress and agrees
+    /// with the solution, and that its text names the technique. Returns the steps found.
+    pub(crate) fn check_finder(
+        positions: &[(Grid, [u8; 81])],
+        finder: impl Fn(&Grid) -> Option<Step>,
+    ) -> Vec<(Grid, Step)> {
+        let mut found = Vec::new();
+        for (g, solution) in positions {
+            if let Some(s) = finder(g) {
+                assert!(s.makes_progress(g), "{} in {}", s.text(), g.to_sukaku());
+                assert!(
+                    !contradicts(&s, solution),
+                    "WRONG: {} in {}",
+                    s.text(),
+                    g.to_sukaku()
+                );
+                assert!(s.text().starts_with(s.technique.name()));
+                found.push((g.clone(), s));
+            }
+        }
+        found
+    }
 }

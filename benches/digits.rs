@@ -1,0 +1,62 @@
+//! Digit-reader speed: one 81-cell batch through the embedded model on tract, and the whole
+//! scan (detection → cells → readings → validation → solution) of a 640×480 and a 1600×1200
+//! photo from the shared data sets (skipped when they are absent).
+
+use std::path::PathBuf;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use sudoku_lens::digits::Classifier;
+use sudoku_lens::scan::Scanner;
+use sudoku_lens::vision::CELL_INPUT_LEN;
+
+fn datasets() -> Option<PathBuf> {
+    [
+        std::env::var_os("SUDOKU_LENS_DATASETS").map(PathBuf::from),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets")),
+        Some(PathBuf::from("/work/shared/datasets")),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|p| p.is_dir())
+}
+
+fn batch(c: &mut Criterion) {
+    let mut classifier = Classifier::new().expect("embedded model loads");
+    // Realistic input: a blank-ish cell and a stroke pattern, alternating.
+    let cells: Vec<Vec<f32>> = (0..81)
+        .map(|i| {
+            (0..CELL_INPUT_LEN)
+                .map(|j| if i % 2 == 0 && (j % 32) / 4 == 4 { 0.9 } else { 0.02 })
+                .collect()
+        })
+        .collect();
+    c.bench_function("digits/batch81_tract", |b| {
+        b.iter(|| classifier.classify(std::hint::black_box(&cells)).expect("runs"))
+    });
+}
+
+fn whole_scan(c: &mut Criterion) {
+    let Some(root) = datasets() else {
+        eprintln!("skipped whole-scan benches: shared/datasets not found");
+        return;
+    };
+    let mut scanner = Scanner::with_default_model().expect("embedded model loads");
+    let photos = [
+        ("scan/640x480", root.join("wichtounet-v2-train/images/image1.jpg")),
+        ("scan/1600x1200", root.join("kubiesa-val/images/01_01_honor_view_10_0.jpg")),
+    ];
+    for (name, path) in photos {
+        let Ok(image) = sudoku_lens::vision::load_image(&path) else {
+            eprintln!("skipped {name}: cannot load {}", path.display());
+            continue;
+        };
+        let gray = image.to_luma8();
+        eprintln!("{name}: {}×{} from {}", gray.width(), gray.height(), path.display());
+        c.bench_function(name, |b| {
+            b.iter(|| scanner.scan_gray(std::hint::black_box(&gray)).map(|s| s.best_solution()))
+        });
+    }
+}
+
+criterion_group!(benches, batch, whole_scan);
+criterion_main!(benches);

@@ -1,0 +1,352 @@
+//! The editable 9×9 board: recognized digits, user edits, uncertain (amber) and conflicting
+//! (red) cells, and — while stepping — the candidates with the current step drawn on them
+//! (pattern cells by role, struck eliminations, placements, chain links as arrows: strong solid,
+//! weak dashed). Emits [`Command`]s; never changes state itself.
+
+use egui::{Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2};
+
+use crate::sudoku::{Candidate, Cell, CellSet, Role, Step};
+
+use super::command::Command;
+use super::session::{Board, HintLevel, Walkthrough};
+
+/// Amber background of an uncertain cell.
+pub const UNCERTAIN_FILL: Color32 = Color32::from_rgb(255, 196, 70);
+/// Red background of a conflicting cell.
+pub const CONFLICT_FILL: Color32 = Color32::from_rgb(240, 90, 90);
+/// Background of the selected cell.
+pub const SELECTED_FILL: Color32 = Color32::from_rgb(150, 200, 255);
+/// Placement highlight.
+pub const PLACEMENT_FILL: Color32 = Color32::from_rgb(120, 220, 130);
+/// Eliminated candidates.
+pub const ELIMINATION_COLOR: Color32 = Color32::from_rgb(220, 30, 30);
+
+/// Fill colour of a pattern role.
+pub fn role_color(role: Role) -> Color32 {
+    match role {
+        Role::Base => Color32::from_rgb(110, 160, 255),
+        Role::Cover => Color32::from_rgb(255, 205, 90),
+        Role::Fin => Color32::from_rgb(255, 125, 205),
+        Role::Pivot => Color32::from_rgb(255, 160, 40),
+        Role::Pincer => Color32::from_rgb(120, 210, 255),
+        Role::Link => Color32::from_rgb(150, 225, 150),
+        Role::ColorA => Color32::from_rgb(70, 200, 120),
+        Role::ColorB => Color32::from_rgb(235, 120, 90),
+        Role::SetA => Color32::from_rgb(175, 145, 255),
+        Role::SetB => Color32::from_rgb(255, 175, 120),
+        Role::Common => Color32::from_rgb(255, 235, 80),
+    }
+}
+
+/// Everything the board shows.
+#[derive(Clone, Copy, Debug)]
+pub struct BoardView<'a> {
+    /// Digits and flags.
+    pub board: &'a Board,
+    /// The solution walk, when solved.
+    pub walk: Option<&'a Walkthrough>,
+    /// The selected cell.
+    pub selected: Option<Cell>,
+    /// Show candidates while stepping.
+    pub show_candidates: bool,
+    /// Hint mode: how much of the current step to show (`None`: hint mode off, show all).
+    pub hint: Option<HintLevel>,
+}
+
+/// The part of `step` to draw at `hint` level: `None` hides it, `Some(false)` shows only the
+/// pattern, `Some(true)` everything.
+pub fn step_visibility(hint: Option<HintLevel>) -> Option<bool> {
+    match hint {
+        None | Some(HintLevel::Full) => Some(true),
+        Some(HintLevel::Where) => Some(false),
+        Some(HintLevel::Technique) => None,
+    }
+}
+
+/// The cells highlighted for `step`: pattern cells, plus placements and elimination cells when
+/// `full`.
+pub fn step_cells(step: &Step, full: bool) -> CellSet {
+    let mut cells: CellSet = step.marks.iter().map(|m| m.candidate.cell).collect();
+    if full {
+        for c in step.placements.iter().chain(&step.eliminations) {
+            cells.insert(c.cell);
+        }
+    }
+    cells
+}
+
+/// Where candidate `digit` sits inside a cell, in cell units.
+pub fn candidate_offset(digit: u8) -> Vec2 {
+    let k = usize::from(digit.clamp(1, 9) - 1);
+    Vec2::new(
+        (k % 3) as f32 / 3.0 + 1.0 / 6.0,
+        (k / 3) as f32 / 3.0 + 1.0 / 6.0,
+    )
+}
+
+/// Accessible label of a cell, e.g. `r1c4 7` or `r2c2 empty`.
+pub fn cell_label(cell: Cell, value: u8) -> String {
+    if value == 0 {
+        format!("{cell} empty")
+    } else {
+        format!("{cell} {value}")
+    }
+}
+
+/// Draws the board and handles clicks and digit keys.
+pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>) -> Rect {
+    let side = ui
+        .available_width()
+        .min(ui.available_height())
+        .clamp(200.0, 460.0);
+    let (rect, _) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
+    let cell_size = side / 9.0;
+    let cell_rect = |c: Cell| {
+        Rect::from_min_size(
+            rect.min + Vec2::new(c.col() as f32, c.row() as f32) * cell_size,
+            Vec2::splat(cell_size),
+        )
+    };
+    let conflicts = view.board.conflicts();
+    let grid = view.walk.map(|w| w.grid());
+    let visible = step_visibility(view.hint);
+    let step: Option<&Step> = view
+        .walk
+        .and_then(|w| w.current())
+        .filter(|_| visible.is_some());
+    let full = visible == Some(true);
+    let id = ui.id().with("board");
+
+    // Interaction first (so the painting below reflects this frame's clicks next frame).
+    for c in Cell::all() {
+        let value = shown_value(view, c);
+        let response = ui.interact(cell_rect(c), id.with(c.index()), Sense::click());
+        let label = cell_label(c, value);
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
+        if response.clicked() {
+            cmds.push(Command::SelectCell(Some(c)));
+        }
+    }
+    if let Some(sel) = view.selected {
+        ui.input(|i| {
+            for (n, key) in DIGIT_KEYS.iter().enumerate() {
+                if i.key_pressed(*key) {
+                    cmds.push(Command::SetCell {
+                        cell: sel,
+                        value: n as u8,
+                    });
+                }
+            }
+            if i.key_pressed(egui::Key::Delete) || i.key_pressed(egui::Key::Backspace) {
+                cmds.push(Command::SetCell {
+                    cell: sel,
+                    value: 0,
+                });
+            }
+            if i.key_pressed(egui::Key::Escape) {
+                cmds.push(Command::SelectCell(None));
+            }
+        });
+    }
+
+    let painter = ui.painter_at(rect.expand(2.0));
+    painter.rect_filled(rect, 2.0, Color32::WHITE);
+
+    // Backgrounds: step houses, pattern cells, placements, then selection and warnings on top.
+    if let Some(step) = step {
+        for (house, role) in &step.houses {
+            let fill = role_color(*role).gamma_multiply(0.18);
+            for c in house.cells() {
+                painter.rect_filled(cell_rect(c), 0.0, fill);
+            }
+        }
+        for m in &step.marks {
+            painter.rect_filled(
+                cell_rect(m.candidate.cell).shrink(1.0),
+                0.0,
+                role_color(m.role).gamma_multiply(0.35),
+            );
+        }
+        if full {
+            for p in &step.placements {
+                painter.rect_filled(cell_rect(p.cell).shrink(1.0), 0.0, PLACEMENT_FILL);
+            }
+        }
+    }
+    for c in Cell::all() {
+        let i = c.index();
+        let fill = if conflicts[i] {
+            Some(CONFLICT_FILL)
+        } else if view.board.uncertain[i] {
+            Some(UNCERTAIN_FILL)
+        } else if view.selected == Some(c) {
+            Some(SELECTED_FILL)
+        } else {
+            None
+        };
+        if let Some(fill) = fill {
+            painter.rect_filled(cell_rect(c).shrink(1.0), 0.0, fill);
+        }
+    }
+
+    // Grid lines.
+    for k in 0..=9 {
+        let w = if k % 3 == 0 { 2.0 } else { 0.5 };
+        let t = k as f32 * cell_size;
+        let stroke = Stroke::new(w, Color32::from_gray(40));
+        painter.line_segment(
+            [rect.min + Vec2::new(t, 0.0), rect.min + Vec2::new(t, side)],
+            stroke,
+        );
+        painter.line_segment(
+            [rect.min + Vec2::new(0.0, t), rect.min + Vec2::new(side, t)],
+            stroke,
+        );
+    }
+
+    // Digits and candidates.
+    let digit_font = FontId::proportional(cell_size * 0.62);
+    let cand_font = FontId::proportional(cell_size * 0.26);
+    for c in Cell::all() {
+        let i = c.index();
+        let r = cell_rect(c);
+        let board_value = view.board.values[i];
+        if board_value != 0 {
+            let color = if view.board.is_edited(c) {
+                Color32::from_rgb(20, 70, 200)
+            } else {
+                Color32::BLACK
+            };
+            painter.text(
+                r.center(),
+                egui::Align2::CENTER_CENTER,
+                board_value.to_string(),
+                digit_font.clone(),
+                color,
+            );
+            continue;
+        }
+        let Some(grid) = grid else { continue };
+        if let Some(d) = grid.value(c) {
+            painter.text(
+                r.center(),
+                egui::Align2::CENTER_CENTER,
+                d.to_string(),
+                digit_font.clone(),
+                Color32::from_gray(90),
+            );
+            continue;
+        }
+        if !view.show_candidates {
+            continue;
+        }
+        for d in grid.candidates(c).iter() {
+            let pos = r.min + candidate_offset(d.get()) * cell_size;
+            let cand = Candidate::new(c, d);
+            if let Some(step) = step {
+                if let Some(m) = step.marks.iter().find(|m| m.candidate == cand) {
+                    painter.circle_filled(pos, cell_size * 0.15, role_color(m.role));
+                }
+                if full && step.placements.contains(&cand) {
+                    painter.circle_filled(pos, cell_size * 0.15, PLACEMENT_FILL);
+                }
+            }
+            let eliminated = full && step.is_some_and(|s| s.eliminations.contains(&cand));
+            let color = if eliminated {
+                ELIMINATION_COLOR
+            } else {
+                Color32::from_gray(70)
+            };
+            painter.text(
+                pos,
+                egui::Align2::CENTER_CENTER,
+                d.to_string(),
+                cand_font.clone(),
+                color,
+            );
+            if eliminated {
+                let h = cell_size * 0.13;
+                painter.line_segment(
+                    [pos + Vec2::new(-h, h), pos + Vec2::new(h, -h)],
+                    Stroke::new(2.0, ELIMINATION_COLOR),
+                );
+            }
+        }
+    }
+
+    // Chain links.
+    if let (Some(step), true) = (step, full) {
+        let point =
+            |cell: Cell, digit: u8| cell_rect(cell).min + candidate_offset(digit) * cell_size;
+        for link in &step.links {
+            let (Some(a), Some(b)) = (link.from.cells.first(), link.to.cells.first()) else {
+                continue;
+            };
+            let from = point(a, link.from.digit.get());
+            let to = point(b, link.to.digit.get());
+            draw_link(
+                &painter,
+                from,
+                to,
+                link.kind == crate::sudoku::LinkKind::Strong,
+                cell_size * 0.15,
+            );
+        }
+    }
+    rect
+}
+
+/// Keys typed into a selected cell: `Num0` clears, `Num1`–`Num9` set the digit.
+const DIGIT_KEYS: [egui::Key; 10] = [
+    egui::Key::Num0,
+    egui::Key::Num1,
+    egui::Key::Num2,
+    egui::Key::Num3,
+    egui::Key::Num4,
+    egui::Key::Num5,
+    egui::Key::Num6,
+    egui::Key::Num7,
+    egui::Key::Num8,
+    egui::Key::Num9,
+];
+
+/// The value drawn in `c`: the board's, else the one placed by the steps so far.
+fn shown_value(view: BoardView<'_>, c: Cell) -> u8 {
+    let v = view.board.values[c.index()];
+    if v != 0 {
+        return v;
+    }
+    view.walk
+        .and_then(|w| w.grid().value(c))
+        .map_or(0, |d| d.get())
+}
+
+/// An arrow between two candidate positions, stopping `gap` short of each; strong links solid,
+/// weak links dashed.
+pub fn draw_link(painter: &egui::Painter, from: Pos2, to: Pos2, strong: bool, gap: f32) {
+    let d = to - from;
+    let len = d.length();
+    if len <= 2.0 * gap {
+        return;
+    }
+    let dir = d / len;
+    let (a, b) = (from + dir * gap, to - dir * gap);
+    let color = Color32::from_rgb(200, 40, 160);
+    let stroke = Stroke::new(2.0, color);
+    if strong {
+        painter.line_segment([a, b], stroke);
+    } else {
+        painter.extend(Shape::dashed_line(&[a, b], stroke, 5.0, 4.0));
+    }
+    let head = gap.max(4.0);
+    let normal = Vec2::new(-dir.y, dir.x);
+    painter.add(Shape::convex_polygon(
+        vec![
+            b,
+            b - dir * head + normal * head * 0.5,
+            b - dir * head - normal * head * 0.5,
+        ],
+        color,
+        Stroke::NONE,
+    ));
+}

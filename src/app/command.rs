@@ -1,0 +1,82 @@
+//! [`Command`]: everything the user (or a test) can ask the app to do. Views only emit commands;
+//! `SudokuLensApp::apply` is the one place that changes state, so every action has one code path
+//! whether it comes from a button, a shortcut, a drop or the command line.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use image::RgbImage;
+
+use crate::camera::ResolutionRequest;
+use crate::sudoku::Cell;
+
+/// A user intention.
+#[derive(Clone, Debug)]
+pub enum Command {
+    /// Show the Open dialog and load the chosen photo.
+    OpenPhotoDialog,
+    /// Load a photo file.
+    LoadPhoto(PathBuf),
+    /// Load a decoded image (drop, paste) with a label for the status bar.
+    LoadImage {
+        /// The pixels.
+        image: Arc<RgbImage>,
+        /// Where it came from.
+        label: String,
+    },
+    /// Paste from the system clipboard (an image, or a puzzle as text).
+    PasteFromClipboard,
+    /// Load a puzzle typed or pasted as text.
+    LoadPuzzleText(String),
+    /// Start the selected camera.
+    StartCamera,
+    /// Play an image file or folder as the camera.
+    StartSequence(PathBuf),
+    /// Stop the camera (keeps the last frame and puzzle).
+    StopCamera,
+    /// Choose the camera index.
+    SelectCamera(u32),
+    /// Choose the capture resolution (`None`: default); restarts a running camera.
+    SelectResolution(Option<ResolutionRequest>),
+    /// Re-list the cameras.
+    RefreshCameras,
+    /// Select a board cell (or none).
+    SelectCell(Option<Cell>),
+    /// Type a digit into a cell (0 clears).
+    SetCell {
+        /// The cell.
+        cell: Cell,
+        /// 1–9, or 0 to clear.
+        value: u8,
+    },
+    /// Apply the suggested repair.
+    AcceptRepair,
+    /// Dismiss the suggested repair.
+    RejectRepair,
+    /// Go to the first step.
+    FirstStep,
+    /// Go back one step.
+    PreviousStep,
+    /// Go forward one step.
+    NextStep,
+    /// Go past the last step (solved).
+    LastStep,
+    /// Go to step `n` (0-based).
+    GoToStep(usize),
+    /// Reveal the next hint level of the current step.
+    RevealHint,
+    /// Turn hint mode on or off.
+    SetHintMode(bool),
+    /// Draw the solution on the photo or not.
+    SetShowSolution(bool),
+    /// Show candidates on the board or not.
+    SetShowCandidates(bool),
+    /// Copy the puzzle as 81 characters to the clipboard.
+    CopyPuzzle,
+    /// Show the Save dialog and write the annotated PNG.
+    SaveAnnotatedDialog,
+    /// Write the annotated PNG to a path.
+    SaveAnnotated(PathBuf),
+    /// Empty the board.
+    ClearBoard,
+}

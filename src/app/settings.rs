@@ -1,0 +1,126 @@
+//! What the app remembers between runs (through eframe's persistence, as RON): the user's
+//! [`Settings`] and the last puzzle with its edits ([`SavedPuzzle`]). Runtime state (frames,
+//! threads, status) is deliberately not here.
+
+use serde::{Deserialize, Serialize};
+
+use crate::camera::ResolutionRequest;
+use crate::sudoku::Cell;
+
+use super::session::Board;
+
+/// Storage key of [`Settings`].
+pub const SETTINGS_KEY: &str = "sudoku-lens/settings";
+/// Storage key of [`SavedPuzzle`].
+pub const PUZZLE_KEY: &str = "sudoku-lens/puzzle";
+
+/// User preferences.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Camera index to open.
+    pub camera_index: u32,
+    /// Requested capture size (`None`: camera default).
+    pub resolution: Option<ResolutionRequest>,
+    /// Reveal steps gradually (technique → where → full step).
+    pub hint_mode: bool,
+    /// Draw the solution digits onto the photo.
+    pub show_solution: bool,
+    /// Show pencil-mark candidates on the board while stepping.
+    pub show_candidates: bool,
+    /// Frame rate of an image sequence played as a camera.
+    pub sequence_fps: f32,
+    /// Folder of the last opened photo.
+    pub last_dir: Option<std::path::PathBuf>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            camera_index: 0,
+            resolution: None,
+            hint_mode: false,
+            show_solution: true,
+            show_candidates: true,
+            sequence_fps: 30.0,
+            last_dir: None,
+        }
+    }
+}
+
+/// The last puzzle, with the user's edits, as text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct SavedPuzzle {
+    /// Recognized/loaded values, 81 characters (`.` empty).
+    pub recognized: String,
+    /// Current values, 81 characters (`.` empty).
+    pub values: String,
+    /// Indices of cells flagged uncertain.
+    pub uncertain: Vec<u8>,
+    /// Step position in the walkthrough.
+    pub step: usize,
+    /// Where the puzzle came from (file name, "camera", …).
+    pub label: String,
+}
+
+impl SavedPuzzle {
+    /// Captures `board` at walkthrough position `step`.
+    pub fn capture(board: &Board, step: usize, label: &str) -> SavedPuzzle {
+        let recognized = Board::new(board.recognized, [false; 81], None).to_text();
+        SavedPuzzle {
+            recognized,
+            values: board.to_text(),
+            uncertain: (0..81u8)
+                .filter(|&i| board.uncertain[usize::from(i)])
+                .collect(),
+            step,
+            label: label.to_string(),
+        }
+    }
+
+    /// The board it describes; `None` when the text is malformed (then nothing is restored).
+    pub fn restore(&self) -> Option<Board> {
+        let recognized = Board::from_text(&self.recognized)?;
+        let values = Board::from_text(&self.values)?;
+        let mut board = Board::new(recognized.values, [false; 81], None);
+        for c in Cell::all() {
+            board.values[c.index()] = values.values[c.index()];
+        }
+        for &i in &self.uncertain {
+            if let Some(c) = Cell::new(usize::from(i)) {
+                board.uncertain[c.index()] = true;
+            }
+        }
+        Some(board)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saved_puzzle_round_trips_edits_and_flags() {
+        let text =
+            "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+        let mut board = Board::from_text(text).unwrap();
+        board.set(Cell::from_index(0), 4);
+        board.uncertain[5] = true;
+        let saved = SavedPuzzle::capture(&board, 7, "photo.jpg");
+        let json = serde_json::to_string(&saved).unwrap();
+        let back: SavedPuzzle = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.step, 7);
+        let restored = back.restore().unwrap();
+        assert_eq!(restored, board);
+        assert!(restored.is_edited(Cell::from_index(0)));
+        assert!(SavedPuzzle::default().restore().is_none());
+    }
+
+    #[test]
+    fn settings_fill_missing_fields_with_defaults() {
+        let s: Settings = serde_json::from_str(r#"{"hint_mode": true}"#).unwrap();
+        assert!(s.hint_mode);
+        assert_eq!(s.sequence_fps, Settings::default().sequence_fps);
+    }
+}

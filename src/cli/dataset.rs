@@ -1,0 +1,88 @@
+//! `sudoku-lens dataset`: exports labelled, normalized training cells for the digit model
+//! (real cells from photo data sets plus synthetic font renderings). See models/README.md.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context as _, bail};
+use clap::Args;
+
+use sudoku_lens::digits::export::{
+    CellWriter, PhotoExportOptions, export_photo_set, export_synthetic,
+};
+use sudoku_lens::digits::synth::{FontBank, Rng};
+use sudoku_lens::scan::CELL_SIZE_PX;
+
+/// Arguments of `dataset`.
+#[derive(Args, Debug)]
+pub struct DatasetArgs {
+    /// Output folder (cells.u8, labels.u8, meta.csv).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// A photo data set folder (images/, labels/, corners.csv); repeatable.
+    #[arg(long = "photos")]
+    pub photos: Vec<PathBuf>,
+    /// Synthetic cells per class (0–10).
+    #[arg(long, default_value_t = 0)]
+    pub synthetic_per_class: usize,
+    /// Font folders searched (recursively) for synthetic digits.
+    #[arg(long = "fonts", default_value = "/usr/share/fonts")]
+    pub fonts: Vec<PathBuf>,
+    /// Jittered-corner copies of each photo.
+    #[arg(long, default_value_t = 2)]
+    pub jitter_copies: usize,
+    /// Corner jitter, as a fraction of the grid side.
+    #[arg(long, default_value_t = 0.012)]
+    pub jitter: f32,
+    /// Do not add cells cut along the detector's own lattice.
+    #[arg(long)]
+    pub no_detector: bool,
+    /// Write every non-empty real cell this many times per cut (class balance).
+    #[arg(long, default_value_t = 1)]
+    pub ink_repeats: usize,
+    /// Random seed (same seed, same data).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Allow a folder whose name ends in `-val` (validation data must not be trained on).
+    #[arg(long)]
+    pub allow_validation: bool,
+}
+
+/// Runs `dataset`.
+pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
+    for p in &args.photos {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if name.ends_with("-val") && !args.allow_validation {
+            bail!("{} looks like a validation set; refusing to export it for training (--allow-validation overrides)", p.display());
+        }
+    }
+    let mut rng = Rng::new(args.seed);
+    let mut writer = CellWriter::create(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let options = PhotoExportOptions {
+        cell_size_px: CELL_SIZE_PX,
+        jitter_fraction: args.jitter,
+        jitter_copies: args.jitter_copies,
+        use_detector: !args.no_detector,
+        ink_repeats: args.ink_repeats,
+    };
+    for dir in &args.photos {
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let stats = export_photo_set(&mut writer, dir, &name, &options, &mut rng)
+            .with_context(|| format!("exporting {}", dir.display()))?;
+        eprintln!(
+            "{name}: {} photos ({} without corners), detector lattice used on {}, {} cells",
+            stats.photos, stats.no_corners, stats.detector_used, stats.cells
+        );
+    }
+    if args.synthetic_per_class > 0 {
+        let bank = FontBank::from_dirs(&args.fonts)?;
+        eprintln!("synthetic: {} fonts", bank.len());
+        let n = export_synthetic(&mut writer, &bank, args.synthetic_per_class, CELL_SIZE_PX, &mut rng)?;
+        eprintln!("synthetic: {n} cells");
+    }
+    let per_class = writer.per_class();
+    let total = writer.finish()?;
+    eprintln!("wrote {total} cells to {}; per class {per_class:?}", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}

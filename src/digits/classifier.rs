@@ -1,0 +1,379 @@
+//! The digit classifier: an 11-class ONNX CNN run through `ort`.
+//!
+//! Owns model loading (from the embedded copy of `models/digits.onnx` or any file), backend
+//! selection and batched inference. The default backend is tract (pure Rust, through
+//! `ort-tract`); with the `onnxruntime` feature, ONNX Runtime's shared library can be loaded
+//! at run time instead. `ort` holds one backend per process: the first [`Classifier`] built
+//! chooses it, and asking for another later is an error rather than a silent switch.
+//! It knows nothing of images: input is `vision::normalize_cell` output.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use ort::session::Session;
+use ort::session::builder::GraphOptimizationLevel;
+use ort::value::TensorRef;
+
+use super::{CellReading, NUM_CLASSES};
+use crate::vision::{CELL_INPUT_LEN, CELL_INPUT_PX};
+
+/// The trained model shipped with the crate (`models/digits.onnx`), compiled in so the binary
+/// works from any directory.
+pub const EMBEDDED_MODEL: &[u8] = include_bytes!("../../models/digits.onnx");
+
+/// Environment variable naming ONNX Runtime's shared library for [`Backend::OnnxRuntime`].
+pub const ORT_LIB_ENV: &str = "SUDOKU_LENS_ORT_LIB";
+
+/// Oldest ONNX Runtime whose C API this build speaks (`ort`'s `api-24` feature).
+pub const MIN_ORT_VERSION: (u32, u32) = (1, 24);
+
+/// Which inference engine runs the model.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Backend {
+    /// tract, pure Rust, always available.
+    #[default]
+    Tract,
+    /// ONNX Runtime loaded from this shared library (`libonnxruntime.so` …); needs the
+    /// `onnxruntime` cargo feature.
+    OnnxRuntime {
+        /// Path of the shared library.
+        library: PathBuf,
+    },
+}
+
+impl Backend {
+    /// ONNX Runtime from the library named by [`ORT_LIB_ENV`], if that variable is set.
+    pub fn onnxruntime_from_env() -> Option<Backend> {
+        std::env::var_os(ORT_LIB_ENV)
+            .filter(|v| !v.is_empty())
+            .map(|v| Backend::OnnxRuntime {
+                library: PathBuf::from(v),
+            })
+    }
+
+    /// Short name for messages (`tract`, `onnxruntime`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Backend::Tract => "tract",
+            Backend::OnnxRuntime { .. } => "onnxruntime",
+        }
+    }
+}
+
+/// Why the classifier could not be built or run.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    /// The model file could not be read.
+    #[error("cannot read digit model {path}: {source}")]
+    Read {
+        /// The model path.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The bytes are not a model the backend can load.
+    #[error("digit model {model} is not a usable ONNX model: {message}")]
+    Invalid {
+        /// The model path (or "embedded model").
+        model: String,
+        /// The backend's complaint.
+        message: String,
+    },
+    /// The model loads but does not map `[N,1,32,32]` to `[N,11]`.
+    #[error("digit model {model} has the wrong shape: {message}")]
+    Shape {
+        /// The model path (or "embedded model").
+        model: String,
+        /// What was expected and found.
+        message: String,
+    },
+    /// The backend could not be set up.
+    #[error("inference backend {backend}: {message}")]
+    Backend {
+        /// Backend name.
+        backend: &'static str,
+        /// What went wrong.
+        message: String,
+    },
+    /// Running the model failed.
+    #[error("digit inference failed: {0}")]
+    Inference(String),
+    /// A cell tensor of the wrong length was passed.
+    #[error("cell {index} has {len} values, expected {CELL_INPUT_LEN}")]
+    BadCell {
+        /// Index of the offending cell in the batch.
+        index: usize,
+        /// Its length.
+        len: usize,
+    },
+}
+
+/// The backend `ort` was bound to in this process (set once).
+static ACTIVE_BACKEND: Mutex<Option<Backend>> = Mutex::new(None);
+
+/// Binds `ort` to `backend` for this process, or checks that it already is.
+fn activate(backend: &Backend) -> Result<(), ModelError> {
+    let mut active = ACTIVE_BACKEND.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(current) = active.as_ref() {
+        if current == backend {
+            return Ok(());
+        }
+        return Err(ModelError::Backend {
+            backend: backend.name(),
+            message: format!(
+                "this process already runs the model on {current:?}; one backend per process"
+            ),
+        });
+    }
+    let api = match backend {
+        Backend::Tract => ort_tract::api(),
+        Backend::OnnxRuntime { library } => native::load_api(library)?,
+    };
+    // `set_api` only fails if some other code bound ort first; then that API stays in use.
+    if !ort::set_api(api) {
+        tracing::warn!("ort API was already set elsewhere; keeping it");
+    }
+    *active = Some(backend.clone());
+    Ok(())
+}
+
+#[cfg(feature = "onnxruntime")]
+mod native {
+    //! Loading ONNX Runtime's C API from a shared library chosen at run time.
+    use std::ffi::CStr;
+    use std::path::Path;
+
+    use super::{MIN_ORT_VERSION, ModelError};
+
+    fn err(message: String) -> ModelError {
+        ModelError::Backend {
+            backend: "onnxruntime",
+            message,
+        }
+    }
+
+    /// Parses "1.31.1" into (1, 31).
+    pub(super) fn parse_version(text: &str) -> Option<(u32, u32)> {
+        let mut parts = text.split('.');
+        let major = parts.next()?.trim().parse().ok()?;
+        let minor = parts.next()?.trim().parse().ok()?;
+        Some((major, minor))
+    }
+
+    /// Loads `library`, checks its version and returns its `OrtApi` table. The library stays
+    /// loaded for the rest of the process (the table points into it).
+    #[allow(unsafe_code)]
+    pub(super) fn load_api(library: &Path) -> Result<ort::sys::OrtApi, ModelError> {
+        let shown = library.display();
+        // SAFETY: loading a shared library runs its initializers; we only accept a path the
+        // user named as ONNX Runtime. The symbol type matches ONNX Runtime's C header
+        // (`const OrtApiBase* OrtGetApiBase(void)`); both returned pointers are checked for
+        // null, the version string is NUL-terminated per the API contract, and the `OrtApi`
+        // table is copied while the library is loaded, which it then stays (forgotten below).
+        unsafe {
+            let lib = libloading::Library::new(library)
+                .map_err(|e| err(format!("cannot load {shown}: {e}")))?;
+            let get_base: libloading::Symbol<
+                unsafe extern "system" fn() -> *const ort::sys::OrtApiBase,
+            > = lib
+                .get(b"OrtGetApiBase")
+                .map_err(|e| err(format!("{shown} is not ONNX Runtime (no OrtGetApiBase): {e}")))?;
+            let base = get_base();
+            if base.is_null() {
+                return Err(err(format!("{shown}: OrtGetApiBase returned null")));
+            }
+            let version_ptr = ((*base).GetVersionString)();
+            let version = if version_ptr.is_null() {
+                String::from("?")
+            } else {
+                CStr::from_ptr(version_ptr).to_string_lossy().into_owned()
+            };
+            match parse_version(&version) {
+                Some(v) if v >= MIN_ORT_VERSION => {}
+                _ => {
+                    return Err(err(format!(
+                        "{shown} is ONNX Runtime {version}; need {}.{} or newer",
+                        MIN_ORT_VERSION.0, MIN_ORT_VERSION.1
+                    )));
+                }
+            }
+            let api = ((*base).GetApi)(ort::sys::ORT_API_VERSION);
+            if api.is_null() {
+                return Err(err(format!(
+                    "ONNX Runtime {version} at {shown} does not offer C API version {}",
+                    ort::sys::ORT_API_VERSION
+                )));
+            }
+            let table = (*api).clone();
+            std::mem::forget(lib);
+            tracing::info!("using ONNX Runtime {version} from {shown}");
+            Ok(table)
+        }
+    }
+}
+
+#[cfg(not(feature = "onnxruntime"))]
+mod native {
+    use std::path::Path;
+
+    use super::ModelError;
+
+    pub(super) fn load_api(_library: &Path) -> Result<ort::sys::OrtApi, ModelError> {
+        Err(ModelError::Backend {
+            backend: "onnxruntime",
+            message: "this build lacks the `onnxruntime` cargo feature".into(),
+        })
+    }
+}
+
+/// A loaded digit model, ready to classify batches of normalized cells.
+pub struct Classifier {
+    session: Session,
+    backend: Backend,
+    model: String,
+}
+
+impl std::fmt::Debug for Classifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Classifier")
+            .field("backend", &self.backend)
+            .field("model", &self.model)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Classifier {
+    /// The embedded model on tract.
+    pub fn new() -> Result<Classifier, ModelError> {
+        Classifier::from_bytes(EMBEDDED_MODEL, "embedded model", Backend::Tract)
+    }
+
+    /// Loads the model at `path` (or the embedded one when `None`) on `backend`.
+    pub fn load(path: Option<&Path>, backend: Backend) -> Result<Classifier, ModelError> {
+        match path {
+            None => Classifier::from_bytes(EMBEDDED_MODEL, "embedded model", backend),
+            Some(p) => {
+                let bytes = std::fs::read(p).map_err(|source| ModelError::Read {
+                    path: p.to_path_buf(),
+                    source,
+                })?;
+                Classifier::from_bytes(&bytes, &p.display().to_string(), backend)
+            }
+        }
+    }
+
+    /// Builds a classifier from ONNX bytes; `name` labels errors. Checks the model by running
+    /// one blank cell and verifying the `[1, 11]` output.
+    pub fn from_bytes(bytes: &[u8], name: &str, backend: Backend) -> Result<Classifier, ModelError> {
+        activate(&backend)?;
+        let backend_err = |e: ort::Error| ModelError::Backend {
+            backend: backend.name(),
+            message: e.to_string(),
+        };
+        let env = ort::init().build().map_err(backend_err)?;
+        let invalid = |message: String| ModelError::Invalid {
+            model: name.to_string(),
+            message,
+        };
+        let session = Session::builder(&env)
+            .map_err(backend_err)?
+            .with_optimization_level(GraphOptimizationLevel::Level3)
+            .map_err(|e| invalid(e.to_string()))?
+            .with_intra_threads(1)
+            .map_err(|e| invalid(e.to_string()))?
+            .commit_from_memory(bytes)
+            .map_err(|e| invalid(e.to_string()))?;
+        let mut classifier = Classifier {
+            session,
+            backend,
+            model: name.to_string(),
+        };
+        if classifier.session.inputs().len() != 1 || classifier.session.outputs().is_empty() {
+            return Err(ModelError::Shape {
+                model: name.to_string(),
+                message: format!(
+                    "expected one input and an output, found {} inputs and {} outputs",
+                    classifier.session.inputs().len(),
+                    classifier.session.outputs().len()
+                ),
+            });
+        }
+        classifier
+            .classify(&[vec![0.0; CELL_INPUT_LEN]])
+            .map_err(|e| match e {
+                ModelError::Inference(message) | ModelError::Shape { message, .. } => {
+                    ModelError::Shape {
+                        model: name.to_string(),
+                        message,
+                    }
+                }
+                other => other,
+            })?;
+        Ok(classifier)
+    }
+
+    /// The backend running this model.
+    pub fn backend(&self) -> &Backend {
+        &self.backend
+    }
+
+    /// The model's label (file path or "embedded model").
+    pub fn model_name(&self) -> &str {
+        &self.model
+    }
+
+    /// Classifies a batch of normalized cells (each [`CELL_INPUT_LEN`] values, as made by
+    /// `vision::normalize_cell`) in one model run: one reading per cell, in order.
+    pub fn classify(&mut self, cells: &[Vec<f32>]) -> Result<Vec<CellReading>, ModelError> {
+        if cells.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut flat = Vec::with_capacity(cells.len() * CELL_INPUT_LEN);
+        for (index, c) in cells.iter().enumerate() {
+            if c.len() != CELL_INPUT_LEN {
+                return Err(ModelError::BadCell {
+                    index,
+                    len: c.len(),
+                });
+            }
+            flat.extend_from_slice(c);
+        }
+        let n = cells.len();
+        let side = CELL_INPUT_PX as usize;
+        let input = TensorRef::from_array_view(([n, 1, side, side], flat.as_slice()))
+            .map_err(|e| ModelError::Inference(e.to_string()))?;
+        let outputs = self
+            .session
+            .run(ort::inputs![input])
+            .map_err(|e| ModelError::Inference(e.to_string()))?;
+        let (shape, logits) = outputs[0]
+            .try_extract_tensor::<f32>()
+            .map_err(|e| ModelError::Inference(e.to_string()))?;
+        let dims: Vec<i64> = shape.iter().copied().collect();
+        if dims != [n as i64, NUM_CLASSES as i64] || logits.len() != n * NUM_CLASSES {
+            return Err(ModelError::Shape {
+                model: self.model.clone(),
+                message: format!("output shape {dims:?}, expected [{n}, {NUM_CLASSES}]"),
+            });
+        }
+        Ok(logits
+            .chunks_exact(NUM_CLASSES)
+            .map(|row| {
+                let mut l = [0.0f32; NUM_CLASSES];
+                l.copy_from_slice(row);
+                CellReading::from_logits(&l)
+            })
+            .collect())
+    }
+}
+
+#[cfg(all(test, feature = "onnxruntime"))]
+mod tests {
+    use super::native::parse_version;
+
+    #[test]
+    fn parses_versions() {
+        assert_eq!(parse_version("1.31.1"), Some((1, 31)));
+        assert_eq!(parse_version("garbage"), None);
+    }
+}

@@ -1,0 +1,363 @@
+//! Training-data export: labelled, normalized cells from the photo data sets (cut with the
+//! ground-truth corners, with jittered corners and with the detector's own lattice) and from
+//! synthetic renderings ([`super::synth`]).
+//!
+//! Every cell goes through `vision::rectify` and `vision::normalize_cell`, exactly like
+//! inference, so the model is trained on what it will see. Output is a folder with
+//! `cells.u8` (N × 1024 bytes, ink × 255), `labels.u8` (N bytes, 0–10) and `meta.csv`
+//! (one row per cell: index, label, source). It does not train anything.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use image::GrayImage;
+
+use super::NUM_CLASSES;
+use super::synth::{FontBank, Rng, render_cell};
+use crate::sudoku::parse::parse_labels;
+use crate::vision::rectify::{cell_crops, warp_grid};
+use crate::vision::{CELL_INPUT_LEN, Lattice, Point, normalize_cell};
+
+/// Why an export failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// File system trouble.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A data-set file is malformed.
+    #[error("{path}: {message}")]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ExportError + '_ {
+    move |source| ExportError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// One photo of a data set: image path, 81 labels, ground-truth corners if known.
+#[derive(Clone, Debug)]
+pub struct LabelledPhoto {
+    /// Photo name (file stem).
+    pub name: String,
+    /// Path of the image.
+    pub image: PathBuf,
+    /// Labels 0–10, row-major.
+    pub labels: [u8; 81],
+    /// Outer corners TL, TR, BR, BL in image pixels, when `corners.csv` has the photo.
+    pub corners: Option<[Point; 4]>,
+}
+
+/// Reads a data set in the shared layout (`images/NAME.jpg`, `labels/NAME.txt`,
+/// `corners.csv`), photos sorted by name.
+pub fn read_photo_set(dir: &Path) -> Result<Vec<LabelledPhoto>, ExportError> {
+    let corners = read_corners(&dir.join("corners.csv"))?;
+    let labels_dir = dir.join("labels");
+    let images_dir = dir.join("images");
+    let mut names: Vec<String> = std::fs::read_dir(&labels_dir)
+        .map_err(io_err(&labels_dir))?
+        .flatten()
+        .filter_map(|e| {
+            let p = e.path();
+            if p.extension()? != "txt" {
+                return None;
+            }
+            Some(p.file_stem()?.to_string_lossy().into_owned())
+        })
+        .collect();
+    names.sort();
+    let mut out = Vec::with_capacity(names.len());
+    for name in names {
+        let label_path = labels_dir.join(format!("{name}.txt"));
+        let text = std::fs::read_to_string(&label_path).map_err(io_err(&label_path))?;
+        let labels = parse_labels(&text).map_err(|e| ExportError::Format {
+            path: label_path.clone(),
+            message: e.to_string(),
+        })?;
+        let image = ["jpg", "jpeg", "png", "JPG"]
+            .iter()
+            .map(|ext| images_dir.join(format!("{name}.{ext}")))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| images_dir.join(format!("{name}.jpg")));
+        out.push(LabelledPhoto {
+            corners: corners.get(&name).copied(),
+            name,
+            image,
+            labels,
+        });
+    }
+    Ok(out)
+}
+
+/// Reads `corners.csv` (`name,tl_x,tl_y,tr_x,tr_y,br_x,br_y,bl_x,bl_y`, header first).
+pub fn read_corners(path: &Path) -> Result<HashMap<String, [Point; 4]>, ExportError> {
+    let text = std::fs::read_to_string(path).map_err(io_err(path))?;
+    let mut out = HashMap::new();
+    for (i, line) in text.lines().enumerate().skip(1) {
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        if fields.len() < 9 {
+            if line.trim().is_empty() {
+                continue;
+            }
+            return Err(ExportError::Format {
+                path: path.to_path_buf(),
+                message: format!("line {}: expected 9 fields", i + 1),
+            });
+        }
+        let mut v = [0f32; 8];
+        for (slot, f) in v.iter_mut().zip(&fields[1..9]) {
+            *slot = f.parse().map_err(|_| ExportError::Format {
+                path: path.to_path_buf(),
+                message: format!("line {}: bad number {f:?}", i + 1),
+            })?;
+        }
+        out.insert(
+            fields[0].to_string(),
+            [
+                Point::new(v[0], v[1]),
+                Point::new(v[2], v[3]),
+                Point::new(v[4], v[5]),
+                Point::new(v[6], v[7]),
+            ],
+        );
+    }
+    Ok(out)
+}
+
+/// Writes normalized labelled cells to a dataset folder.
+pub struct CellWriter {
+    dir: PathBuf,
+    cells: BufWriter<File>,
+    labels: BufWriter<File>,
+    meta: BufWriter<File>,
+    count: usize,
+    per_class: [usize; NUM_CLASSES],
+}
+
+impl CellWriter {
+    /// Creates (or truncates) `cells.u8`, `labels.u8` and `meta.csv` in `dir`.
+    pub fn create(dir: &Path) -> Result<CellWriter, ExportError> {
+        std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+        let open = |name: &str| -> Result<BufWriter<File>, ExportError> {
+            let p = dir.join(name);
+            Ok(BufWriter::new(File::create(&p).map_err(io_err(&p))?))
+        };
+        let mut meta = open("meta.csv")?;
+        writeln!(meta, "index,label,source").map_err(io_err(dir))?;
+        Ok(CellWriter {
+            cells: open("cells.u8")?,
+            labels: open("labels.u8")?,
+            meta,
+            dir: dir.to_path_buf(),
+            count: 0,
+            per_class: [0; NUM_CLASSES],
+        })
+    }
+
+    /// Appends one normalized cell (`CELL_INPUT_LEN` values in 0..1) with its label.
+    pub fn push(&mut self, normalized: &[f32], label: u8, source: &str) -> Result<(), ExportError> {
+        if normalized.len() != CELL_INPUT_LEN || label as usize >= NUM_CLASSES {
+            return Err(ExportError::Format {
+                path: self.dir.clone(),
+                message: format!("bad cell ({} values, label {label})", normalized.len()),
+            });
+        }
+        let bytes: Vec<u8> = normalized
+            .iter()
+            .map(|&v| (v.clamp(0.0, 1.0) * 255.0).round() as u8)
+            .collect();
+        let dir = self.dir.clone();
+        self.cells.write_all(&bytes).map_err(io_err(&dir))?;
+        self.labels.write_all(&[label]).map_err(io_err(&dir))?;
+        writeln!(self.meta, "{},{label},{source}", self.count).map_err(io_err(&dir))?;
+        self.count += 1;
+        self.per_class[label as usize] += 1;
+        Ok(())
+    }
+
+    /// Cells written so far.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Cells written per class.
+    pub fn per_class(&self) -> [usize; NUM_CLASSES] {
+        self.per_class
+    }
+
+    /// Flushes all files.
+    pub fn finish(mut self) -> Result<usize, ExportError> {
+        let dir = self.dir.clone();
+        self.cells.flush().map_err(io_err(&dir))?;
+        self.labels.flush().map_err(io_err(&dir))?;
+        self.meta.flush().map_err(io_err(&dir))?;
+        Ok(self.count)
+    }
+}
+
+/// Options for exporting real cells from photos.
+#[derive(Clone, Debug)]
+pub struct PhotoExportOptions {
+    /// Rectified cell side in pixels (use the scan pipeline's value).
+    pub cell_size_px: u32,
+    /// Extra copies with every ground-truth corner moved at random by up to this fraction of
+    /// the grid side (detector jitter).
+    pub jitter_fraction: f32,
+    /// How many jittered copies per photo.
+    pub jitter_copies: usize,
+    /// Also cut the cells with the detector's own lattice when it agrees with the ground truth.
+    pub use_detector: bool,
+    /// Oversampling of non-empty cells (each digit / pencil cell is written this many times
+    /// per cut; empties once) — balances the classes.
+    pub ink_repeats: usize,
+}
+
+/// Counts from one export step.
+#[derive(Clone, Debug, Default)]
+pub struct PhotoExportStats {
+    /// Photos read.
+    pub photos: usize,
+    /// Photos without ground-truth corners (skipped).
+    pub no_corners: usize,
+    /// Photos where the detector's lattice was used too.
+    pub detector_used: usize,
+    /// Cells written.
+    pub cells: usize,
+}
+
+/// Cuts the 81 normalized cells of `image` along `lattice`.
+pub fn normalized_cells(image: &GrayImage, lattice: &Lattice, cell_size_px: u32) -> Vec<Vec<f32>> {
+    let grid = warp_grid(image, lattice, cell_size_px);
+    cell_crops(&grid, cell_size_px)
+        .iter()
+        .map(normalize_cell)
+        .collect()
+}
+
+/// Exports the real cells of every photo in `set_dir`, tagging rows with `set_name`.
+pub fn export_photo_set(
+    writer: &mut CellWriter,
+    set_dir: &Path,
+    set_name: &str,
+    options: &PhotoExportOptions,
+    rng: &mut Rng,
+) -> Result<PhotoExportStats, ExportError> {
+    let photos = read_photo_set(set_dir)?;
+    let mut stats = PhotoExportStats::default();
+    for photo in &photos {
+        stats.photos += 1;
+        let Some(corners) = photo.corners else {
+            stats.no_corners += 1;
+            continue;
+        };
+        let image = match crate::vision::load_image(&photo.image) {
+            Ok(i) => i.to_luma8(),
+            Err(e) => {
+                tracing::warn!("skipping {}: {e}", photo.image.display());
+                continue;
+            }
+        };
+        let truth = Lattice::from_corners(corners);
+        let mut lattices = vec![("gt", truth)];
+        let side = truth.mean_side();
+        for _ in 0..options.jitter_copies {
+            let moved = corners.map(|p| {
+                Point::new(
+                    p.x + rng.range(-1.0, 1.0) * options.jitter_fraction * side,
+                    p.y + rng.range(-1.0, 1.0) * options.jitter_fraction * side,
+                )
+            });
+            lattices.push(("jitter", Lattice::from_corners(moved)));
+        }
+        if options.use_detector
+            && let Ok(det) = crate::vision::detect_gray(&image)
+        {
+            let lat = det.lattice();
+            // Only a detection that found this grid (corners within ~4 % of the side) is a
+            // faithful cut; others would teach wrong labels.
+            if lat.max_distance(&truth) < 0.04 * side {
+                lattices.push(("detector", lat));
+                stats.detector_used += 1;
+            }
+        }
+        for (kind, lattice) in &lattices {
+            let cells = normalized_cells(&image, lattice, options.cell_size_px);
+            for (i, cell) in cells.iter().enumerate() {
+                let label = photo.labels[i];
+                let repeats = if label == 0 { 1 } else { options.ink_repeats.max(1) };
+                for _ in 0..repeats {
+                    writer.push(
+                        cell,
+                        label,
+                        &format!("{set_name}/{}/{kind}/r{}c{}", photo.name, i / 9 + 1, i % 9 + 1),
+                    )?;
+                    stats.cells += 1;
+                }
+            }
+        }
+    }
+    Ok(stats)
+}
+
+/// Writes `per_class` synthetic cells of each class 0–10.
+pub fn export_synthetic(
+    writer: &mut CellWriter,
+    bank: &FontBank,
+    per_class: usize,
+    cell_size_px: u32,
+    rng: &mut Rng,
+) -> Result<usize, ExportError> {
+    let mut n = 0;
+    for i in 0..per_class {
+        for class in 0..NUM_CLASSES as u8 {
+            let crop = render_cell(bank, class, rng, cell_size_px);
+            writer.push(&normalize_cell(&crop), class, &format!("synthetic/{i}"))?;
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corners_csv_parses_and_rejects_garbage() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("corners.csv");
+        std::fs::write(&p, "name,a,b,c,d,e,f,g,h\nx,1,2,3,4,5,6,7,8\n").unwrap();
+        let c = read_corners(&p).unwrap();
+        assert_eq!(c["x"][2], Point::new(5.0, 6.0));
+        std::fs::write(&p, "name\nx,1,2,oops,4,5,6,7,8\n").unwrap();
+        assert!(read_corners(&p).is_err());
+    }
+
+    #[test]
+    fn writer_round_trips_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = CellWriter::create(dir.path()).unwrap();
+        let mut cell = vec![0.0f32; CELL_INPUT_LEN];
+        cell[5] = 1.0;
+        w.push(&cell, 7, "t").unwrap();
+        assert!(w.push(&cell[..10], 7, "t").is_err());
+        assert_eq!(w.finish().unwrap(), 1);
+        let bytes = std::fs::read(dir.path().join("cells.u8")).unwrap();
+        assert_eq!(bytes.len(), CELL_INPUT_LEN);
+        assert_eq!(bytes[5], 255);
+        assert_eq!(std::fs::read(dir.path().join("labels.u8")).unwrap(), vec![7]);
+    }
+}

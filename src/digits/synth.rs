@@ -1,0 +1,544 @@
+//! Synthetic training cells: digits rendered from system fonts with the degradations a phone
+//! photo of newsprint shows (size, offset, rotation, stroke weight, handwriting-like warps,
+//! blur, noise, JPEG, uneven light, grid-line remnants, pencil marks).
+//!
+//! Produces raw cell crops (as `vision::rectify::cell_crops` would), never classifier input:
+//! the exporter sends them through the same `vision::normalize_cell` as inference. Only used
+//! to build training data; nothing at inference time depends on it.
+
+use std::path::{Path, PathBuf};
+
+use ab_glyph::{Font, FontVec, PxScale};
+use image::{GrayImage, Luma};
+
+use super::CLASS_PENCIL;
+
+/// A small deterministic random generator (SplitMix64): training data must be reproducible
+/// from a seed without pulling in a random-number crate.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// Next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// Uniform in `[lo, hi)`.
+    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.unit()
+    }
+
+    /// Uniform integer in `0..n` (`n` 0 gives 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next_u64() % n as u64) as usize
+        }
+    }
+
+    /// True with probability `p`.
+    pub fn chance(&mut self, p: f32) -> bool {
+        self.unit() < p
+    }
+
+    /// Standard normal (Box–Muller).
+    pub fn normal(&mut self) -> f32 {
+        let u1 = self.unit().max(1e-7);
+        let u2 = self.unit();
+        (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos()
+    }
+}
+
+/// Why fonts could not be collected.
+#[derive(Debug, thiserror::Error)]
+pub enum SynthError {
+    /// No usable font was found.
+    #[error("no font with the digits 1-9 found under {0}")]
+    NoFonts(String),
+}
+
+/// A loaded font that has all nine digit glyphs.
+pub struct DigitFont {
+    /// File the font came from.
+    pub path: PathBuf,
+    font: FontVec,
+    /// Whether the face looks like handwriting (script / italic / oblique).
+    pub slanted: bool,
+}
+
+/// The fonts digits are rendered from.
+pub struct FontBank {
+    fonts: Vec<DigitFont>,
+}
+
+/// Font files never used: symbol and math faces whose digits are not ordinary.
+const SKIPPED_FONT_NAMES: [&str; 4] = ["Symbol", "D050000L", "Math", "Dingbat"];
+
+impl FontBank {
+    /// Collects every `.ttf` / `.otf` under `dirs` (recursively) that has glyphs for 1–9.
+    /// Noto fonts are limited to the Latin Sans/Serif/Mono families (the script-specific
+    /// ones repeat the same digits many times over).
+    pub fn from_dirs(dirs: &[PathBuf]) -> Result<FontBank, SynthError> {
+        let mut files = Vec::new();
+        for d in dirs {
+            collect_font_files(d, &mut files);
+        }
+        files.sort();
+        let mut fonts = Vec::new();
+        for path in files {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if SKIPPED_FONT_NAMES.iter().any(|s| name.contains(s)) {
+                continue;
+            }
+            if name.starts_with("Noto") && !is_latin_noto(&name) {
+                continue;
+            }
+            let Ok(bytes) = std::fs::read(&path) else {
+                continue;
+            };
+            let Ok(font) = FontVec::try_from_vec(bytes) else {
+                continue;
+            };
+            if ('1'..='9').any(|ch| font.glyph_id(ch).0 == 0) {
+                continue;
+            }
+            let lower = name.to_lowercase();
+            let slanted = ["italic", "oblique", "z003", "ita."].iter().any(|s| lower.contains(s));
+            fonts.push(DigitFont {
+                path,
+                font,
+                slanted,
+            });
+        }
+        if fonts.is_empty() {
+            let shown: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+            return Err(SynthError::NoFonts(shown.join(", ")));
+        }
+        Ok(FontBank { fonts })
+    }
+
+    /// Number of fonts.
+    pub fn len(&self) -> usize {
+        self.fonts.len()
+    }
+
+    /// Whether there are no fonts (never true for a bank built by [`FontBank::from_dirs`]).
+    pub fn is_empty(&self) -> bool {
+        self.fonts.is_empty()
+    }
+
+    /// The fonts.
+    pub fn fonts(&self) -> &[DigitFont] {
+        &self.fonts
+    }
+}
+
+fn is_latin_noto(name: &str) -> bool {
+    let family = name.split('-').next().unwrap_or("");
+    matches!(
+        family,
+        "NotoSans" | "NotoSerif" | "NotoSansMono" | "NotoSerifDisplay" | "NotoSansDisplay"
+    )
+}
+
+fn collect_font_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_font_files(&p, out);
+        } else if p
+            .extension()
+            .is_some_and(|x| x.eq_ignore_ascii_case("ttf") || x.eq_ignore_ascii_case("otf"))
+        {
+            out.push(p);
+        }
+    }
+}
+
+/// A float image (coverage 0..1) used while composing a cell.
+struct Layer {
+    w: usize,
+    h: usize,
+    v: Vec<f32>,
+}
+
+impl Layer {
+    fn new(w: usize, h: usize) -> Layer {
+        Layer {
+            w,
+            h,
+            v: vec![0.0; w * h],
+        }
+    }
+
+    fn get(&self, x: f32, y: f32) -> f32 {
+        if !(x.is_finite() && y.is_finite()) {
+            return 0.0;
+        }
+        let (x0, y0) = (x.floor(), y.floor());
+        let (fx, fy) = (x - x0, y - y0);
+        let at = |xi: f32, yi: f32| -> f32 {
+            if xi < 0.0 || yi < 0.0 || xi >= self.w as f32 || yi >= self.h as f32 {
+                0.0
+            } else {
+                self.v[yi as usize * self.w + xi as usize]
+            }
+        };
+        let top = at(x0, y0) * (1.0 - fx) + at(x0 + 1.0, y0) * fx;
+        let bottom = at(x0, y0 + 1.0) * (1.0 - fx) + at(x0 + 1.0, y0 + 1.0) * fx;
+        top * (1.0 - fy) + bottom * fy
+    }
+
+    fn max_at(&mut self, x: usize, y: usize, c: f32) {
+        if x < self.w && y < self.h {
+            let p = &mut self.v[y * self.w + x];
+            *p = p.max(c);
+        }
+    }
+}
+
+/// Renders `ch` with `font` so that its ink box is about `height_px` tall; returns the layer
+/// (ink box plus a 2-px border).
+fn glyph_layer(font: &FontVec, ch: char, height_px: f32) -> Option<Layer> {
+    let probe = font.outline_glyph(font.glyph_id(ch).with_scale(PxScale::from(100.0)))?;
+    let b = probe.px_bounds();
+    let probe_h = (b.max.y - b.min.y).max(1.0);
+    let scale = 100.0 * height_px / probe_h;
+    let g = font.outline_glyph(font.glyph_id(ch).with_scale(PxScale::from(scale)))?;
+    let b = g.px_bounds();
+    let w = (b.max.x - b.min.x).ceil() as usize + 4;
+    let h = (b.max.y - b.min.y).ceil() as usize + 4;
+    if w > 2000 || h > 2000 {
+        return None;
+    }
+    let mut layer = Layer::new(w, h);
+    g.draw(|x, y, c| layer.max_at(x as usize + 2, y as usize + 2, c));
+    Some(layer)
+}
+
+/// Changes stroke weight: blurs the coverage and re-thresholds it (threshold < 0.5 fattens,
+/// > 0.5 thins).
+fn reweight(layer: &mut Layer, sigma: f32, threshold: f32) {
+    if sigma <= 0.05 {
+        return;
+    }
+    let img = GrayImage::from_fn(layer.w as u32, layer.h as u32, |x, y| {
+        Luma([(layer.v[y as usize * layer.w + x as usize] * 255.0) as u8])
+    });
+    let blurred = imageproc::filter::gaussian_blur_f32(&img, sigma);
+    for (v, p) in layer.v.iter_mut().zip(blurred.pixels()) {
+        let c = p.0[0] as f32 / 255.0;
+        *v = ((c - threshold) * 4.0 + 0.5).clamp(0.0, 1.0);
+    }
+}
+
+/// A glyph placed on the canvas: inverse mapping from canvas to glyph-layer coordinates.
+struct Placement {
+    centre: (f32, f32),
+    /// Inverse of the glyph's 2×2 linear map (rotation, shear, aspect).
+    inv: [f32; 4],
+    /// Elastic wobble: (amplitude px, frequency, phase) per axis.
+    wobble: [(f32, f32, f32); 2],
+    ink: f32,
+}
+
+fn stamp(canvas: &mut Layer, glyph: &Layer, p: &Placement) {
+    let (gcx, gcy) = (glyph.w as f32 / 2.0, glyph.h as f32 / 2.0);
+    for y in 0..canvas.h {
+        for x in 0..canvas.w {
+            let dx = x as f32 + 0.5 - p.centre.0;
+            let dy = y as f32 + 0.5 - p.centre.1;
+            let mut gx = p.inv[0] * dx + p.inv[1] * dy;
+            let mut gy = p.inv[2] * dx + p.inv[3] * dy;
+            let (ax, fx, phx) = p.wobble[0];
+            let (ay, fy, phy) = p.wobble[1];
+            gx += ax * (fy * gy + phx).sin();
+            gy += ay * (fx * gx + phy).sin();
+            let c = glyph.get(gx + gcx - 0.5, gy + gcy - 0.5) * p.ink;
+            if c > 0.0 {
+                canvas.max_at(x, y, c);
+            }
+        }
+    }
+}
+
+fn linear_map(rng: &mut Rng, max_rot_deg: f32, max_shear: f32) -> [f32; 4] {
+    let a = rng.range(-max_rot_deg, max_rot_deg).to_radians();
+    let shear = rng.range(-max_shear, max_shear);
+    let sx = rng.range(0.85, 1.15);
+    // forward = R · Shear · diag(sx, 1); we need its inverse.
+    let (c, s) = (a.cos(), a.sin());
+    let f = [
+        c * sx,
+        c * shear - s,
+        s * sx,
+        s * shear + c,
+    ];
+    let det = f[0] * f[3] - f[1] * f[2];
+    if det.abs() < 1e-6 {
+        return [1.0, 0.0, 0.0, 1.0];
+    }
+    [f[3] / det, -f[1] / det, -f[2] / det, f[0] / det]
+}
+
+/// Renders one synthetic cell crop of class `class` (0 empty, 1–9, 10 pencil marks) as a
+/// `cell_size_px`² grey image: paper light, ink dark, with parts of the surrounding grid lines
+/// as a real crop has. Deterministic for a given `rng` state.
+pub fn render_cell(bank: &FontBank, class: u8, rng: &mut Rng, cell_size_px: u32) -> GrayImage {
+    let cell = cell_size_px.max(8) as f32;
+    let k = 3.0f32; // supersampling
+    let c = cell * k;
+    let margin = 0.25 * c;
+    let side = (c + 2.0 * margin).round() as usize;
+    let mut ink = Layer::new(side, side);
+
+    // Grid lines around the cell (sometimes thick box borders), slightly off their place.
+    for edge in 0..4 {
+        if !rng.chance(0.92) {
+            continue;
+        }
+        let thick = if rng.chance(0.3) {
+            rng.range(2.0, 4.5)
+        } else {
+            rng.range(0.6, 2.2)
+        } * k;
+        let strength = rng.range(0.5, 1.0);
+        let pos = if edge % 2 == 0 { margin } else { margin + c } + rng.normal() * 0.02 * c;
+        let lo = (pos - thick / 2.0).max(0.0) as usize;
+        let hi = ((pos + thick / 2.0).max(0.0) as usize).min(side);
+        for a in lo..hi {
+            for b in 0..side {
+                if edge < 2 {
+                    ink.max_at(b, a, strength);
+                } else {
+                    ink.max_at(a, b, strength);
+                }
+            }
+        }
+    }
+
+    let fonts = bank.fonts();
+    let centre = (margin + c / 2.0, margin + c / 2.0);
+    match class {
+        1..=9 => {
+            let handwriting = rng.chance(0.3);
+            let font = pick_font(fonts, rng, handwriting);
+            let height = rng.range(0.42, 0.8) * c;
+            if let Some(mut g) = glyph_layer(&font.font, char::from(b'0' + class), height) {
+                let stroke = rng.range(0.0, 0.06) * height;
+                reweight(&mut g, stroke, rng.range(0.25, 0.65));
+                let (rot, shear, wob) = if handwriting {
+                    (14.0, 0.3, 0.04)
+                } else {
+                    (5.0, 0.08, 0.0)
+                };
+                let p = Placement {
+                    centre: (
+                        centre.0 + rng.normal() * 0.07 * c,
+                        centre.1 + rng.normal() * 0.06 * c,
+                    ),
+                    inv: linear_map(rng, rot, shear),
+                    wobble: [
+                        (
+                            rng.range(0.0, wob) * height,
+                            rng.range(1.0, 4.0) / height,
+                            rng.range(0.0, 6.3),
+                        ),
+                        (
+                            rng.range(0.0, wob) * height,
+                            rng.range(1.0, 4.0) / height,
+                            rng.range(0.0, 6.3),
+                        ),
+                    ],
+                    ink: rng.range(0.7, 1.0),
+                };
+                stamp(&mut ink, &g, &p);
+            }
+        }
+        CLASS_PENCIL => {
+            let font = pick_font(fonts, rng, rng.chance(0.4));
+            let count = 1 + rng.below(5);
+            let mut used = [false; 9];
+            let size = rng.range(0.14, 0.27) * c;
+            let strength = rng.range(0.35, 0.9);
+            for _ in 0..count {
+                let d = rng.below(9);
+                if used[d] {
+                    continue;
+                }
+                used[d] = true;
+                // Pencil marks mostly sit at the digit's keypad position, sometimes anywhere.
+                let (col, row) = if rng.chance(0.8) {
+                    ((d % 3) as f32, (d / 3) as f32)
+                } else {
+                    (rng.range(0.0, 2.0), rng.range(0.0, 2.0))
+                };
+                let px = margin + (0.2 + 0.3 * col) * c + rng.normal() * 0.03 * c;
+                let py = margin + (0.2 + 0.3 * row) * c + rng.normal() * 0.03 * c;
+                if let Some(g) = glyph_layer(&font.font, char::from(b'1' + d as u8), size) {
+                    let p = Placement {
+                        centre: (px, py),
+                        inv: linear_map(rng, 10.0, 0.2),
+                        wobble: [(0.0, 0.0, 0.0), (0.0, 0.0, 0.0)],
+                        ink: strength,
+                    };
+                    stamp(&mut ink, &g, &p);
+                }
+            }
+        }
+        _ => {
+            // Empty: now and then a speck or a short smudge.
+            if rng.chance(0.25) {
+                for _ in 0..1 + rng.below(3) {
+                    let (x0, y0) = (rng.range(margin, margin + c), rng.range(margin, margin + c));
+                    let r = rng.range(0.3, 1.5) * k;
+                    let s = rng.range(0.2, 0.7);
+                    for y in (y0 - r) as usize..=(y0 + r) as usize {
+                        for x in (x0 - r) as usize..=(x0 + r) as usize {
+                            let d = ((x as f32 - x0).powi(2) + (y as f32 - y0).powi(2)).sqrt();
+                            if d <= r {
+                                ink.max_at(x, y, s);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // Paper, ink and uneven light.
+    let paper = rng.range(140.0, 250.0);
+    let ink_level = rng.range(0.0, (paper - 80.0).max(1.0));
+    let (gx, gy) = (rng.range(-0.25, 0.25), rng.range(-0.25, 0.25));
+    // Crop window with jitter (as detector corners would give), then downsample to the cell.
+    let jitter = 0.05 * c;
+    let x0 = margin + rng.normal() * jitter * 0.5;
+    let y0 = margin + rng.normal() * jitter * 0.5;
+    let x1 = margin + c + rng.normal() * jitter * 0.5;
+    let y1 = margin + c + rng.normal() * jitter * 0.5;
+    let n = cell_size_px.max(8);
+    let mut out = GrayImage::new(n, n);
+    for oy in 0..n {
+        for ox in 0..n {
+            // Box-average the k×k supersamples under this output pixel.
+            let mut acc = 0.0;
+            let mut cnt = 0.0;
+            for sy in 0..3 {
+                for sx in 0..3 {
+                    let u = (ox as f32 + (sx as f32 + 0.5) / 3.0) / n as f32;
+                    let v = (oy as f32 + (sy as f32 + 0.5) / 3.0) / n as f32;
+                    let x = x0 + (x1 - x0) * u;
+                    let y = y0 + (y1 - y0) * v;
+                    acc += ink.get(x - 0.5, y - 0.5);
+                    cnt += 1.0;
+                }
+            }
+            let cov = acc / cnt;
+            let u = ox as f32 / n as f32 - 0.5;
+            let v = oy as f32 / n as f32 - 0.5;
+            let light = 1.0 + gx * u + gy * v;
+            let value = (paper - cov * (paper - ink_level)) * light;
+            out.put_pixel(ox, oy, Luma([value.clamp(0.0, 255.0) as u8]));
+        }
+    }
+    degrade(out, rng)
+}
+
+fn pick_font<'a>(fonts: &'a [DigitFont], rng: &mut Rng, slanted: bool) -> &'a DigitFont {
+    if slanted {
+        let n = fonts.iter().filter(|f| f.slanted).count();
+        if n > 0 {
+            let i = rng.below(n);
+            if let Some(f) = fonts.iter().filter(|f| f.slanted).nth(i) {
+                return f;
+            }
+        }
+    }
+    &fonts[rng.below(fonts.len())]
+}
+
+/// Blur, sensor noise and JPEG round trip.
+fn degrade(mut img: GrayImage, rng: &mut Rng) -> GrayImage {
+    if rng.chance(0.6) {
+        img = imageproc::filter::gaussian_blur_f32(&img, rng.range(0.3, 1.3));
+    }
+    let sigma = rng.range(0.0, 7.0);
+    if sigma > 0.5 {
+        for p in img.pixels_mut() {
+            let v = p.0[0] as f32 + rng.normal() * sigma;
+            p.0[0] = v.clamp(0.0, 255.0) as u8;
+        }
+    }
+    if rng.chance(0.5) {
+        let quality = 30 + rng.below(60) as u8;
+        let mut buf = Vec::new();
+        let enc = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut buf, quality);
+        if img.write_with_encoder(enc).is_ok()
+            && let Ok(back) = image::load_from_memory(&buf)
+        {
+            img = back.to_luma8();
+        }
+    }
+    img
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rng_is_deterministic_and_uniformish() {
+        let mut a = Rng::new(3);
+        let mut b = Rng::new(3);
+        let xs: Vec<f32> = (0..1000).map(|_| a.unit()).collect();
+        let ys: Vec<f32> = (0..1000).map(|_| b.unit()).collect();
+        assert_eq!(xs, ys);
+        let mean = xs.iter().sum::<f32>() / 1000.0;
+        assert!((mean - 0.5).abs() < 0.05, "mean {mean}");
+        assert!(xs.iter().all(|&x| (0.0..1.0).contains(&x)));
+    }
+
+    #[test]
+    fn renders_digits_darker_than_empties() {
+        let dirs = [PathBuf::from("/usr/share/fonts")];
+        let Ok(bank) = FontBank::from_dirs(&dirs) else {
+            eprintln!("skipped: no fonts under /usr/share/fonts");
+            return;
+        };
+        let ink = |img: &GrayImage| -> f32 {
+            crate::vision::normalize_cell(img).iter().sum::<f32>()
+        };
+        let mut rng = Rng::new(11);
+        let mut digit_ink = 0.0;
+        let mut empty_ink = 0.0;
+        for i in 0..20 {
+            let d = render_cell(&bank, 1 + (i % 9) as u8, &mut rng, 40);
+            assert_eq!(d.dimensions(), (40, 40));
+            digit_ink += ink(&d);
+            empty_ink += ink(&render_cell(&bank, 0, &mut rng, 40));
+        }
+        assert!(digit_ink > 2.0 * empty_ink, "digits {digit_ink} empties {empty_ink}");
+    }
+}

@@ -1,0 +1,382 @@
+//! The photo → solution pipeline shared by the CLI and the app: detect the grid, rectify and
+//! cut the 81 cells, normalize them, classify them in one batch, build the grid, check it
+//! (conflicts, number of solutions), suggest a repair when it is not a proper puzzle, and
+//! solve it (exactly; the explained solve is on demand through [`Scan::explain`]).
+//!
+//! Owns the glue and the scan result type, not the pieces: detection and cells are `vision`,
+//! the model and repair search `digits`, solving `sudoku`. A repair is only ever a
+//! suggestion: [`Scan::values`] is always the grid as read.
+
+use image::{DynamicImage, GrayImage};
+
+use crate::digits::{CellReading, Classifier, ModelError, Repair, suggest_repair};
+use crate::sudoku::solver::solve_values;
+use crate::sudoku::{Cell, Explained, Grid, SolveError, solve_explained};
+use crate::vision::{GridDetection, Lattice, NoGrid, normalize_cell};
+
+/// Side of a rectified cell in pixels before normalization (training export uses it too).
+pub const CELL_SIZE_PX: u32 = 40;
+
+/// The most cells a repair may change.
+pub const MAX_REPAIR_CHANGES: usize = 3;
+
+/// Why a photo could not be scanned.
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    /// No grid was found.
+    #[error("no Sudoku grid found: {0}")]
+    NoGrid(#[from] NoGrid),
+    /// The digit model failed.
+    #[error(transparent)]
+    Model(#[from] ModelError),
+}
+
+/// Two read cells that repeat a digit in a house.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadConflict {
+    /// The repeated digit.
+    pub digit: u8,
+    /// First cell (reading order).
+    pub first: Cell,
+    /// Second cell.
+    pub second: Cell,
+}
+
+/// Everything a scan found.
+#[derive(Clone, Debug)]
+pub struct Scan {
+    /// Where the grid is in the photo (for a [`Scanner::scan_lattice`] call: the given
+    /// lattice, score 1).
+    pub detection: GridDetection,
+    /// One reading per cell, row-major.
+    pub readings: Vec<CellReading>,
+    /// The grid as read: digits 1–9, 0 for empty and pencil-mark cells.
+    pub values: [u8; 81],
+    /// Repeated digits among the read cells.
+    pub conflicts: Vec<ReadConflict>,
+    /// Solutions of the read grid, counted up to 2 (0 with conflicts).
+    pub solution_count: usize,
+    /// The read grid's solution when it is unique.
+    pub solution: Option<[u8; 81]>,
+    /// When the read grid is not a proper puzzle: the most likely small change that makes it
+    /// one.
+    pub repair: Option<Repair>,
+}
+
+impl Scan {
+    /// Builds the verdict for 81 readings (conflicts, solutions, repair).
+    pub fn from_readings(detection: GridDetection, readings: Vec<CellReading>) -> Scan {
+        let mut values = [0u8; 81];
+        for (v, r) in values.iter_mut().zip(&readings) {
+            *v = r.class.value();
+        }
+        let conflicts: Vec<ReadConflict> = Grid::from_values(&values)
+            .conflicts()
+            .iter()
+            .map(|c| ReadConflict {
+                digit: c.digit.get(),
+                first: c.first,
+                second: c.second,
+            })
+            .collect();
+        let (solution_count, solution) = if conflicts.is_empty() {
+            let s = solve_values(&values, 2);
+            (s.count, if s.count == 1 { s.first } else { None })
+        } else {
+            (0, None)
+        };
+        let repair = if solution.is_some() {
+            None
+        } else {
+            suggest_repair(&readings, MAX_REPAIR_CHANGES)
+        };
+        Scan {
+            detection,
+            readings,
+            values,
+            conflicts,
+            solution_count,
+            solution,
+            repair,
+        }
+    }
+
+    /// Whether the read grid is a proper puzzle (no conflict, exactly one solution).
+    pub fn is_unique(&self) -> bool {
+        self.solution.is_some()
+    }
+
+    /// The best available solution: the read grid's, else the suggested repair's.
+    pub fn best_solution(&self) -> Option<[u8; 81]> {
+        self.solution
+            .or_else(|| self.repair.as_ref().map(|r| r.solution))
+    }
+
+    /// Cells whose reading is uncertain, row-major.
+    pub fn uncertain_cells(&self) -> Vec<Cell> {
+        self.readings
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.is_uncertain())
+            .map(|(i, _)| Cell::from_index(i))
+            .collect()
+    }
+
+    /// The read grid as a puzzle (givens = read digits).
+    pub fn grid(&self) -> Grid {
+        Grid::from_values(&self.values)
+    }
+
+    /// Explained, step-by-step solve of the read grid (or of the repaired grid when the read
+    /// one is not a proper puzzle and a repair exists).
+    pub fn explain(&self) -> Result<Explained, SolveError> {
+        let values = match (&self.solution, &self.repair) {
+            (None, Some(r)) => r.values,
+            _ => self.values,
+        };
+        solve_explained(&Grid::from_values(&values))
+    }
+}
+
+/// Runs the pipeline; holds the loaded classifier.
+#[derive(Debug)]
+pub struct Scanner {
+    classifier: Classifier,
+}
+
+impl Scanner {
+    /// A scanner around a loaded classifier.
+    pub fn new(classifier: Classifier) -> Scanner {
+        Scanner { classifier }
+    }
+
+    /// The embedded model on tract.
+    pub fn with_default_model() -> Result<Scanner, ScanError> {
+        Ok(Scanner::new(Classifier::new()?))
+    }
+
+    /// The classifier (e.g. for batch inference on other cells).
+    pub fn classifier_mut(&mut self) -> &mut Classifier {
+        &mut self.classifier
+    }
+
+    /// Scans a photo.
+    pub fn scan(&mut self, image: &DynamicImage) -> Result<Scan, ScanError> {
+        self.scan_gray(&image.to_luma8())
+    }
+
+    /// Scans a grey photo: detection, then [`Scanner::scan_detection`].
+    pub fn scan_gray(&mut self, gray: &GrayImage) -> Result<Scan, ScanError> {
+        let detection = crate::vision::detect_gray(gray)?;
+        self.scan_detection(gray, detection)
+    }
+
+    /// Reads the cells of an already located grid.
+    pub fn scan_detection(
+        &mut self,
+        gray: &GrayImage,
+        detection: GridDetection,
+    ) -> Result<Scan, ScanError> {
+        let readings = self.read_cells(gray, &detection.lattice())?;
+        Ok(Scan::from_readings(detection, readings))
+    }
+
+    /// Reads the cells along a known lattice (e.g. ground-truth corners) without detection.
+    pub fn scan_lattice(&mut self, gray: &GrayImage, lattice: &Lattice) -> Result<Scan, ScanError> {
+        let readings = self.read_cells(gray, lattice)?;
+        let detection = GridDetection {
+            corners_in_image: lattice.corners(),
+            lattice_in_image: lattice.points_in_image,
+            score: 1.0,
+        };
+        Ok(Scan::from_readings(detection, readings))
+    }
+
+    /// Rectifies, cuts, normalizes and classifies the 81 cells under `lattice`.
+    pub fn read_cells(
+        &mut self,
+        gray: &GrayImage,
+        lattice: &Lattice,
+    ) -> Result<Vec<CellReading>, ScanError> {
+        let grid = crate::vision::rectify::warp_grid(gray, lattice, CELL_SIZE_PX);
+        let cells: Vec<Vec<f32>> = crate::vision::rectify::cell_crops(&grid, CELL_SIZE_PX)
+            .iter()
+            .map(normalize_cell)
+            .collect();
+        Ok(self.classifier.classify(&cells)?)
+    }
+}
+
+/// How a scan's readings compare with a labelled photo (labels 0–10, 10 = pencil marks,
+/// counted as empty).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadScore {
+    /// Cells compared (81).
+    pub cells: usize,
+    /// Cells whose solving value (digit or empty) is right.
+    pub cells_correct: usize,
+    /// Cells whose truth is a digit 1–9.
+    pub digits: usize,
+    /// … read as that digit.
+    pub digits_correct: usize,
+    /// Cells whose truth is empty or pencil marks.
+    pub empties: usize,
+    /// … read as empty or pencil marks.
+    pub empties_correct: usize,
+    /// All 81 cells right.
+    pub exact: bool,
+    /// The labelled grid has one solution and the scan's best solution equals it.
+    pub solved_correct: bool,
+}
+
+/// Scores `scan` against `labels`.
+pub fn score_scan(scan: &Scan, labels: &[u8; 81]) -> ReadScore {
+    let mut s = ReadScore {
+        cells: 81,
+        ..ReadScore::default()
+    };
+    let truth = labels.map(|v| if (1..=9).contains(&v) { v } else { 0 });
+    for (i, &t) in truth.iter().enumerate() {
+        let read = scan.values[i];
+        if read == t {
+            s.cells_correct += 1;
+        }
+        if t == 0 {
+            s.empties += 1;
+            s.empties_correct += usize::from(read == 0);
+        } else {
+            s.digits += 1;
+            s.digits_correct += usize::from(read == t);
+        }
+    }
+    s.exact = s.cells_correct == 81;
+    let true_solution = solve_values(&truth, 2);
+    s.solved_correct = true_solution.count == 1 && scan.best_solution() == true_solution.first;
+    s
+}
+
+fn line_of(values: &[u8; 81]) -> String {
+    values
+        .iter()
+        .map(|&v| if v == 0 { '.' } else { char::from(b'0' + v) })
+        .collect()
+}
+
+impl Scan {
+    /// The JSON report printed by `scan --json`: `grid` (81 chars, `.` empty), `confidence`
+    /// (81), `uncertain` (cell names), `solution` (81 chars or null), `unique`, `repair`
+    /// (null or `{changes, grid, solution}`), `conflicts`, `corners`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let repair = self.repair.as_ref().map(|r| {
+            serde_json::json!({
+                "changes": r.changes.iter().map(|c| serde_json::json!({
+                    "cell": c.cell.to_string(), "from": c.from, "to": c.to,
+                    "probability": c.probability,
+                })).collect::<Vec<_>>(),
+                "grid": line_of(&r.values),
+                "solution": line_of(&r.solution),
+            })
+        });
+        serde_json::json!({
+            "grid": line_of(&self.values),
+            "confidence": self.readings.iter().map(|r| r.confidence).collect::<Vec<_>>(),
+            "uncertain": self.uncertain_cells().iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "solution": self.best_solution().map(|s| line_of(&s)),
+            "unique": self.is_unique(),
+            "repair": repair,
+            "conflicts": self.conflicts.iter().map(|c| serde_json::json!({
+                "digit": c.digit, "cells": [c.first.to_string(), c.second.to_string()],
+            })).collect::<Vec<_>>(),
+            "corners": self.detection.corners_in_image.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>(),
+        })
+    }
+
+    /// The human-readable report printed by `scan`: the read grid (uncertain cells marked
+    /// `?`), conflicts, the repair suggestion if any, and the solution.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        out.push_str("read grid (`?` marks an uncertain reading, `.` empty):\n");
+        out.push_str(&board(&self.values, |i| self.readings[i].is_uncertain()));
+        for c in &self.conflicts {
+            out.push_str(&format!(
+                "conflict: {} appears in both {} and {}\n",
+                c.digit, c.first, c.second
+            ));
+        }
+        match (&self.solution, &self.repair) {
+            (Some(_), _) => out.push_str("the read grid has exactly one solution\n"),
+            (None, Some(r)) => {
+                let why = if self.conflicts.is_empty() {
+                    if self.solution_count == 0 {
+                        "has no solution"
+                    } else {
+                        "has several solutions"
+                    }
+                } else {
+                    "has conflicts"
+                };
+                out.push_str(&format!(
+                    "the read grid {why}; suggested repair (not applied to the read grid):\n"
+                ));
+                for c in &r.changes {
+                    let show = |v: u8| if v == 0 { "empty".to_string() } else { v.to_string() };
+                    out.push_str(&format!(
+                        "  {}: {} -> {} (p = {:.3})\n",
+                        c.cell,
+                        show(c.from),
+                        show(c.to),
+                        c.probability
+                    ));
+                }
+            }
+            (None, None) => {
+                let why = match (self.conflicts.is_empty(), self.solution_count) {
+                    (false, _) => "has conflicts",
+                    (true, 0) => "has no solution",
+                    _ => "has several solutions",
+                };
+                out.push_str(&format!(
+                    "the read grid {why} and no repair of up to {MAX_REPAIR_CHANGES} cells was found\n"
+                ));
+            }
+        }
+        if let Some(s) = self.best_solution() {
+            out.push_str(if self.solution.is_some() {
+                "solution:\n"
+            } else {
+                "solution of the repaired grid:\n"
+            });
+            out.push_str(&board(&s, |_| false));
+        }
+        out
+    }
+}
+
+fn board(values: &[u8; 81], marked: impl Fn(usize) -> bool) -> String {
+    let mut out = String::new();
+    for r in 0..9 {
+        if r == 3 || r == 6 {
+            out.push_str("  ------+-------+------\n");
+        }
+        out.push(' ');
+        for c in 0..9 {
+            if c == 3 || c == 6 {
+                out.push_str(" |");
+            }
+            let i = r * 9 + c;
+            let v = values[i];
+            out.push(' ');
+            out.push(if v == 0 { '.' } else { char::from(b'0' + v) });
+            if marked(i) {
+                out.pop();
+                out.push(if v == 0 { '?' } else { char::from(b'0' + v) });
+                if v != 0 {
+                    out.push('?');
+                    continue;
+                }
+            }
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,862 @@
+//! Grid detection: photo → located 9×9 grid with a refined 10×10 lattice of line intersections.
+//!
+//! Pipeline (all at a working scale of about [`DetectOptions::work_long_side_px`]):
+//! grayscale → area downscale → adaptive threshold (ink = foreground) → outer contours of the
+//! ink blobs, largest first → for each candidate, the largest quadrilateral inscribed in its
+//! convex hull (raw contour points, never polygon-simplified) → lattice from that quad's
+//! homography → every intersection refined locally by searching for the two grid lines through
+//! it (so bent paper and lens distortion are followed, not one homography) → validation (ink
+//! on every lattice edge, none on the half-way lines, even spacing) that rejects 8×8, 10×10,
+//! crossword and other non-Sudoku grids. It does not read digits or track across frames.
+
+use std::borrow::Cow;
+
+use image::{DynamicImage, GrayImage, Luma};
+
+use super::geometry::Line;
+use super::{GridDetection, Lattice, NoGrid, Point};
+
+/// Tuning knobs of [`detect_with`]. `Default` is what [`detect`] uses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DetectOptions {
+    /// Long side of the working image in pixels; larger photos are area-downscaled to it.
+    pub work_long_side_px: u32,
+    /// How many of the largest ink outlines are tried as grid candidates.
+    pub max_candidates: usize,
+    /// Smallest grid side at working scale, in pixels (smaller outlines are ignored).
+    pub min_grid_side_px: f32,
+}
+
+impl Default for DetectOptions {
+    fn default() -> Self {
+        Self {
+            work_long_side_px: 640,
+            max_candidates: 6,
+            min_grid_side_px: 90.0,
+        }
+    }
+}
+
+/// Intermediate products of one detection, for debugging drawings (`scan --debug`).
+/// All geometry is in working-image pixels; `work_to_image` maps it back.
+#[derive(Clone, Debug, Default)]
+pub struct DetectTrace {
+    /// The downscaled grayscale working image.
+    pub work: GrayImage,
+    /// The thresholded ink mask (255 = ink).
+    pub ink_mask: GrayImage,
+    /// Candidate outline quads tried, with their validation score (0 when rejected).
+    pub candidates: Vec<([Point; 4], f32)>,
+    /// The lattice predicted from the chosen outline before refinement.
+    pub initial_lattice: Option<Lattice>,
+    /// Working → image scale factor (image = (work + 0.5) · factor − 0.5).
+    pub work_to_image: f32,
+    /// Hough lines (two endpoints each, working pixels) when the Hough fallback ran.
+    pub hough_lines: Vec<(Point, Point)>,
+}
+
+/// Finds the Sudoku grid in a photo of any pixel type (converted to 8-bit gray).
+pub fn detect(image: &DynamicImage) -> Result<GridDetection, NoGrid> {
+    let gray: Cow<'_, GrayImage> = match image {
+        DynamicImage::ImageLuma8(g) => Cow::Borrowed(g),
+        other => Cow::Owned(other.to_luma8()),
+    };
+    detect_gray(&gray)
+}
+
+/// Finds the Sudoku grid in an 8-bit grayscale image with default options.
+pub fn detect_gray(image: &GrayImage) -> Result<GridDetection, NoGrid> {
+    detect_with(image, &DetectOptions::default(), None)
+}
+
+/// Finds the Sudoku grid with explicit options, optionally recording intermediate stages.
+pub fn detect_with(
+    image: &GrayImage,
+    options: &DetectOptions,
+    mut trace: Option<&mut DetectTrace>,
+) -> Result<GridDetection, NoGrid> {
+    let (width, height) = image.dimensions();
+    if width.min(height) < 32 {
+        return Err(NoGrid::TooSmall { width, height });
+    }
+    let long = width.max(height);
+    let target = options.work_long_side_px.max(64);
+    let (work, factor) = if long > target {
+        let scale = target as f32 / long as f32;
+        let small = area_downscale(image, scale);
+        let f = width as f32 / small.width() as f32;
+        (Cow::Owned(small), f)
+    } else {
+        (Cow::Borrowed(image), 1.0)
+    };
+    let radius = (work.width().max(work.height()) / 40).clamp(4, 24);
+    let mask = ink_mask(&work, radius, 8);
+    if let Some(t) = trace.as_deref_mut() {
+        t.work = work.clone().into_owned();
+        t.ink_mask = mask.clone();
+        t.work_to_image = factor;
+    }
+
+    let quads = candidate_quads(&mask, options);
+    let mut best: Option<(Lattice, f32)> = None;
+    let mut last_reason = String::from("no candidate outline");
+    let mut tried_hough = false;
+    let mut tried = 0usize;
+    let mut queue = quads;
+    queue.reverse();
+    loop {
+        let Some(quad) = queue.pop() else {
+            // Contours gave nothing usable (broken outer border, grid merged with other
+            // print): fall back to a Hough-line lattice fit once.
+            if best.is_none() && !tried_hough {
+                tried_hough = true;
+                let (quad, lines) = hough_quad(&mask, options);
+                if let Some(t) = trace.as_deref_mut() {
+                    t.hough_lines = lines;
+                }
+                if let Some(q) = quad {
+                    queue.push(q);
+                    continue;
+                }
+            }
+            break;
+        };
+        tried += 1;
+        let initial = Lattice::from_corners(quad);
+        let refined = refine_lattice(&mask, &initial);
+        let verdict = validate(&mask, &refined);
+        if let Some(t) = trace.as_deref_mut() {
+            t.candidates
+                .push((quad, verdict.as_ref().copied().unwrap_or(0.0)));
+        }
+        match verdict {
+            Ok(score) => {
+                if best.as_ref().is_none_or(|(_, s)| score > *s) {
+                    if let Some(t) = trace.as_deref_mut() {
+                        t.initial_lattice = Some(initial);
+                    }
+                    best = Some((refined, score));
+                }
+                if score > 0.85 {
+                    break;
+                }
+            }
+            Err(reason) => last_reason = reason,
+        }
+    }
+    let Some((lattice_in_work, score)) = best else {
+        if tried == 0 {
+            return Err(NoGrid::NoOutline);
+        }
+        return Err(NoGrid::NoLattice(last_reason));
+    };
+    let lattice =
+        lattice_in_work.map(|p| Point::new((p.x + 0.5) * factor - 0.5, (p.y + 0.5) * factor - 0.5));
+    Ok(GridDetection {
+        corners_in_image: lattice.corners(),
+        lattice_in_image: lattice.points_in_image,
+        score,
+    })
+}
+
+/// Area-averaging downscale by `scale` (< 1) in one pass over the source pixels.
+pub(crate) fn area_downscale(image: &GrayImage, scale: f32) -> GrayImage {
+    let (w, h) = image.dimensions();
+    let nw = ((w as f32 * scale).round() as u32).clamp(1, w);
+    let nh = ((h as f32 * scale).round() as u32).clamp(1, h);
+    let x_edges: Vec<u32> = (0..=nw)
+        .map(|x| (x as u64 * w as u64 / nw as u64) as u32)
+        .collect();
+    let y_edges: Vec<u32> = (0..=nh)
+        .map(|y| (y as u64 * h as u64 / nh as u64) as u32)
+        .collect();
+    let src = image.as_raw();
+    let mut out = Vec::with_capacity((nw * nh) as usize);
+    let mut acc = vec![0u32; nw as usize];
+    for oy in 0..nh as usize {
+        acc.iter_mut().for_each(|a| *a = 0);
+        let (y0, y1) = (y_edges[oy], y_edges[oy + 1].max(y_edges[oy] + 1).min(h));
+        for y in y0..y1 {
+            let row = &src[(y * w) as usize..((y + 1) * w) as usize];
+            for ox in 0..nw as usize {
+                let (x0, x1) = (x_edges[ox] as usize, x_edges[ox + 1] as usize);
+                acc[ox] += row[x0..x1.max(x0 + 1).min(w as usize)]
+                    .iter()
+                    .map(|&v| v as u32)
+                    .sum::<u32>();
+            }
+        }
+        for ox in 0..nw as usize {
+            let bw = (x_edges[ox + 1] - x_edges[ox]).max(1);
+            let bh = y1 - y0;
+            out.push((acc[ox] / (bw * bh).max(1)) as u8);
+        }
+    }
+    GrayImage::from_raw(nw, nh, out).unwrap_or_else(|| GrayImage::new(1, 1))
+}
+
+/// Adaptive threshold: a pixel is ink (255) when it is darker than the mean of the
+/// `(2·radius+1)²` box around it by more than `delta` levels.
+pub(crate) fn ink_mask(image: &GrayImage, radius: u32, delta: u32) -> GrayImage {
+    let (w, h) = image.dimensions();
+    let (wu, hu) = (w as usize, h as usize);
+    let stride = wu + 1;
+    let mut integral = vec![0u32; stride * (hu + 1)];
+    let src = image.as_raw();
+    for y in 0..hu {
+        let mut row_sum = 0u32;
+        for x in 0..wu {
+            row_sum += src[y * wu + x] as u32;
+            integral[(y + 1) * stride + x + 1] = integral[y * stride + x + 1] + row_sum;
+        }
+    }
+    let r = radius as usize;
+    let mut out = vec![0u8; wu * hu];
+    for y in 0..hu {
+        let y0 = y.saturating_sub(r);
+        let y1 = (y + r + 1).min(hu);
+        for x in 0..wu {
+            let x0 = x.saturating_sub(r);
+            let x1 = (x + r + 1).min(wu);
+            let area = ((y1 - y0) * (x1 - x0)) as u32;
+            let sum = integral[y1 * stride + x1] + integral[y0 * stride + x0]
+                - integral[y0 * stride + x1]
+                - integral[y1 * stride + x0];
+            let v = src[y * wu + x] as u32;
+            if (v + delta) * area < sum {
+                out[y * wu + x] = 255;
+            }
+        }
+    }
+    GrayImage::from_raw(w, h, out).unwrap_or_else(|| GrayImage::new(w, h))
+}
+
+/// The largest ink outlines, each reduced to the largest quadrilateral inscribed in its convex
+/// hull, ordered TL, TR, BR, BL; largest first.
+fn candidate_quads(mask: &GrayImage, options: &DetectOptions) -> Vec<[Point; 4]> {
+    let contours = imageproc::contours::find_contours::<i32>(mask);
+    let mut outlines: Vec<(i64, &Vec<imageproc::point::Point<i32>>)> = Vec::new();
+    for c in &contours {
+        if c.border_type != imageproc::contours::BorderType::Outer || c.points.len() < 40 {
+            continue;
+        }
+        let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+        for p in &c.points {
+            x0 = x0.min(p.x);
+            y0 = y0.min(p.y);
+            x1 = x1.max(p.x);
+            y1 = y1.max(p.y);
+        }
+        let (bw, bh) = ((x1 - x0) as f32, (y1 - y0) as f32);
+        // A grid rotated by 45° has a bounding box √2 its side.
+        if bw.max(bh) < options.min_grid_side_px {
+            continue;
+        }
+        outlines.push(((bw * bh) as i64, &c.points));
+    }
+    outlines.sort_by(|a, b| b.0.cmp(&a.0));
+    let mut quads = Vec::new();
+    for (_, points) in outlines.into_iter().take(options.max_candidates) {
+        let hull = imageproc::geometry::convex_hull(points.clone());
+        let hull: Vec<Point> = hull
+            .iter()
+            .map(|p| Point::new(p.x as f32, p.y as f32))
+            .collect();
+        let Some(quad) = max_area_quad(&hull) else {
+            continue;
+        };
+        let quad_area = polygon_area(&quad);
+        let hull_area = polygon_area(&hull);
+        // A grid outline is nearly its own hull's quad; blobs of text or photos are not.
+        if quad_area < 0.85 * hull_area {
+            continue;
+        }
+        let sides: Vec<f32> = (0..4)
+            .map(|i| quad[i].distance(quad[(i + 1) % 4]))
+            .collect();
+        let (lo, hi) = sides
+            .iter()
+            .fold((f32::MAX, 0.0f32), |(lo, hi), &s| (lo.min(s), hi.max(s)));
+        if lo < options.min_grid_side_px * 0.7 || lo < 0.35 * hi {
+            continue;
+        }
+        quads.push(order_corners(quad));
+    }
+    quads
+}
+
+/// Hough fallback: lines of the ink mask (at half working scale) grouped into two direction
+/// families; in each, the pair of outer lines whose 9 equal divisions are best matched by
+/// detected lines gives two sides of the grid. Returns the quad (TL, TR, BR, BL, working
+/// pixels) and the detected lines for debugging.
+fn hough_quad(
+    mask: &GrayImage,
+    options: &DetectOptions,
+) -> (Option<[Point; 4]>, Vec<(Point, Point)>) {
+    use imageproc::hough::{LineDetectionOptions, detect_lines};
+    // Half-scale OR-downsample: keeps thin lines, quarters the voting cost.
+    let (w, h) = mask.dimensions();
+    let (hw, hh) = (w / 2, h / 2);
+    if hw < 16 || hh < 16 {
+        return (None, Vec::new());
+    }
+    let src = mask.as_raw();
+    let mut half = GrayImage::new(hw, hh);
+    for y in 0..hh {
+        for x in 0..hw {
+            let i = (2 * y * w + 2 * x) as usize;
+            let any = src[i] | src[i + 1] | src[i + w as usize] | src[i + w as usize + 1];
+            half.put_pixel(x, y, Luma([any]));
+        }
+    }
+    let min_side = options.min_grid_side_px / 2.0;
+    let lines = detect_lines(
+        &half,
+        LineDetectionOptions {
+            vote_threshold: (min_side * 0.8) as u32,
+            suppression_radius: 2,
+        },
+    );
+    let centre = Point::new(hw as f32 / 2.0, hh as f32 / 2.0);
+    let as_line = |l: &imageproc::hough::PolarLine| {
+        let th = (l.angle_in_degrees as f32).to_radians();
+        Line {
+            a: th.cos(),
+            b: th.sin(),
+            c: l.r,
+        }
+    };
+    let endpoints = |l: &Line| {
+        let d = Point::new(-l.b, l.a);
+        let foot = Point::new(l.a * l.c, l.b * l.c);
+        let far = (hw + hh) as f32;
+        (
+            Point::new(2.0 * (foot.x - far * d.x), 2.0 * (foot.y - far * d.y)),
+            Point::new(2.0 * (foot.x + far * d.x), 2.0 * (foot.y + far * d.y)),
+        )
+    };
+    let drawn: Vec<(Point, Point)> = lines
+        .iter()
+        .take(200)
+        .map(|l| endpoints(&as_line(l)))
+        .collect();
+    // Dominant direction, then the family roughly perpendicular to it.
+    let mut hist = [0u32; 180];
+    for l in &lines {
+        hist[l.angle_in_degrees as usize % 180] += 1;
+    }
+    let smooth = |a: i32| -> u32 {
+        (-4..=4)
+            .map(|d| hist[(a + d).rem_euclid(180) as usize])
+            .sum()
+    };
+    let Some(a1) = (0..180).max_by_key(|&a| smooth(a)) else {
+        return (None, drawn);
+    };
+    let Some(a2) = (0..180)
+        .filter(|&a| {
+            let d = (a - a1).rem_euclid(180);
+            (60..=120).contains(&d)
+        })
+        .max_by_key(|&a| smooth(a))
+    else {
+        return (None, drawn);
+    };
+    let family = |axis: i32| -> Vec<Line> {
+        lines
+            .iter()
+            .filter(|l| {
+                let d = (l.angle_in_degrees as i32 - axis).rem_euclid(180);
+                d <= 12 || d >= 168
+            })
+            .map(as_line)
+            .collect()
+    };
+    let pick = |fam: Vec<Line>, axis: i32| -> Option<(Line, Line)> {
+        let th = (axis as f32).to_radians();
+        let n = Point::new(th.cos(), th.sin());
+        // Position of each line along the axis normal through the image centre.
+        let mut pos: Vec<(f32, Line)> = fam
+            .into_iter()
+            .filter_map(|l| {
+                let dot = n.x * l.a + n.y * l.b;
+                (dot.abs() > 0.5).then(|| ((l.c - (centre.x * l.a + centre.y * l.b)) / dot, l))
+            })
+            .collect();
+        pos.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut best: Option<(usize, f32, usize, usize)> = None;
+        for i in 0..pos.len() {
+            for j in i + 1..pos.len() {
+                let span = pos[j].0 - pos[i].0;
+                if span < min_side {
+                    continue;
+                }
+                let step = span / 9.0;
+                let matched = (1..9)
+                    .filter(|k| {
+                        let want = pos[i].0 + *k as f32 * step;
+                        pos.iter().any(|(p, _)| (p - want).abs() < 0.2 * step)
+                    })
+                    .count();
+                if best.is_none_or(|(m, s, _, _)| matched > m || (matched == m && span > s)) {
+                    best = Some((matched, span, i, j));
+                }
+            }
+        }
+        let (matched, _, i, j) = best?;
+        (matched >= 6).then(|| (pos[i].1, pos[j].1))
+    };
+    let (Some((a_lo, a_hi)), Some((b_lo, b_hi))) = (pick(family(a1), a1), pick(family(a2), a2))
+    else {
+        return (None, drawn);
+    };
+    let corners = [
+        a_lo.intersect(&b_lo),
+        a_lo.intersect(&b_hi),
+        a_hi.intersect(&b_hi),
+        a_hi.intersect(&b_lo),
+    ];
+    let [Some(p0), Some(p1), Some(p2), Some(p3)] = corners else {
+        return (None, drawn);
+    };
+    // Back to working scale (half-scale pixel centres: work = 2·half + 0.5).
+    let quad = [p0, p1, p2, p3].map(|p| Point::new(2.0 * p.x + 0.5, 2.0 * p.y + 0.5));
+    if quad.iter().any(|p| !p.is_finite()) {
+        return (None, drawn);
+    }
+    (Some(order_corners(quad)), drawn)
+}
+
+/// Absolute area of a simple polygon.
+fn polygon_area(points: &[Point]) -> f32 {
+    let n = points.len();
+    let mut twice = 0.0f32;
+    for i in 0..n {
+        let (a, b) = (points[i], points[(i + 1) % n]);
+        twice += a.x * b.y - b.x * a.y;
+    }
+    twice.abs() / 2.0
+}
+
+fn triangle_area(a: Point, b: Point, c: Point) -> f32 {
+    ((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)).abs() / 2.0
+}
+
+/// The largest-area quadrilateral with vertices on the convex polygon `hull` (in hull order),
+/// found by coordinate ascent from the diagonal and axis extremes.
+fn max_area_quad(hull: &[Point]) -> Option<[Point; 4]> {
+    let n = hull.len();
+    if n < 4 {
+        return None;
+    }
+    let arg = |f: &dyn Fn(Point) -> f32| -> usize {
+        (0..n)
+            .max_by(|&i, &j| f(hull[i]).total_cmp(&f(hull[j])))
+            .unwrap_or(0)
+    };
+    let starts = [
+        [
+            arg(&|p| -p.x - p.y),
+            arg(&|p| p.x - p.y),
+            arg(&|p| p.x + p.y),
+            arg(&|p| -p.x + p.y),
+        ],
+        [arg(&|p| -p.y), arg(&|p| p.x), arg(&|p| p.y), arg(&|p| -p.x)],
+    ];
+    let mut best: Option<([usize; 4], f32)> = None;
+    for start in starts {
+        let mut idx = start;
+        idx.sort_unstable();
+        if idx.windows(2).any(|w| w[0] == w[1]) {
+            continue;
+        }
+        for _ in 0..8 {
+            let mut changed = false;
+            for k in 0..4 {
+                let prev = idx[(k + 3) % 4];
+                let next = idx[(k + 1) % 4];
+                let (a, c) = (hull[prev], hull[next]);
+                let mut best_i = idx[k];
+                let mut best_a = triangle_area(a, hull[best_i], c);
+                let mut i = (prev + 1) % n;
+                while i != next {
+                    let area = triangle_area(a, hull[i], c);
+                    if area > best_a {
+                        best_a = area;
+                        best_i = i;
+                    }
+                    i = (i + 1) % n;
+                }
+                if best_i != idx[k] {
+                    idx[k] = best_i;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let quad = idx.map(|i| hull[i]);
+        let area = polygon_area(&quad);
+        if best.as_ref().is_none_or(|(_, a)| area > *a) {
+            best = Some((idx, area));
+        }
+    }
+    best.map(|(idx, _)| idx.map(|i| hull[i]))
+}
+
+/// Orders four points TL, TR, BR, BL: clockwise on screen, starting from the one nearest the
+/// top-left direction (so rotations up to ±45° keep the puzzle's reading order).
+pub(crate) fn order_corners(quad: [Point; 4]) -> [Point; 4] {
+    let cx = quad.iter().map(|p| p.x).sum::<f32>() / 4.0;
+    let cy = quad.iter().map(|p| p.y).sum::<f32>() / 4.0;
+    let mut q = quad;
+    q.sort_by(|a, b| {
+        (a.y - cy)
+            .atan2(a.x - cx)
+            .total_cmp(&(b.y - cy).atan2(b.x - cx))
+    });
+    let first = (0..4)
+        .min_by(|&i, &j| (q[i].x + q[i].y).total_cmp(&(q[j].x + q[j].y)))
+        .unwrap_or(0);
+    [
+        q[first],
+        q[(first + 1) % 4],
+        q[(first + 2) % 4],
+        q[(first + 3) % 4],
+    ]
+}
+
+/// Ink at the nearest pixel of `p` (outside the image counts as no ink).
+#[inline]
+fn ink_at(mask: &GrayImage, p: Point) -> bool {
+    let (x, y) = (p.x.round(), p.y.round());
+    if x < 0.0 || y < 0.0 || x >= mask.width() as f32 || y >= mask.height() as f32 {
+        return false;
+    }
+    mask.as_raw()[(y as u32 * mask.width() + x as u32) as usize] != 0
+}
+
+fn unit(v: Point) -> Point {
+    let len = (v.x * v.x + v.y * v.y).sqrt();
+    if len < 1e-6 {
+        Point::new(1.0, 0.0)
+    } else {
+        Point::new(v.x / len, v.y / len)
+    }
+}
+
+/// Searches for a grid line through (near) `p` running along `dir`: tries offsets
+/// `t ∈ [-reach, reach]` along the normal, scoring the share of ink on the segment
+/// `p + t·n + s·dir, s ∈ [s0, s1]`. Returns the offset (centre of the best plateau) and the
+/// best share.
+fn search_line(mask: &GrayImage, p: Point, dir: Point, s0: f32, s1: f32, reach: f32) -> (f32, f32) {
+    let n = Point::new(-dir.y, dir.x);
+    let steps = reach.ceil().max(1.0) as i32;
+    let samples = ((s1 - s0).abs().ceil() as i32).max(2);
+    let mut scores = Vec::with_capacity((2 * steps + 1) as usize);
+    for k in -steps..=steps {
+        let t = k as f32;
+        let base = Point::new(p.x + t * n.x, p.y + t * n.y);
+        let mut hits = 0;
+        for i in 0..=samples {
+            let s = s0 + (s1 - s0) * i as f32 / samples as f32;
+            if ink_at(mask, Point::new(base.x + s * dir.x, base.y + s * dir.y)) {
+                hits += 1;
+            }
+        }
+        scores.push(hits as f32 / (samples + 1) as f32);
+    }
+    let Some((best_k, &best)) = scores.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)) else {
+        return (0.0, 0.0);
+    };
+    // Centre of the plateau around the peak: thick lines give their middle.
+    let floor = best * 0.75;
+    let (mut lo, mut hi) = (best_k, best_k);
+    while lo > 0 && scores[lo - 1] >= floor {
+        lo -= 1;
+    }
+    while hi + 1 < scores.len() && scores[hi + 1] >= floor {
+        hi += 1;
+    }
+    let (mut wsum, mut tsum) = (0.0f32, 0.0f32);
+    for (k, &s) in scores.iter().enumerate().take(hi + 1).skip(lo) {
+        wsum += s;
+        tsum += s * (k as f32 - steps as f32);
+    }
+    let offset = if wsum > 0.0 { tsum / wsum } else { 0.0 };
+    (offset, best)
+}
+
+/// Share of ink needed on a search segment to accept a line there.
+const LINE_FOUND: f32 = 0.45;
+
+/// One refinement pass: moves every intersection onto the two grid lines found near it.
+/// `reach_cells` bounds the move, in cell sides. Returns the new lattice and, per point,
+/// whether both lines were found.
+fn refine_pass(
+    mask: &GrayImage,
+    lattice: &Lattice,
+    reach_cells: f32,
+) -> (Lattice, [[bool; 10]; 10]) {
+    let p = &lattice.points_in_image;
+    let mut out = *lattice;
+    let mut found = [[false; 10]; 10];
+    for r in 0..10 {
+        for c in 0..10 {
+            let here = p[r][c];
+            let (cl, cr) = (c.saturating_sub(1), (c + 1).min(9));
+            let (ru, rd) = (r.saturating_sub(1), (r + 1).min(9));
+            let along_row = Point::new(p[r][cr].x - p[r][cl].x, p[r][cr].y - p[r][cl].y);
+            let along_col = Point::new(p[rd][c].x - p[ru][c].x, p[rd][c].y - p[ru][c].y);
+            let cell_row = (along_row.x.hypot(along_row.y) / (cr - cl) as f32).max(1.0);
+            let cell_col = (along_col.x.hypot(along_col.y) / (rd - ru) as f32).max(1.0);
+            let (dr, dc) = (unit(along_row), unit(along_col));
+            // Segments reach 0.45 cell along the line, only inwards at the outer lines.
+            let span = |idx: usize, len: f32| -> (f32, f32) {
+                let l = 0.45 * len;
+                match idx {
+                    0 => (0.0, l),
+                    9 => (-l, 0.0),
+                    _ => (-l, l),
+                }
+            };
+            let (s0, s1) = span(c, cell_row);
+            let (h_off, h_score) = search_line(mask, here, dr, s0, s1, reach_cells * cell_col);
+            let (s0, s1) = span(r, cell_col);
+            let (v_off, v_score) = search_line(mask, here, dc, s0, s1, reach_cells * cell_row);
+            let nh = Point::new(-dr.y, dr.x);
+            let nv = Point::new(-dc.y, dc.x);
+            let h_line = Line::through(
+                Point::new(here.x + h_off * nh.x, here.y + h_off * nh.y),
+                Point::new(here.x + h_off * nh.x + dr.x, here.y + h_off * nh.y + dr.y),
+            );
+            let v_line = Line::through(
+                Point::new(here.x + v_off * nv.x, here.y + v_off * nv.y),
+                Point::new(here.x + v_off * nv.x + dc.x, here.y + v_off * nv.y + dc.y),
+            );
+            let ok_h = h_score >= LINE_FOUND;
+            let ok_v = v_score >= LINE_FOUND;
+            found[r][c] = ok_h && ok_v;
+            let moved = match (h_line, v_line) {
+                (Some(a), Some(b)) if ok_h && ok_v => a.intersect(&b),
+                _ => None,
+            };
+            if let Some(m) = moved {
+                out.points_in_image[r][c] = m;
+            } else {
+                // Move only along the line that was found.
+                let mut q = here;
+                if ok_h {
+                    q = Point::new(q.x + h_off * nh.x, q.y + h_off * nh.y);
+                }
+                if ok_v {
+                    q = Point::new(q.x + v_off * nv.x, q.y + v_off * nv.y);
+                }
+                out.points_in_image[r][c] = q;
+            }
+        }
+    }
+    (out, found)
+}
+
+/// Replaces points whose lines were not found by the prediction from their neighbours.
+fn fill_unfound(lattice: &mut Lattice, found: &[[bool; 10]; 10]) {
+    let p = lattice.points_in_image;
+    for r in 0..10 {
+        for c in 0..10 {
+            if found[r][c] {
+                continue;
+            }
+            let mut preds = Vec::new();
+            // Linear extrapolation along rows and columns from found neighbours.
+            let pairs: [(isize, isize); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+            for (dr, dc) in pairs {
+                let (r1, c1) = (r as isize + dr, c as isize + dc);
+                let (r2, c2) = (r as isize + 2 * dr, c as isize + 2 * dc);
+                if (0..10).contains(&r2) && (0..10).contains(&c2) {
+                    let (r1, c1, r2, c2) = (r1 as usize, c1 as usize, r2 as usize, c2 as usize);
+                    if found[r1][c1] && found[r2][c2] {
+                        let (a, b) = (p[r1][c1], p[r2][c2]);
+                        preds.push(Point::new(2.0 * a.x - b.x, 2.0 * a.y - b.y));
+                    }
+                }
+            }
+            if !preds.is_empty() {
+                let n = preds.len() as f32;
+                lattice.points_in_image[r][c] = Point::new(
+                    preds.iter().map(|q| q.x).sum::<f32>() / n,
+                    preds.iter().map(|q| q.y).sum::<f32>() / n,
+                );
+            }
+        }
+    }
+}
+
+/// Refines every intersection of `initial` onto the ink lines near it (two passes: wide, then
+/// narrow with local directions from the first pass).
+fn refine_lattice(mask: &GrayImage, initial: &Lattice) -> Lattice {
+    let (mut lattice, found) = refine_pass(mask, initial, 0.3);
+    fill_unfound(&mut lattice, &found);
+    let (mut lattice, found) = refine_pass(mask, &lattice, 0.15);
+    fill_unfound(&mut lattice, &found);
+    lattice
+}
+
+/// Share of ink along the segment `a → b` (inner 80 %), accepting ink within one pixel of it.
+fn edge_coverage(mask: &GrayImage, a: Point, b: Point) -> f32 {
+    let len = a.distance(b);
+    let n_samples = (len * 0.8).ceil().max(4.0) as usize;
+    let d = unit(Point::new(b.x - a.x, b.y - a.y));
+    let n = Point::new(-d.y, d.x);
+    let mut hits = 0;
+    for i in 0..n_samples {
+        let t = 0.1 + 0.8 * (i as f32 + 0.5) / n_samples as f32;
+        let q = a.lerp(b, t);
+        if (-1..=1).any(|o| ink_at(mask, Point::new(q.x + o as f32 * n.x, q.y + o as f32 * n.y))) {
+            hits += 1;
+        }
+    }
+    hits as f32 / n_samples as f32
+}
+
+/// Checks that `lattice` sits on a real 9×9 grid; returns its score or why not.
+fn validate(mask: &GrayImage, lattice: &Lattice) -> Result<f32, String> {
+    let p = &lattice.points_in_image;
+    if p.iter().flatten().any(|q| !q.is_finite()) {
+        return Err("lattice left the image plane".into());
+    }
+    // Ink along each of the 180 lattice edges.
+    let mut edges = Vec::with_capacity(180);
+    for i in 0..10 {
+        for j in 0..9 {
+            edges.push(edge_coverage(mask, p[i][j], p[i][j + 1]));
+            edges.push(edge_coverage(mask, p[j][i], p[j + 1][i]));
+        }
+    }
+    let mean_edge = edges.iter().sum::<f32>() / edges.len() as f32;
+    let weak = edges.iter().filter(|&&e| e < 0.35).count();
+    // Ink along the half-way lines between grid lines (crossing cell interiors).
+    let mut halves = Vec::with_capacity(162);
+    for i in 0..9 {
+        for j in 0..9 {
+            let a = p[i][j].lerp(p[i + 1][j], 0.5);
+            let b = p[i][j + 1].lerp(p[i + 1][j + 1], 0.5);
+            halves.push(edge_coverage(mask, a, b));
+            let a = p[i][j].lerp(p[i][j + 1], 0.5);
+            let b = p[i + 1][j].lerp(p[i + 1][j + 1], 0.5);
+            halves.push(edge_coverage(mask, a, b));
+        }
+    }
+    let mean_half = halves.iter().sum::<f32>() / halves.len() as f32;
+    // Evenness: second differences along every line, in cell sides.
+    let cell = lattice.mean_side() / 9.0;
+    let mut bends = Vec::with_capacity(160);
+    for i in 0..10 {
+        for j in 1..9 {
+            for (a, b, c) in [
+                (p[i][j - 1], p[i][j], p[i][j + 1]),
+                (p[j - 1][i], p[j][i], p[j + 1][i]),
+            ] {
+                let dx = a.x - 2.0 * b.x + c.x;
+                let dy = a.y - 2.0 * b.y + c.y;
+                bends.push(dx.hypot(dy) / cell.max(1.0));
+            }
+        }
+    }
+    bends.sort_by(f32::total_cmp);
+    let bend_median = bends[bends.len() / 2];
+    let bend_p90 = bends[bends.len() * 9 / 10];
+    tracing::debug!(
+        mean_edge,
+        weak,
+        mean_half,
+        bend_median,
+        bend_p90,
+        "lattice validation"
+    );
+    if mean_edge < 0.6 || weak > 25 {
+        return Err(format!(
+            "grid lines missing (mean edge ink {mean_edge:.2}, {weak} weak edges)"
+        ));
+    }
+    if mean_half > 0.45 || mean_half > mean_edge - 0.3 {
+        return Err(format!(
+            "ink between grid lines ({mean_half:.2}): not a 9×9 grid"
+        ));
+    }
+    if bend_median > 0.08 || bend_p90 > 0.2 {
+        return Err(format!(
+            "uneven line spacing (median {bend_median:.2} cell)"
+        ));
+    }
+    let score = (mean_edge - 0.5 * mean_half - bend_median).clamp(0.0, 1.0);
+    Ok(score)
+}
+
+/// Bilinear-free nearest lookup used by tests.
+#[cfg(test)]
+fn put_line(img: &mut GrayImage, a: Point, b: Point, thick: f32, v: u8) {
+    let len = a.distance(b).ceil() as usize * 2 + 1;
+    for i in 0..=len {
+        let q = a.lerp(b, i as f32 / len as f32);
+        let t = thick / 2.0;
+        let mut yy = (q.y - t).floor();
+        while yy <= q.y + t {
+            let mut xx = (q.x - t).floor();
+            while xx <= q.x + t {
+                if xx >= 0.0 && yy >= 0.0 && (xx as u32) < img.width() && (yy as u32) < img.height()
+                {
+                    img.put_pixel(xx as u32, yy as u32, Luma([v]));
+                }
+                xx += 1.0;
+            }
+            yy += 1.0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn synthetic_grid(corners: [Point; 4]) -> GrayImage {
+        let mut img = GrayImage::from_pixel(640, 480, Luma([210]));
+        let lat = Lattice::from_corners(corners);
+        let p = lat.points_in_image;
+        for i in 0..10 {
+            let thick = if i % 3 == 0 { 4.0 } else { 1.5 };
+            put_line(&mut img, p[i][0], p[i][9], thick, 30);
+            put_line(&mut img, p[0][i], p[9][i], thick, 30);
+        }
+        img
+    }
+
+    #[test]
+    fn finds_a_synthetic_rotated_grid() {
+        let c = Point::new(320.0, 240.0);
+        let angle = 0.5f32;
+        let half = 170.0;
+        let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)].map(|(x, y)| {
+            let (s, co) = angle.sin_cos();
+            Point::new(c.x + half * (x * co - y * s), c.y + half * (x * s + y * co))
+        });
+        let img = synthetic_grid(corners);
+        let det = detect_gray(&img).expect("grid");
+        for (a, b) in det.corners_in_image.iter().zip(corners) {
+            assert!(a.distance(b) < 4.0, "{a:?} vs {b:?}");
+        }
+    }
+
+    #[test]
+    fn order_corners_starts_top_left_clockwise() {
+        let q = [
+            Point::new(100.0, 110.0),
+            Point::new(10.0, 100.0),
+            Point::new(5.0, 5.0),
+            Point::new(90.0, 0.0),
+        ];
+        let o = order_corners(q);
+        assert_eq!(o, [q[2], q[3], q[0], q[1]]);
+    }
+}

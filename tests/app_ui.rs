@@ -1,0 +1,541 @@
+//! UI tests of the desktop app, driven through egui_kittest by accessibility labels, with real
+//! worker threads: a shared photo played as a camera (image-sequence source), the board, step
+//! navigation, editing and re-solving, camera failures, and persistence.
+//!
+//! Threads report asynchronously, so each test steps the harness until a condition holds or a
+//! deadline passes (the deadline only bounds a failure; nothing is timed).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use image::RgbImage;
+
+use sudoku_lens::app::pipeline::{PhotoScan, PhotoScanner, Pipeline, Reading};
+use sudoku_lens::app::{AppOptions, Command, SolveState, SudokuLensApp};
+use sudoku_lens::camera::{CameraError, CaptureOptions, FrameSource, Opener};
+use sudoku_lens::sudoku::Cell;
+use sudoku_lens::sudoku::parse::parse_labels;
+
+const DATASET: &str = "/work/shared/datasets/wichtounet-v2-train";
+
+fn photo(name: &str) -> PathBuf {
+    Path::new(DATASET)
+        .join("images")
+        .join(format!("{name}.jpg"))
+}
+
+/// The givens of a dataset photo (pencil marks count as empty).
+fn givens(name: &str) -> [u8; 81] {
+    let text = std::fs::read_to_string(
+        Path::new(DATASET)
+            .join("labels")
+            .join(format!("{name}.txt")),
+    )
+    .expect("label file");
+    parse_labels(&text)
+        .expect("labels parse")
+        .map(|v| if v > 9 { 0 } else { v })
+}
+
+fn harness(app: SudokuLensApp) -> Harness<'static, SudokuLensApp> {
+    Harness::builder()
+        .with_size(egui::Vec2::new(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut SudokuLensApp| app.show(ui), app)
+}
+
+/// Steps the UI until `cond` holds; panics with `what` after `limit`.
+fn step_until(
+    h: &mut Harness<'static, SudokuLensApp>,
+    limit: Duration,
+    what: &str,
+    cond: impl Fn(&SudokuLensApp) -> bool,
+) {
+    let deadline = Instant::now() + limit;
+    loop {
+        h.step();
+        if cond(h.state()) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}; app: {:?}, message: {:?}",
+            h.state(),
+            h.state().message()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn solved(app: &SudokuLensApp) -> bool {
+    matches!(app.solve_state(), SolveState::Solved(_))
+}
+
+/// A recognizer double that "reads" fixed values, to test the UI independently of the model.
+struct FixedScanner(Reading);
+
+impl PhotoScanner for FixedScanner {
+    fn scan(&self, _image: &RgbImage) -> Result<PhotoScan, String> {
+        Ok(PhotoScan {
+            lattice: None,
+            reading: Some(self.0.clone()),
+            repair: None,
+        })
+    }
+}
+
+fn fixed_pipeline(values: [u8; 81], uncertain_cell: Option<usize>) -> Pipeline {
+    let mut confidence = [0.99f32; 81];
+    if let Some(i) = uncertain_cell {
+        confidence[i] = 0.4;
+    }
+    let base = sudoku_lens::app::wiring::default_pipeline();
+    Pipeline {
+        photo: Arc::new(FixedScanner(Reading { values, confidence })),
+        live: base.live,
+    }
+}
+
+fn options() -> AppOptions {
+    AppOptions {
+        start_camera: false,
+        fresh: true,
+        ..AppOptions::default()
+    }
+}
+
+/// The real pipeline on a shared photo played as a camera: the board shows the photo's givens,
+/// the solution walk starts, and the lattice is locked on the paper.
+#[test]
+fn camera_source_reads_the_givens_of_a_shared_photo() {
+    let name = "image1";
+    let app = SudokuLensApp::new(
+        AppOptions {
+            source: Some(photo(name)),
+            sequence_fps: Some(10.0),
+            ..options()
+        },
+        None,
+    );
+    let mut h = harness(app);
+    let want = givens(name);
+    step_until(
+        &mut h,
+        Duration::from_secs(240),
+        "the board to show the givens and solve",
+        |a| a.board().values == want && solved(a),
+    );
+    assert_eq!(h.state().lock_state(), sudoku_lens::app::LockState::Locked);
+    assert!(h.state().lattice().is_some());
+    // Every given is on the board, labelled for assistive technology.
+    let first_given = (0..81).find(|&i| want[i] != 0).unwrap();
+    let label = format!("{} {}", Cell::from_index(first_given), want[first_given]);
+    h.get_by_label(&label);
+    assert!(h.state().stats().frames_shown > 0);
+}
+
+/// A photo opened through the real recognizer shows its givens.
+#[test]
+fn photo_reads_the_givens() {
+    let name = "image1";
+    let app = SudokuLensApp::new(
+        AppOptions {
+            photo: Some(photo(name)),
+            ..options()
+        },
+        None,
+    );
+    let mut h = harness(app);
+    step_until(
+        &mut h,
+        Duration::from_secs(240),
+        "the photo to be read and solved",
+        |a| !a.is_busy() && solved(a),
+    );
+    assert_eq!(h.state().board().values, givens(name));
+}
+
+/// Stepping forward moves the highlight; editing a cell re-solves from the edited board.
+#[test]
+fn steps_highlight_and_edits_resolve() {
+    let name = "image10";
+    let want = givens(name);
+    let app = SudokuLensApp::new(
+        AppOptions {
+            photo: Some(photo(name)),
+            pipeline: Some(fixed_pipeline(
+                want,
+                Some(want.iter().position(|&v| v != 0).unwrap()),
+            )),
+            ..options()
+        },
+        None,
+    );
+    let mut h = harness(app);
+    step_until(
+        &mut h,
+        Duration::from_secs(120),
+        "the puzzle to solve",
+        solved,
+    );
+    assert_eq!(h.state().board().values, want);
+    // The doubtful reading is flagged.
+    assert_eq!(
+        h.state().board().uncertain.iter().filter(|&&u| u).count(),
+        1
+    );
+
+    let walk = |a: &SudokuLensApp| a.solve_state().walkthrough().map(|w| (w.pos(), w.len()));
+    assert_eq!(walk(h.state()).map(|w| w.0), Some(0));
+    let before = h.state().highlighted_cells();
+    assert!(!before.is_empty(), "the first step highlights cells");
+
+    h.get_by_label("Next ▶").click();
+    h.step();
+    h.step();
+    assert_eq!(walk(h.state()).map(|w| w.0), Some(1));
+    let mut moved = h.state().highlighted_cells() != before;
+    // Two consecutive steps can share cells; stepping on must change the highlight soon.
+    for _ in 0..3 {
+        if moved {
+            break;
+        }
+        h.key_press(egui::Key::ArrowRight);
+        h.step();
+        moved = h.state().highlighted_cells() != before;
+    }
+    assert!(moved, "stepping forward changes the highlighted cells");
+
+    // Keyboard: End goes past the last step, Home back to the start.
+    h.key_press(egui::Key::End);
+    h.step();
+    let (pos, len) = walk(h.state()).unwrap();
+    assert_eq!(pos, len);
+    assert!(h.state().highlighted_cells().is_empty());
+    h.key_press(egui::Key::Home);
+    h.step();
+    assert_eq!(walk(h.state()).map(|w| w.0), Some(0));
+
+    // Edit: put the solution digit into the first empty cell; the board re-solves.
+    let (cell, digit) = {
+        let w = h.state().solve_state().walkthrough().unwrap();
+        let i = (0..81).find(|&i| want[i] == 0).unwrap();
+        (Cell::from_index(i), w.explained().solution[i])
+    };
+    let steps_before = walk(h.state()).unwrap().1;
+    h.get_by_label(&format!("{cell} empty")).click();
+    h.step();
+    assert_eq!(h.state().selected_cell(), Some(cell));
+    h.key_press(num_key(digit));
+    h.step();
+    assert_eq!(h.state().board().values[cell.index()], digit);
+    assert!(h.state().board().is_edited(cell));
+    step_until(
+        &mut h,
+        Duration::from_secs(120),
+        "the edited board to re-solve",
+        solved,
+    );
+    let w = h.state().solve_state().walkthrough().unwrap();
+    assert_eq!(w.explained().puzzle.values()[cell.index()], digit);
+    assert!(w.len() < steps_before, "one cell fewer to solve");
+    h.get_by_label(&format!("{cell} {digit}"));
+
+    // A digit that repeats in the row turns the board unsolvable, in red.
+    let row_digit = (0..9)
+        .map(|c| h.state().board().values[cell.row() * 9 + c])
+        .find(|&v| v != 0 && v != digit)
+        .unwrap();
+    h.key_press(num_key(row_digit));
+    h.step();
+    assert!(h.state().board().conflicts()[cell.index()]);
+    assert!(matches!(h.state().solve_state(), SolveState::Unsolvable(_)));
+    h.get_by_label_contains("repeat a digit");
+}
+
+fn num_key(d: u8) -> egui::Key {
+    [
+        egui::Key::Num0,
+        egui::Key::Num1,
+        egui::Key::Num2,
+        egui::Key::Num3,
+        egui::Key::Num4,
+        egui::Key::Num5,
+        egui::Key::Num6,
+        egui::Key::Num7,
+        egui::Key::Num8,
+        egui::Key::Num9,
+    ][usize::from(d)]
+}
+
+/// Hint mode reveals the technique first, then where, then the full step.
+#[test]
+fn hint_mode_reveals_gradually() {
+    let name = "image10";
+    let app = SudokuLensApp::new(
+        AppOptions {
+            photo: Some(photo(name)),
+            pipeline: Some(fixed_pipeline(givens(name), None)),
+            ..options()
+        },
+        None,
+    );
+    let mut h = harness(app);
+    step_until(
+        &mut h,
+        Duration::from_secs(120),
+        "the puzzle to solve",
+        solved,
+    );
+    h.get_by_label("Hint mode").click();
+    h.step();
+    h.step();
+    assert!(h.state().settings().hint_mode);
+    h.get_by_label_contains("Try: ");
+    assert!(
+        h.state().highlighted_cells().is_empty(),
+        "nothing highlighted before 'where'"
+    );
+    h.get_by_label("Show where").click();
+    h.step();
+    h.step();
+    h.get_by_label_contains("Look at: ");
+    assert!(!h.state().highlighted_cells().is_empty());
+    h.get_by_label("Show step").click();
+    h.step();
+    h.step();
+    let text = h
+        .state()
+        .solve_state()
+        .walkthrough()
+        .unwrap()
+        .text(0)
+        .to_string();
+    h.get_by_label(&text);
+}
+
+struct FailingOpen;
+struct StallingSource {
+    frames: u32,
+}
+
+impl FrameSource for StallingSource {
+    fn describe(&self) -> String {
+        "stalling test camera".into()
+    }
+    fn next_frame(&mut self) -> Result<RgbImage, CameraError> {
+        if self.frames >= 2 {
+            // Simulates a driver that stops delivering; returns eventually so the thread ends.
+            std::thread::sleep(Duration::from_secs(3));
+            return Err(CameraError::Ended);
+        }
+        self.frames += 1;
+        std::thread::sleep(Duration::from_millis(30));
+        Ok(RgbImage::from_pixel(64, 48, image::Rgb([200, 200, 200])))
+    }
+}
+
+impl FailingOpen {
+    fn opener(err: CameraError) -> Opener {
+        Arc::new(move || Err(err.clone()))
+    }
+}
+
+fn camera_app(opener: Opener) -> SudokuLensApp {
+    SudokuLensApp::new(
+        AppOptions {
+            custom_source: Some(("test camera".into(), opener)),
+            capture: CaptureOptions {
+                stall_after: Duration::from_millis(400),
+                retry_after: Duration::from_millis(200),
+                max_failed_opens: None,
+            },
+            ..options()
+        },
+        None,
+    )
+}
+
+/// A camera that cannot be opened shows why in the status bar.
+#[test]
+fn camera_open_failures_show_their_message() {
+    for (err, text) in [
+        (CameraError::Busy("held".into()), "the camera is busy"),
+        (
+            CameraError::PermissionDenied("EACCES".into()),
+            "permission denied",
+        ),
+        (CameraError::NoCamera, "no camera found"),
+    ] {
+        let mut h = harness(camera_app(FailingOpen::opener(err.clone())));
+        step_until(&mut h, Duration::from_secs(20), text, |a| {
+            a.message().is_some_and(|m| m.text.contains(text))
+        });
+        h.get_by_label_contains(text);
+        assert_eq!(
+            h.state().source_status(),
+            &sudoku_lens::app::SourceStatus::CameraFailed(err)
+        );
+    }
+}
+
+/// A camera that stops delivering frames is reported as stalled and reopened.
+#[test]
+fn camera_stall_is_reported() {
+    let opener: Opener =
+        Arc::new(|| Ok(Box::new(StallingSource { frames: 0 }) as Box<dyn FrameSource>));
+    let mut h = harness(camera_app(opener));
+    step_until(&mut h, Duration::from_secs(20), "frames to arrive", |a| {
+        a.stats().frames_shown > 0
+    });
+    step_until(&mut h, Duration::from_secs(20), "the stall message", |a| {
+        a.message()
+            .is_some_and(|m| m.text.contains("camera stalled"))
+    });
+    h.get_by_label_contains("camera stalled");
+    // The watchdog reopens the source: it opens again and frames flow again.
+    step_until(
+        &mut h,
+        Duration::from_secs(20),
+        "the camera to reopen",
+        |a| {
+            matches!(
+                a.source_status(),
+                sudoku_lens::app::SourceStatus::CameraLive(_)
+            )
+        },
+    );
+}
+
+/// With no camera on the machine, starting the real camera says so.
+#[test]
+fn real_camera_absence_is_explained() {
+    if !sudoku_lens::camera::list_cameras().is_ok_and(|c| c.is_empty()) {
+        return; // This machine has a camera (or cannot list them): nothing to check here.
+    }
+    let mut h = harness(SudokuLensApp::new(options(), None));
+    h.state_mut().apply(Command::StartCamera);
+    step_until(
+        &mut h,
+        Duration::from_secs(20),
+        "the no-camera message",
+        |a| {
+            a.message()
+                .is_some_and(|m| m.text.contains("no camera found"))
+        },
+    );
+}
+
+#[derive(Default)]
+struct MemoryStorage(HashMap<String, String>);
+
+impl eframe::Storage for MemoryStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_string(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+/// Settings and the last puzzle with its edits survive a restart.
+#[test]
+fn settings_and_edited_puzzle_persist() {
+    let text = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+    let mut storage = MemoryStorage::default();
+    {
+        let mut app = SudokuLensApp::new(
+            AppOptions {
+                start_camera: false,
+                ..AppOptions::default()
+            },
+            None,
+        );
+        app.apply(Command::LoadPuzzleText(text.into()));
+        app.apply(Command::SetCell {
+            cell: Cell::from_index(0),
+            value: 4,
+        });
+        app.apply(Command::SetHintMode(true));
+        eframe::App::save(&mut app, &mut storage);
+    }
+    let restored = SudokuLensApp::new(
+        AppOptions {
+            start_camera: false,
+            ..AppOptions::default()
+        },
+        Some(&storage),
+    );
+    assert!(restored.settings().hint_mode);
+    assert_eq!(restored.board().values[0], 4);
+    assert!(restored.board().is_edited(Cell::from_index(0)));
+    assert_eq!(restored.board().recognized[0], 0);
+    let mut h = harness(restored);
+    step_until(
+        &mut h,
+        Duration::from_secs(60),
+        "the restored puzzle to solve",
+        solved,
+    );
+}
+
+/// The annotated PNG writes the solution into the empty cells.
+#[test]
+fn annotated_png_is_saved() {
+    let text = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+    let mut h = harness(SudokuLensApp::new(options(), None));
+    h.state_mut().apply(Command::LoadPuzzleText(text.into()));
+    step_until(
+        &mut h,
+        Duration::from_secs(60),
+        "the puzzle to solve",
+        solved,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.png");
+    h.state_mut().apply(Command::SaveAnnotated(path.clone()));
+    let img = image::open(&path).expect("a PNG was written").to_rgb8();
+    assert_eq!(img.width(), 720);
+    let blue = img.pixels().filter(|p| p.0 == [20, 90, 230]).count();
+    assert!(blue > 500, "solution digits drawn ({blue} px)");
+    h.get_by_label_contains("saved");
+}
+
+/// The whole window renders on the CPU (wgpu on Mesa's software Vulkan), with the board drawn.
+#[test]
+fn window_renders_with_wgpu() {
+    let text = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+    let mut app = SudokuLensApp::new(options(), None);
+    app.apply(Command::LoadPuzzleText(text.into()));
+    let mut h = Harness::builder()
+        .with_size(egui::Vec2::new(1280.0, 800.0))
+        .wgpu()
+        .build_ui_state(|ui, app: &mut SudokuLensApp| app.show(ui), app);
+    step_until(
+        &mut h,
+        Duration::from_secs(60),
+        "the puzzle to solve",
+        solved,
+    );
+    h.step();
+    let img = match h.render() {
+        Ok(img) => img,
+        Err(e) => panic!("wgpu rendering failed (is mesa-vulkan-drivers installed?): {e}"),
+    };
+    assert_eq!((img.width(), img.height()), (1280, 800));
+    // The board's white background fills a large share of the side panel.
+    let white = img
+        .pixels()
+        .filter(|p| p.0[0] > 245 && p.0[1] > 245 && p.0[2] > 245)
+        .count();
+    assert!(white > 100_000, "white board pixels: {white}");
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("app_window.png");
+    img.save(&out).ok();
+}

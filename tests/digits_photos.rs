@@ -1,0 +1,89 @@
+//! End-to-end reading of real photos from the shared data sets (skipped, with a message, where
+//! the data sets are not present). The figures in models/README.md come from `eval`; this
+//! test guards a floor on a fixed subset of the validation set.
+
+use std::path::PathBuf;
+
+use sudoku_lens::digits::export::read_photo_set;
+use sudoku_lens::scan::Scanner;
+use sudoku_lens::vision::Lattice;
+
+fn datasets() -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os("SUDOKU_LENS_DATASETS").map(PathBuf::from),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets")),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("shared/datasets")),
+        Some(PathBuf::from("/work/shared/datasets")),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|p| p.join("kubiesa-val/corners.csv").is_file())
+}
+
+#[test]
+fn reads_validation_cells_along_true_corners() {
+    let Some(root) = datasets() else {
+        eprintln!("skipped: shared/datasets/kubiesa-val not found (set SUDOKU_LENS_DATASETS)");
+        return;
+    };
+    let photos = read_photo_set(&root.join("kubiesa-val")).unwrap();
+    let mut scanner = Scanner::with_default_model().unwrap();
+    let (mut cells, mut correct, mut digits, mut digits_correct) = (0, 0, 0, 0);
+    // Every 8th photo: 10 photos, 810 cells, different puzzles and phones.
+    for photo in photos.iter().step_by(8) {
+        let Some(corners) = photo.corners else { continue };
+        let image = sudoku_lens::vision::load_image(&photo.image).unwrap().to_luma8();
+        let scan = scanner
+            .scan_lattice(&image, &Lattice::from_corners(corners))
+            .unwrap();
+        for (r, &truth) in scan.readings.iter().zip(photo.labels.iter()) {
+            let truth_value = if truth == 10 { 0 } else { truth };
+            cells += 1;
+            if r.class.value() == truth_value {
+                correct += 1;
+            }
+            if (1..=9).contains(&truth) {
+                digits += 1;
+                if r.class.value() == truth {
+                    digits_correct += 1;
+                }
+            }
+        }
+    }
+    let acc = correct as f64 / cells as f64;
+    let dacc = digits_correct as f64 / digits as f64;
+    eprintln!("kubiesa-val subset: {cells} cells, accuracy {acc:.4}, digits {digits} accuracy {dacc:.4}");
+    assert!(cells >= 700);
+    assert!(acc >= 0.98, "cell accuracy {acc}");
+    assert!(dacc >= 0.97, "digit accuracy {dacc}");
+}
+
+#[test]
+fn scans_a_photo_end_to_end_and_solves_it() {
+    let Some(root) = datasets() else {
+        eprintln!("skipped: shared/datasets not found (set SUDOKU_LENS_DATASETS)");
+        return;
+    };
+    let set = root.join("wichtounet-v2-train");
+    let photos = read_photo_set(&set).unwrap();
+    let mut scanner = Scanner::with_default_model().unwrap();
+    let mut solved_right = 0;
+    let mut tried = 0;
+    for photo in photos.iter().take(6) {
+        let image = sudoku_lens::vision::load_image(&photo.image).unwrap();
+        let Ok(scan) = scanner.scan(&image) else { continue };
+        tried += 1;
+        let truth: Vec<u8> = photo.labels.iter().map(|&v| if v == 10 { 0 } else { v }).collect();
+        let truth_solution = sudoku_lens::sudoku::solver::solve_values(
+            &<[u8; 81]>::try_from(truth.as_slice()).unwrap(),
+            1,
+        )
+        .first;
+        if scan.best_solution().is_some() && scan.best_solution() == truth_solution {
+            solved_right += 1;
+        }
+    }
+    eprintln!("wichtounet (training data) first 6: detected {tried}, solved right {solved_right}");
+    assert!(solved_right >= 4, "solved right {solved_right} of {tried}");
+}

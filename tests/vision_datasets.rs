@@ -1,0 +1,64 @@
+//! Detection accuracy on the shared real photo sets (a quarter of each, to keep the test
+//! quick): all four corners within 3 % of the grid side on at least 95 % of photos. The full
+//! figures come from `sudoku-lens eval DIR`.
+
+use std::path::Path;
+
+use sudoku_lens::dataset::Dataset;
+use sudoku_lens::vision::{self, Point, mean_side};
+
+fn corner_error_pct(found: [Point; 4], truth: [Point; 4]) -> f32 {
+    let worst = found
+        .iter()
+        .zip(truth.iter())
+        .map(|(a, b)| a.distance(*b))
+        .fold(0.0, f32::max);
+    100.0 * worst / mean_side(truth)
+}
+
+fn check_set(name: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/datasets")
+        .join(name);
+    let ds = Dataset::open(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let (mut total, mut good) = (0, 0);
+    let mut failures = Vec::new();
+    for photo in ds.photos.iter().step_by(4) {
+        let Some(truth) = photo.corners_in_image else {
+            continue;
+        };
+        total += 1;
+        let image = vision::load_image(&photo.image_path).unwrap();
+        match vision::detect(&image) {
+            Ok(d) => {
+                let e = corner_error_pct(d.corners_in_image, truth);
+                if e <= 3.0 {
+                    good += 1;
+                } else {
+                    failures.push(format!("{} {e:.1}%", photo.name));
+                }
+            }
+            Err(e) => failures.push(format!("{} {e}", photo.name)),
+        }
+    }
+    assert!(total >= 20, "{name}: only {total} photos");
+    assert!(
+        good * 100 >= total * 95,
+        "{name}: {good}/{total} within 3 %; failures {failures:?}"
+    );
+}
+
+#[test]
+fn wichtounet_corners_within_3pct() {
+    check_set("wichtounet-v2-train");
+}
+
+#[test]
+fn kubiesa_train_corners_within_3pct() {
+    check_set("kubiesa-train");
+}
+
+#[test]
+fn kubiesa_val_corners_within_3pct() {
+    check_set("kubiesa-val");
+}
