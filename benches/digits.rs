@@ -26,12 +26,22 @@ fn batch(c: &mut Criterion) {
     let cells: Vec<Vec<f32>> = (0..81)
         .map(|i| {
             (0..CELL_INPUT_LEN)
-                .map(|j| if i % 2 == 0 && (j % 32) / 4 == 4 { 0.9 } else { 0.02 })
+                .map(|j| {
+                    if i % 2 == 0 && (j % 32) / 4 == 4 {
+                        0.9
+                    } else {
+                        0.02
+                    }
+                })
                 .collect()
         })
         .collect();
     c.bench_function("digits/batch81_tract", |b| {
-        b.iter(|| classifier.classify(std::hint::black_box(&cells)).expect("runs"))
+        b.iter(|| {
+            classifier
+                .classify(std::hint::black_box(&cells))
+                .expect("runs")
+        })
     });
 }
 
@@ -42,8 +52,14 @@ fn whole_scan(c: &mut Criterion) {
     };
     let mut scanner = Scanner::with_default_model().expect("embedded model loads");
     let photos = [
-        ("scan/640x480", root.join("wichtounet-v2-train/images/image1.jpg")),
-        ("scan/1600x1200", root.join("kubiesa-val/images/01_01_honor_view_10_0.jpg")),
+        (
+            "scan/640x480",
+            root.join("wichtounet-v2-train/images/image1.jpg"),
+        ),
+        (
+            "scan/1600x1200",
+            root.join("kubiesa-val/images/01_01_honor_view_10_0.jpg"),
+        ),
     ];
     for (name, path) in photos {
         let Ok(image) = sudoku_lens::vision::load_image(&path) else {
@@ -51,9 +67,18 @@ fn whole_scan(c: &mut Criterion) {
             continue;
         };
         let gray = image.to_luma8();
-        eprintln!("{name}: {}×{} from {}", gray.width(), gray.height(), path.display());
+        eprintln!(
+            "{name}: {}×{} from {}",
+            gray.width(),
+            gray.height(),
+            path.display()
+        );
         c.bench_function(name, |b| {
-            b.iter(|| scanner.scan_gray(std::hint::black_box(&gray)).map(|s| s.best_solution()))
+            b.iter(|| {
+                scanner
+                    .scan_gray(std::hint::black_box(&gray))
+                    .map(|s| s.best_solution())
+            })
         });
     }
 }

@@ -295,7 +295,7 @@ impl Scan {
     /// `?`), conflicts, the repair suggestion if any, and the solution.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        out.push_str("read grid (`?` marks an uncertain reading, `.` empty):\n");
+        out.push_str("read grid (`?` before a cell marks an uncertain reading, `.` empty):\n");
         out.push_str(&board(&self.values, |i| self.readings[i].is_uncertain()));
         for c in &self.conflicts {
             out.push_str(&format!(
@@ -319,7 +319,13 @@ impl Scan {
                     "the read grid {why}; suggested repair (not applied to the read grid):\n"
                 ));
                 for c in &r.changes {
-                    let show = |v: u8| if v == 0 { "empty".to_string() } else { v.to_string() };
+                    let show = |v: u8| {
+                        if v == 0 {
+                            "empty".to_string()
+                        } else {
+                            v.to_string()
+                        }
+                    };
                     out.push_str(&format!(
                         "  {}: {} -> {} (p = {:.3})\n",
                         c.cell,
@@ -365,16 +371,8 @@ fn board(values: &[u8; 81], marked: impl Fn(usize) -> bool) -> String {
             }
             let i = r * 9 + c;
             let v = values[i];
-            out.push(' ');
+            out.push(if marked(i) { '?' } else { ' ' });
             out.push(if v == 0 { '.' } else { char::from(b'0' + v) });
-            if marked(i) {
-                out.pop();
-                out.push(if v == 0 { '?' } else { char::from(b'0' + v) });
-                if v != 0 {
-                    out.push('?');
-                    continue;
-                }
-            }
         }
         out.push('\n');
     }

@@ -45,6 +45,7 @@ fn load_fixture() -> (Vec<Vec<f32>>, Vec<u8>, Vec<Vec<f32>>) {
 }
 
 #[test]
+#[allow(clippy::needless_range_loop)] // k indexes two parallel probability arrays
 fn tract_matches_pytorch_on_fixture_crops() {
     let (cells, classes, probs) = load_fixture();
     assert!(cells.len() >= 40, "fixture has {} crops", cells.len());
@@ -54,7 +55,12 @@ fn tract_matches_pytorch_on_fixture_crops() {
         assert_eq!(r.class.index(), classes[i], "crop {i}: {r:?}");
         for k in 0..11 {
             let d = (r.probabilities[k] - probs[i][k]).abs();
-            assert!(d < 2e-3, "crop {i} class {k}: tract {} torch {}", r.probabilities[k], probs[i][k]);
+            assert!(
+                d < 2e-3,
+                "crop {i} class {k}: tract {} torch {}",
+                r.probabilities[k],
+                probs[i][k]
+            );
         }
     }
     // The same crops one at a time give the same answers as the batch.
@@ -67,15 +73,22 @@ fn fixture_model_file_equals_embedded_model() {
     let on_disk =
         std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("models/digits.onnx")).unwrap();
     assert_eq!(on_disk, sudoku_lens::digits::EMBEDDED_MODEL);
-    assert!(on_disk.len() < 2 * 1024 * 1024, "model is {} bytes", on_disk.len());
+    assert!(
+        on_disk.len() < 2 * 1024 * 1024,
+        "model is {} bytes",
+        on_disk.len()
+    );
 }
 
 #[test]
 fn missing_model_error_names_the_path() {
-    let err = Classifier::load(Some(Path::new("/nonexistent/digits.onnx")), Backend::Tract)
-        .unwrap_err();
+    let err =
+        Classifier::load(Some(Path::new("/nonexistent/digits.onnx")), Backend::Tract).unwrap_err();
     assert!(matches!(err, ModelError::Read { .. }));
-    assert!(err.to_string().contains("/nonexistent/digits.onnx"), "{err}");
+    assert!(
+        err.to_string().contains("/nonexistent/digits.onnx"),
+        "{err}"
+    );
 }
 
 #[test]

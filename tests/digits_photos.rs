@@ -32,8 +32,12 @@ fn reads_validation_cells_along_true_corners() {
     let (mut cells, mut correct, mut digits, mut digits_correct) = (0, 0, 0, 0);
     // Every 8th photo: 10 photos, 810 cells, different puzzles and phones.
     for photo in photos.iter().step_by(8) {
-        let Some(corners) = photo.corners else { continue };
-        let image = sudoku_lens::vision::load_image(&photo.image).unwrap().to_luma8();
+        let Some(corners) = photo.corners else {
+            continue;
+        };
+        let image = sudoku_lens::vision::load_image(&photo.image)
+            .unwrap()
+            .to_luma8();
         let scan = scanner
             .scan_lattice(&image, &Lattice::from_corners(corners))
             .unwrap();
@@ -53,7 +57,9 @@ fn reads_validation_cells_along_true_corners() {
     }
     let acc = correct as f64 / cells as f64;
     let dacc = digits_correct as f64 / digits as f64;
-    eprintln!("kubiesa-val subset: {cells} cells, accuracy {acc:.4}, digits {digits} accuracy {dacc:.4}");
+    eprintln!(
+        "kubiesa-val subset: {cells} cells, accuracy {acc:.4}, digits {digits} accuracy {dacc:.4}"
+    );
     assert!(cells >= 700);
     assert!(acc >= 0.98, "cell accuracy {acc}");
     assert!(dacc >= 0.97, "digit accuracy {dacc}");
@@ -72,9 +78,15 @@ fn scans_a_photo_end_to_end_and_solves_it() {
     let mut tried = 0;
     for photo in photos.iter().take(6) {
         let image = sudoku_lens::vision::load_image(&photo.image).unwrap();
-        let Ok(scan) = scanner.scan(&image) else { continue };
+        let Ok(scan) = scanner.scan(&image) else {
+            continue;
+        };
         tried += 1;
-        let truth: Vec<u8> = photo.labels.iter().map(|&v| if v == 10 { 0 } else { v }).collect();
+        let truth: Vec<u8> = photo
+            .labels
+            .iter()
+            .map(|&v| if v == 10 { 0 } else { v })
+            .collect();
         let truth_solution = sudoku_lens::sudoku::solver::solve_values(
             &<[u8; 81]>::try_from(truth.as_slice()).unwrap(),
             1,

@@ -77,7 +77,7 @@ fn line_grid(rng: &mut Rng, n: u32, black_squares: bool) -> GrayImage {
     if black_squares {
         for r in 0..n {
             for c in 0..n {
-                if rng.next() % 5 == 0 {
+                if rng.next().is_multiple_of(5) {
                     let (cx, cy) = (x0 + c as f32 * cell, y0 + r as f32 * cell);
                     rect(&mut img, cx, cy, cx + cell, cy + cell, ink);
                 }

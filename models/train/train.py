@@ -78,6 +78,7 @@ def main():
     ap.add_argument("--fixtures", default=None, help="write N fixture crops + probabilities here")
     ap.add_argument("--fixture-count", type=int, default=44)
     ap.add_argument("--report", default=None)
+    ap.add_argument("--empty-keep", type=float, default=1.0, help="keep this share of class-0 cells")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -85,6 +86,10 @@ def main():
     torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
 
     x, y, src = load(args.data)
+    if args.empty_keep < 1.0:
+        keep = (y != 0) | (np.random.rand(len(y)) < args.empty_keep)
+        x, y, src = x[keep], y[keep], src[keep]
+        print(f"kept {len(y)} cells ({args.empty_keep:.0%} of empties)")
     n = len(y)
     perm = np.random.permutation(n)
     n_hold = int(n * args.holdout)
@@ -103,7 +108,9 @@ def main():
         model.train()
         np.random.shuffle(train)
         total, correct, loss_sum = 0, 0, 0.0
-        for i in range(0, len(train), args.batch):
+        for step, i in enumerate(range(0, len(train), args.batch)):
+            if step % 50 == 0:
+                print(f"  step {step} ({time.time() - t0:.0f}s)", flush=True)
             idx = torch.from_numpy(train[i : i + args.batch])
             xb, yb = augment(xt[idx]), yt[idx]
             logits = model(xb)

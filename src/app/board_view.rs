@@ -115,7 +115,7 @@ pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>)
         .and_then(|w| w.current())
         .filter(|_| visible.is_some());
     let full = visible == Some(true);
-    let id = ui.id().with("board");
+    let id = egui::Id::unique("sudoku-lens-board");
 
     // Interaction first (so the painting below reflects this frame's clicks next frame).
     for c in Cell::all() {

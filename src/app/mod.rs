@@ -154,7 +154,7 @@ impl RateMeter {
 }
 
 /// Where the image in the main view comes from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SourceStatus {
     /// Nothing loaded.
     Idle,

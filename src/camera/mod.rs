@@ -34,7 +34,7 @@ pub struct Frame {
 }
 
 /// Why a frame source could not deliver frames. Messages are written for the status bar.
-#[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
+#[derive(thiserror::Error, Debug, Clone, PartialEq)]
 pub enum CameraError {
     /// No camera device is connected (or none is visible to this process).
     #[error("no camera found — connect one, or open a photo (Ctrl+O)")]

@@ -51,9 +51,15 @@ pub struct DatasetArgs {
 /// Runs `dataset`.
 pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
     for p in &args.photos {
-        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         if name.ends_with("-val") && !args.allow_validation {
-            bail!("{} looks like a validation set; refusing to export it for training (--allow-validation overrides)", p.display());
+            bail!(
+                "{} looks like a validation set; refusing to export it for training (--allow-validation overrides)",
+                p.display()
+            );
         }
     }
     let mut rng = Rng::new(args.seed);
@@ -67,7 +73,10 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
         ink_repeats: args.ink_repeats,
     };
     for dir in &args.photos {
-        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let stats = export_photo_set(&mut writer, dir, &name, &options, &mut rng)
             .with_context(|| format!("exporting {}", dir.display()))?;
         eprintln!(
@@ -78,11 +87,20 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
     if args.synthetic_per_class > 0 {
         let bank = FontBank::from_dirs(&args.fonts)?;
         eprintln!("synthetic: {} fonts", bank.len());
-        let n = export_synthetic(&mut writer, &bank, args.synthetic_per_class, CELL_SIZE_PX, &mut rng)?;
+        let n = export_synthetic(
+            &mut writer,
+            &bank,
+            args.synthetic_per_class,
+            CELL_SIZE_PX,
+            &mut rng,
+        )?;
         eprintln!("synthetic: {n} cells");
     }
     let per_class = writer.per_class();
     let total = writer.finish()?;
-    eprintln!("wrote {total} cells to {}; per class {per_class:?}", args.out.display());
+    eprintln!(
+        "wrote {total} cells to {}; per class {per_class:?}",
+        args.out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -13,6 +13,8 @@ use clap::Args;
 use serde::Serialize;
 
 use sudoku_lens::dataset::Dataset;
+use sudoku_lens::scan::{Scanner, score_scan};
+use sudoku_lens::sudoku::parse::parse_labels;
 use sudoku_lens::vision::{self, Point, mean_side};
 
 /// Corner error (in % of the grid side) under which a detection counts as right.
@@ -26,6 +28,100 @@ pub struct EvalArgs {
     /// Print one JSON object per image and the summary object as the last line.
     #[arg(long)]
     pub json: bool,
+    /// Only measure detection (no digit reading).
+    #[arg(long)]
+    pub detect_only: bool,
+    /// Digit model to use instead of the built-in one (ONNX).
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// Run the digit model on ONNX Runtime loaded from this shared library (needs the
+    /// `onnxruntime` feature; default: $SUDOKU_LENS_ORT_LIB, else tract).
+    #[arg(long)]
+    pub ort_lib: Option<PathBuf>,
+}
+
+/// Digit reading of one labelled photo (a photo whose grid was not found counts every cell
+/// as wrong).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct DigitResult {
+    /// Cells whose solving value (digit, or empty for 0 and pencil marks) was read right.
+    pub cells_correct: usize,
+    /// Cells whose truth is a digit.
+    pub digits: usize,
+    /// … read as that digit.
+    pub digits_correct: usize,
+    /// Cells whose truth is empty or pencil marks.
+    pub empties: usize,
+    /// … read as empty.
+    pub empties_correct: usize,
+    /// All 81 cells right.
+    pub exact: bool,
+    /// The scan's solution (read or repaired) equals the labelled grid's unique solution.
+    pub solved_correct: bool,
+    /// Whole pipeline time: detection + cells + model + validation/repair + solve, ms.
+    pub pipeline_ms: f64,
+}
+
+/// Reads the digits of one photo and scores them against its label file.
+fn read_digits(
+    scanner: &mut Scanner,
+    image: &image::DynamicImage,
+    detection: Option<&vision::GridDetection>,
+    label_path: &std::path::Path,
+    detect_ms: f64,
+) -> Option<DigitResult> {
+    let labels = parse_labels(&std::fs::read_to_string(label_path).ok()?).ok()?;
+    let digits = labels.iter().filter(|v| (1..=9).contains(*v)).count();
+    let missed = DigitResult {
+        digits,
+        empties: 81 - digits,
+        ..DigitResult::default()
+    };
+    let Some(d) = detection else {
+        return Some(missed);
+    };
+    let start = Instant::now();
+    let gray = image.to_luma8();
+    let Ok(scan) = scanner.scan_detection(&gray, d.clone()) else {
+        return Some(missed);
+    };
+    let pipeline_ms = detect_ms + start.elapsed().as_secs_f64() * 1000.0;
+    let s = score_scan(&scan, &labels);
+    Some(DigitResult {
+        cells_correct: s.cells_correct,
+        digits: s.digits,
+        digits_correct: s.digits_correct,
+        empties: s.empties,
+        empties_correct: s.empties_correct,
+        exact: s.exact,
+        solved_correct: s.solved_correct,
+        pipeline_ms,
+    })
+}
+
+/// Adds the digit-reading figures to `summary`.
+fn summarize_digits(summary: &mut EvalSummary, results: &[ImageResult]) {
+    let read: Vec<&DigitResult> = results.iter().filter_map(|r| r.digits.as_ref()).collect();
+    if read.is_empty() {
+        return;
+    }
+    let sum = |f: fn(&DigitResult) -> usize| read.iter().map(|r| f(r)).sum::<usize>();
+    let ratio = |a: usize, b: usize| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+    let cells = 81 * read.len();
+    summary.cells = Some(cells);
+    summary.cell_accuracy = Some(ratio(sum(|r| r.cells_correct), cells));
+    summary.digit_accuracy = Some(ratio(sum(|r| r.digits_correct), sum(|r| r.digits)));
+    summary.empty_accuracy = Some(ratio(sum(|r| r.empties_correct), sum(|r| r.empties)));
+    summary.boards_exact = Some(ratio(sum(|r| usize::from(r.exact)), read.len()));
+    summary.boards_solved_correct =
+        Some(ratio(sum(|r| usize::from(r.solved_correct)), read.len()));
+    let mut ms: Vec<f64> = read
+        .iter()
+        .filter(|r| r.pipeline_ms > 0.0)
+        .map(|r| r.pipeline_ms)
+        .collect();
+    ms.sort_by(f64::total_cmp);
+    summary.pipeline_ms_median = Some(percentile(&ms, 0.5));
 }
 
 /// Result for one photo.
@@ -43,6 +139,9 @@ pub struct ImageResult {
     /// Why the image failed (load error or no-grid reason).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Digit reading (when run and the photo has labels).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digits: Option<DigitResult>,
 }
 
 /// The summary object (last JSON line). Later stages (digit reading) add `Option` fields,
@@ -66,6 +165,27 @@ pub struct EvalSummary {
     pub ms_median: f64,
     /// 95th-percentile detection time, ms.
     pub ms_p95: f64,
+    /// Cells scored (81 per labelled photo; missed grids count as all wrong).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cells: Option<usize>,
+    /// Share of cells read right (pencil marks count as empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cell_accuracy: Option<f64>,
+    /// Share of digit cells (truth 1–9) read as that digit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digit_accuracy: Option<f64>,
+    /// Share of empty / pencil-mark cells read as empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub empty_accuracy: Option<f64>,
+    /// Share of photos with all 81 cells right.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub boards_exact: Option<f64>,
+    /// Share of photos whose solution (read or repaired) equals the true unique solution.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub boards_solved_correct: Option<f64>,
+    /// Median whole-pipeline time (detection → solution), ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipeline_ms_median: Option<f64>,
 }
 
 /// Largest distance between corresponding corners, in % of `truth`'s mean side.
@@ -88,7 +208,7 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// Evaluates detection on every photo of `ds`, returning per-image results and the summary.
-pub fn evaluate(ds: &Dataset) -> (Vec<ImageResult>, EvalSummary) {
+pub fn evaluate(ds: &Dataset, mut scanner: Option<&mut Scanner>) -> (Vec<ImageResult>, EvalSummary) {
     let mut results = Vec::with_capacity(ds.photos.len());
     for photo in &ds.photos {
         let image = match vision::load_image(&photo.image_path) {
@@ -100,6 +220,7 @@ pub fn evaluate(ds: &Dataset) -> (Vec<ImageResult>, EvalSummary) {
                     corner_err_pct: None,
                     ms: 0.0,
                     error: Some(e.to_string()),
+                    digits: None,
                 });
                 continue;
             }
@@ -107,6 +228,10 @@ pub fn evaluate(ds: &Dataset) -> (Vec<ImageResult>, EvalSummary) {
         let start = Instant::now();
         let detection = vision::detect(&image);
         let ms = start.elapsed().as_secs_f64() * 1000.0;
+        let digits = match (scanner.as_deref_mut(), &photo.label_path) {
+            (Some(s), Some(lp)) => read_digits(s, &image, detection.as_ref().ok(), lp, ms),
+            _ => None,
+        };
         let (grid_found, corner_err_pct, error) = match detection {
             Ok(d) => (
                 true,
@@ -123,9 +248,11 @@ pub fn evaluate(ds: &Dataset) -> (Vec<ImageResult>, EvalSummary) {
             corner_err_pct,
             ms,
             error,
+            digits,
         });
     }
-    let summary = summarize(ds, &results);
+    let mut summary = summarize(ds, &results);
+    summarize_digits(&mut summary, &results);
     (results, summary)
 }
 
@@ -160,6 +287,7 @@ fn summarize(ds: &Dataset, results: &[ImageResult]) -> EvalSummary {
         },
         ms_median: percentile(&ms, 0.5),
         ms_p95: percentile(&ms, 0.95),
+        ..EvalSummary::default()
     }
 }
 
@@ -167,7 +295,16 @@ fn summarize(ds: &Dataset, results: &[ImageResult]) -> EvalSummary {
 pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let ds = Dataset::open(&args.dataset)
         .with_context(|| format!("reading data set {}", args.dataset.display()))?;
-    let (results, summary) = evaluate(&ds);
+    let mut scanner = if args.detect_only {
+        None
+    } else {
+        let classifier = sudoku_lens::digits::Classifier::load(
+            args.model.as_deref(),
+            sudoku_lens::digits::Backend::choose(args.ort_lib.as_deref()),
+        )?;
+        Some(Scanner::new(classifier))
+    };
+    let (results, summary) = evaluate(&ds, scanner.as_mut());
     if args.json {
         for r in &results {
             println!("{}", serde_json::to_string(r)?);
@@ -195,6 +332,18 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
             summary.ms_median,
             summary.ms_p95
         );
+        if let (Some(cells), Some(acc)) = (summary.cells, summary.cell_accuracy) {
+            println!(
+                "{cells} cells: cell accuracy {:.2} %, digits {:.2} %, empties {:.2} %, \
+                 boards exact {:.1} %, boards solved correctly {:.1} %, pipeline {:.1} ms median",
+                100.0 * acc,
+                100.0 * summary.digit_accuracy.unwrap_or(0.0),
+                100.0 * summary.empty_accuracy.unwrap_or(0.0),
+                100.0 * summary.boards_exact.unwrap_or(0.0),
+                100.0 * summary.boards_solved_correct.unwrap_or(0.0),
+                summary.pipeline_ms_median.unwrap_or(0.0)
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

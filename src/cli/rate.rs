@@ -41,11 +41,11 @@ struct RateLine<'a> {
 /// Splits a line into the puzzle and an optional reference rating (`id puzzle rating`).
 fn split_line(line: &str) -> (&str, Option<f32>) {
     let tokens: Vec<&str> = line.split_whitespace().collect();
-    if tokens.len() >= 2 {
-        if let Some(pos) = tokens.iter().position(|t| t.len() == 81) {
-            let se = tokens.get(pos + 1).and_then(|t| t.parse::<f32>().ok());
-            return (tokens[pos], se);
-        }
+    if tokens.len() >= 2
+        && let Some(pos) = tokens.iter().position(|t| t.len() == 81)
+    {
+        let se = tokens.get(pos + 1).and_then(|t| t.parse::<f32>().ok());
+        return (tokens[pos], se);
     }
     (line.trim(), None)
 }
@@ -137,7 +137,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
     eprintln!("median {} µs, p99 {} µs", pct(0.5), pct(0.99));
     eprintln!("hardest technique counts:");
     let mut counts: Vec<_> = by_hardest.into_iter().collect();
-    counts.sort_by(|a, b| b.1.cmp(&a.1));
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
     for (name, count) in counts {
         eprintln!("  {count:>7}  {name}");
     }

@@ -29,6 +29,13 @@ pub struct ScanArgs {
     /// Print the detection as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Digit model to use instead of the built-in one (ONNX).
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// Run the digit model on ONNX Runtime loaded from this shared library (needs the
+    /// `onnxruntime` feature; default: $SUDOKU_LENS_ORT_LIB, else tract).
+    #[arg(long)]
+    pub ort_lib: Option<PathBuf>,
 }
 
 /// Runs `scan`.
@@ -43,12 +50,25 @@ pub fn run(args: ScanArgs) -> anyhow::Result<ExitCode> {
     }
     match result {
         Ok(d) => {
-            if args.json {
-                println!("{}", serde_json::to_string(&d)?);
-            } else {
+            if !args.json {
                 print_detection(&d);
             }
-            Ok(ExitCode::SUCCESS)
+            // Digit reading, validation, repair suggestion and solution (library `scan`).
+            let classifier = sudoku_lens::digits::Classifier::load(
+                args.model.as_deref(),
+                sudoku_lens::digits::Backend::choose(args.ort_lib.as_deref()),
+            )?;
+            let scan = sudoku_lens::scan::Scanner::new(classifier).scan_detection(&gray, d)?;
+            if args.json {
+                println!("{}", scan.to_json());
+            } else {
+                print!("{}", scan.to_text());
+            }
+            Ok(if scan.best_solution().is_some() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(super::EXIT_INVALID)
+            })
         }
         Err(e) => {
             eprintln!("{}: no grid found: {e}", args.image.display());

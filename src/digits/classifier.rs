@@ -51,6 +51,17 @@ impl Backend {
             })
     }
 
+    /// The backend a command line asks for: ONNX Runtime from `library` when given, else from
+    /// [`ORT_LIB_ENV`] when set, else tract.
+    pub fn choose(library: Option<&Path>) -> Backend {
+        match library {
+            Some(l) => Backend::OnnxRuntime {
+                library: l.to_path_buf(),
+            },
+            None => Backend::onnxruntime_from_env().unwrap_or_default(),
+        }
+    }
+
     /// Short name for messages (`tract`, `onnxruntime`).
     pub fn name(&self) -> &'static str {
         match self {
@@ -108,15 +119,17 @@ pub enum ModelError {
     },
 }
 
-/// The backend `ort` was bound to in this process (set once).
-static ACTIVE_BACKEND: Mutex<Option<Backend>> = Mutex::new(None);
+/// The backend `ort` was bound to in this process and its one environment (`ort` allows a
+/// single environment per process), set once.
+static ACTIVE_BACKEND: Mutex<Option<(Backend, ort::environment::Environment)>> = Mutex::new(None);
 
-/// Binds `ort` to `backend` for this process, or checks that it already is.
-fn activate(backend: &Backend) -> Result<(), ModelError> {
+/// Binds `ort` to `backend` for this process (or checks that it already is) and returns the
+/// process's environment.
+fn activate(backend: &Backend) -> Result<ort::environment::Environment, ModelError> {
     let mut active = ACTIVE_BACKEND.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(current) = active.as_ref() {
+    if let Some((current, env)) = active.as_ref() {
         if current == backend {
-            return Ok(());
+            return Ok(env.clone());
         }
         return Err(ModelError::Backend {
             backend: backend.name(),
@@ -133,8 +146,12 @@ fn activate(backend: &Backend) -> Result<(), ModelError> {
     if !ort::set_api(api) {
         tracing::warn!("ort API was already set elsewhere; keeping it");
     }
-    *active = Some(backend.clone());
-    Ok(())
+    let env = ort::init().build().map_err(|e| ModelError::Backend {
+        backend: backend.name(),
+        message: e.to_string(),
+    })?;
+    *active = Some((backend.clone(), env.clone()));
+    Ok(env)
 }
 
 #[cfg(feature = "onnxruntime")]
@@ -175,9 +192,11 @@ mod native {
                 .map_err(|e| err(format!("cannot load {shown}: {e}")))?;
             let get_base: libloading::Symbol<
                 unsafe extern "system" fn() -> *const ort::sys::OrtApiBase,
-            > = lib
-                .get(b"OrtGetApiBase")
-                .map_err(|e| err(format!("{shown} is not ONNX Runtime (no OrtGetApiBase): {e}")))?;
+            > = lib.get(b"OrtGetApiBase").map_err(|e| {
+                err(format!(
+                    "{shown} is not ONNX Runtime (no OrtGetApiBase): {e}"
+                ))
+            })?;
             let base = get_base();
             if base.is_null() {
                 return Err(err(format!("{shown}: OrtGetApiBase returned null")));
@@ -264,13 +283,16 @@ impl Classifier {
 
     /// Builds a classifier from ONNX bytes; `name` labels errors. Checks the model by running
     /// one blank cell and verifying the `[1, 11]` output.
-    pub fn from_bytes(bytes: &[u8], name: &str, backend: Backend) -> Result<Classifier, ModelError> {
-        activate(&backend)?;
+    pub fn from_bytes(
+        bytes: &[u8],
+        name: &str,
+        backend: Backend,
+    ) -> Result<Classifier, ModelError> {
+        let env = activate(&backend)?;
         let backend_err = |e: ort::Error| ModelError::Backend {
             backend: backend.name(),
             message: e.to_string(),
         };
-        let env = ort::init().build().map_err(backend_err)?;
         let invalid = |message: String| ModelError::Invalid {
             model: name.to_string(),
             message,

@@ -297,12 +297,21 @@ pub fn export_photo_set(
             let cells = normalized_cells(&image, lattice, options.cell_size_px);
             for (i, cell) in cells.iter().enumerate() {
                 let label = photo.labels[i];
-                let repeats = if label == 0 { 1 } else { options.ink_repeats.max(1) };
+                let repeats = if label == 0 {
+                    1
+                } else {
+                    options.ink_repeats.max(1)
+                };
                 for _ in 0..repeats {
                     writer.push(
                         cell,
                         label,
-                        &format!("{set_name}/{}/{kind}/r{}c{}", photo.name, i / 9 + 1, i % 9 + 1),
+                        &format!(
+                            "{set_name}/{}/{kind}/r{}c{}",
+                            photo.name,
+                            i / 9 + 1,
+                            i % 9 + 1
+                        ),
                     )?;
                     stats.cells += 1;
                 }
@@ -358,6 +367,9 @@ mod tests {
         let bytes = std::fs::read(dir.path().join("cells.u8")).unwrap();
         assert_eq!(bytes.len(), CELL_INPUT_LEN);
         assert_eq!(bytes[5], 255);
-        assert_eq!(std::fs::read(dir.path().join("labels.u8")).unwrap(), vec![7]);
+        assert_eq!(
+            std::fs::read(dir.path().join("labels.u8")).unwrap(),
+            vec![7]
+        );
     }
 }

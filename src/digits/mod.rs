@@ -12,7 +12,7 @@ pub mod export;
 pub mod repair;
 pub mod synth;
 
-pub use classifier::{Backend, Classifier, ModelError, EMBEDDED_MODEL};
+pub use classifier::{Backend, Classifier, EMBEDDED_MODEL, ModelError};
 pub use repair::{Repair, RepairChange, suggest_repair};
 
 use crate::sudoku::Digit;

@@ -122,7 +122,9 @@ impl FontBank {
                 continue;
             }
             let lower = name.to_lowercase();
-            let slanted = ["italic", "oblique", "z003", "ita."].iter().any(|s| lower.contains(s));
+            let slanted = ["italic", "oblique", "z003", "ita."]
+                .iter()
+                .any(|s| lower.contains(s));
             fonts.push(DigitFont {
                 path,
                 font,
@@ -290,12 +292,7 @@ fn linear_map(rng: &mut Rng, max_rot_deg: f32, max_shear: f32) -> [f32; 4] {
     let sx = rng.range(0.85, 1.15);
     // forward = R · Shear · diag(sx, 1); we need its inverse.
     let (c, s) = (a.cos(), a.sin());
-    let f = [
-        c * sx,
-        c * shear - s,
-        s * sx,
-        s * shear + c,
-    ];
+    let f = [c * sx, c * shear - s, s * sx, s * shear + c];
     let det = f[0] * f[3] - f[1] * f[2];
     if det.abs() < 1e-6 {
         return [1.0, 0.0, 0.0, 1.0];
@@ -378,7 +375,8 @@ pub fn render_cell(bank: &FontBank, class: u8, rng: &mut Rng, cell_size_px: u32)
             }
         }
         CLASS_PENCIL => {
-            let font = pick_font(fonts, rng, rng.chance(0.4));
+            let slanted = rng.chance(0.4);
+            let font = pick_font(fonts, rng, slanted);
             let count = 1 + rng.below(5);
             let mut used = [false; 9];
             let size = rng.range(0.14, 0.27) * c;
@@ -431,7 +429,8 @@ pub fn render_cell(bank: &FontBank, class: u8, rng: &mut Rng, cell_size_px: u32)
     // Paper, ink and uneven light.
     let paper = rng.range(140.0, 250.0);
     let ink_level = rng.range(0.0, (paper - 80.0).max(1.0));
-    let (gx, gy) = (rng.range(-0.25, 0.25), rng.range(-0.25, 0.25));
+    // Light varies little across one cell in real photos.
+    let (gx, gy) = (rng.range(-0.06, 0.06), rng.range(-0.06, 0.06));
     // Crop window with jitter (as detector corners would give), then downsample to the cell.
     let jitter = 0.05 * c;
     let x0 = margin + rng.normal() * jitter * 0.5;
@@ -484,7 +483,7 @@ fn degrade(mut img: GrayImage, rng: &mut Rng) -> GrayImage {
     if rng.chance(0.6) {
         img = imageproc::filter::gaussian_blur_f32(&img, rng.range(0.3, 1.3));
     }
-    let sigma = rng.range(0.0, 7.0);
+    let sigma = rng.range(0.0, 4.0);
     if sigma > 0.5 {
         for p in img.pixels_mut() {
             let v = p.0[0] as f32 + rng.normal() * sigma;
@@ -527,9 +526,8 @@ mod tests {
             eprintln!("skipped: no fonts under /usr/share/fonts");
             return;
         };
-        let ink = |img: &GrayImage| -> f32 {
-            crate::vision::normalize_cell(img).iter().sum::<f32>()
-        };
+        let ink =
+            |img: &GrayImage| -> f32 { crate::vision::normalize_cell(img).iter().sum::<f32>() };
         let mut rng = Rng::new(11);
         let mut digit_ink = 0.0;
         let mut empty_ink = 0.0;
@@ -539,6 +537,9 @@ mod tests {
             digit_ink += ink(&d);
             empty_ink += ink(&render_cell(&bank, 0, &mut rng, 40));
         }
-        assert!(digit_ink > 2.0 * empty_ink, "digits {digit_ink} empties {empty_ink}");
+        assert!(
+            digit_ink > 2.0 * empty_ink,
+            "digits {digit_ink} empties {empty_ink}"
+        );
     }
 }

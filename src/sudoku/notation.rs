@@ -81,7 +81,7 @@ mod tests {
 
     #[test]
     fn compact_forms() {
-        let c = |r, c| Cell::at(r - 1, c - 1);
+        let c = |r: usize, c: usize| Cell::at(r - 1, c - 1);
         assert_eq!(compact_cells([c(1, 3), c(2, 3), c(3, 3)]), "r123c3");
         assert_eq!(compact_cells([c(3, 4), c(3, 7)]), "r3c47");
         assert_eq!(compact_cells([c(5, 4), c(6, 7)]), "r5c4,r6c7");

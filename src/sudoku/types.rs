@@ -470,7 +470,7 @@ impl CellSet {
     pub fn common_peers(self) -> CellSet {
         let mut acc = CellSet::ALL;
         for c in self.iter() {
-            acc = acc & c.peers();
+            acc &= c.peers();
         }
         acc & !self
     }

@@ -15,6 +15,7 @@ pub fn draw_lattice(image: &GrayImage, lattice: &Lattice) -> RgbImage {
 }
 
 /// Draws `lattice` on `canvas` in `colour`.
+#[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
 pub fn draw_lattice_mut(canvas: &mut RgbImage, lattice: &Lattice, colour: Rgb<u8>) {
     let p = &lattice.points_in_image;
     let seg = |c: &mut RgbImage, a: Point, b: Point, col: Rgb<u8>| {

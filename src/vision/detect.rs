@@ -150,8 +150,10 @@ pub fn detect_with(
         }
         return Err(NoGrid::NoLattice(last_reason));
     };
-    let lattice =
-        lattice_in_work.map(|p| Point::new((p.x + 0.5) * factor - 0.5, (p.y + 0.5) * factor - 0.5));
+    let to_image = |p: Point| Point::new((p.x + 0.5) * factor - 0.5, (p.y + 0.5) * factor - 0.5);
+    let lattice = lattice_in_work.map(to_image);
+    // Corners at the border line's centre, like the lattice: kubiesa's ground truth uses
+    // that convention (wichtounet's sits ~1 % further out); see `outer_corners`.
     Ok(GridDetection {
         corners_in_image: lattice.corners(),
         lattice_in_image: lattice.points_in_image,
@@ -206,8 +208,9 @@ pub(crate) fn ink_mask(image: &GrayImage, radius: u32, delta: u32) -> GrayImage 
     for y in 0..hu {
         let mut row_sum = 0u32;
         for x in 0..wu {
-            row_sum += src[y * wu + x] as u32;
-            integral[(y + 1) * stride + x + 1] = integral[y * stride + x + 1] + row_sum;
+            row_sum = row_sum.wrapping_add(src[y * wu + x] as u32);
+            // Wrapping: only differences of box corners are used, and a box sum fits in u32.
+            integral[(y + 1) * stride + x + 1] = integral[y * stride + x + 1].wrapping_add(row_sum);
         }
     }
     let r = radius as usize;
@@ -219,9 +222,10 @@ pub(crate) fn ink_mask(image: &GrayImage, radius: u32, delta: u32) -> GrayImage 
             let x0 = x.saturating_sub(r);
             let x1 = (x + r + 1).min(wu);
             let area = ((y1 - y0) * (x1 - x0)) as u32;
-            let sum = integral[y1 * stride + x1] + integral[y0 * stride + x0]
-                - integral[y0 * stride + x1]
-                - integral[y1 * stride + x0];
+            let sum = integral[y1 * stride + x1]
+                .wrapping_add(integral[y0 * stride + x0])
+                .wrapping_sub(integral[y0 * stride + x1])
+                .wrapping_sub(integral[y1 * stride + x0]);
             let v = src[y * wu + x] as u32;
             if (v + delta) * area < sum {
                 out[y * wu + x] = 255;
@@ -254,7 +258,7 @@ fn candidate_quads(mask: &GrayImage, options: &DetectOptions) -> Vec<[Point; 4]>
         }
         outlines.push(((bw * bh) as i64, &c.points));
     }
-    outlines.sort_by(|a, b| b.0.cmp(&a.0));
+    outlines.sort_by_key(|o| std::cmp::Reverse(o.0));
     let mut quads = Vec::new();
     for (_, points) in outlines.into_iter().take(options.max_candidates) {
         let hull = imageproc::geometry::convex_hull(points.clone());
@@ -703,6 +707,61 @@ fn refine_lattice(mask: &GrayImage, initial: &Lattice) -> Lattice {
     lattice
 }
 
+/// The grid's outer corners at the OUTER edge of the border line (the lattice itself runs
+/// through line centres): each side is pushed outwards by the median distance from its centre
+/// line to where its ink ends.
+#[allow(dead_code)]
+fn outer_corners(mask: &GrayImage, lattice: &Lattice) -> [Point; 4] {
+    let p = &lattice.points_in_image;
+    let mut offsets = [(Point::default(), 0.0f32); 4];
+    for (k, slot) in offsets.iter_mut().enumerate() {
+        let mut dists = Vec::with_capacity(9);
+        let mut normal_sum = Point::default();
+        for i in 0..9 {
+            // Side k: 0 top, 1 right, 2 bottom, 3 left; (on-line point pair, inner pair).
+            let (a0, a1, b0, b1) = match k {
+                0 => (p[0][i], p[0][i + 1], p[1][i], p[1][i + 1]),
+                1 => (p[i][9], p[i + 1][9], p[i][8], p[i + 1][8]),
+                2 => (p[9][i], p[9][i + 1], p[8][i], p[8][i + 1]),
+                _ => (p[i][0], p[i + 1][0], p[i][1], p[i + 1][1]),
+            };
+            let a = a0.lerp(a1, 0.5);
+            let b = b0.lerp(b1, 0.5);
+            let n = unit(Point::new(a.x - b.x, a.y - b.y));
+            normal_sum = Point::new(normal_sum.x + n.x, normal_sum.y + n.y);
+            let mut d = 0.0f32;
+            let mut misses = 0;
+            let mut last_ink = 0.0f32;
+            while d < 12.0 && misses < 2 {
+                if ink_at(mask, Point::new(a.x + d * n.x, a.y + d * n.y)) {
+                    last_ink = d;
+                    misses = 0;
+                } else {
+                    misses += 1;
+                }
+                d += 0.5;
+            }
+            dists.push(last_ink);
+        }
+        dists.sort_by(f32::total_cmp);
+        // Half a pixel: the mask's last ink pixel is centred half a pixel inside its edge.
+        *slot = (unit(normal_sum), dists[dists.len() / 2] + 0.5);
+    }
+    let corners = lattice.corners();
+    // Corner TL lies on left (3) and top (0), TR on top and right, and so on.
+    let sides_of = [(3usize, 0usize), (0, 1), (1, 2), (2, 3)];
+    let mut out = corners;
+    for (c, (s1, s2)) in sides_of.iter().enumerate() {
+        let (n1, d1) = offsets[*s1];
+        let (n2, d2) = offsets[*s2];
+        out[c] = Point::new(
+            corners[c].x + n1.x * d1 + n2.x * d2,
+            corners[c].y + n1.y * d1 + n2.y * d2,
+        );
+    }
+    out
+}
+
 /// Share of ink along the segment `a → b` (inner 80 %), accepting ink within one pixel of it.
 fn edge_coverage(mask: &GrayImage, a: Point, b: Point) -> f32 {
     let len = a.distance(b);
@@ -721,6 +780,7 @@ fn edge_coverage(mask: &GrayImage, a: Point, b: Point) -> f32 {
 }
 
 /// Checks that `lattice` sits on a real 9×9 grid; returns its score or why not.
+#[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
 fn validate(mask: &GrayImage, lattice: &Lattice) -> Result<f32, String> {
     let p = &lattice.points_in_image;
     if p.iter().flatten().any(|q| !q.is_finite()) {
@@ -780,12 +840,14 @@ fn validate(mask: &GrayImage, lattice: &Lattice) -> Result<f32, String> {
             "grid lines missing (mean edge ink {mean_edge:.2}, {weak} weak edges)"
         ));
     }
-    if mean_half > 0.45 || mean_half > mean_edge - 0.3 {
+    // Handwriting and pencil marks put ink between the lines too; a finer grid (18×18)
+    // puts nearly as much there as on the lines.
+    if mean_half > 0.65 || mean_half > mean_edge - 0.3 {
         return Err(format!(
             "ink between grid lines ({mean_half:.2}): not a 9×9 grid"
         ));
     }
-    if bend_median > 0.08 || bend_p90 > 0.2 {
+    if bend_median > 0.08 || bend_p90 > 0.45 {
         return Err(format!(
             "uneven line spacing (median {bend_median:.2} cell)"
         ));
@@ -820,6 +882,7 @@ fn put_line(img: &mut GrayImage, a: Point, b: Point, thick: f32, v: u8) {
 mod tests {
     use super::*;
 
+    #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
     fn synthetic_grid(corners: [Point; 4]) -> GrayImage {
         let mut img = GrayImage::from_pixel(640, 480, Luma([210]));
         let lat = Lattice::from_corners(corners);

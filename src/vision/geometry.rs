@@ -129,6 +129,7 @@ impl Homography {
 }
 
 /// Gaussian elimination with partial pivoting on an 8×9 augmented matrix.
+#[allow(clippy::needless_range_loop)] // Gaussian elimination reads clearest with indices
 fn solve8(mut a: [[f64; 9]; 8]) -> Option<[f64; 8]> {
     for col in 0..8 {
         let pivot = (col..8).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;

@@ -4,7 +4,7 @@
 //! (size read from the header before decoding, decoder allocation limits) and honours the
 //! EXIF orientation tag. It does not convert colour or resize; see `detect` for that.
 
-use std::io::{BufReader, Cursor, Read, Seek};
+use std::io::{BufRead, BufReader, Cursor, Seek};
 use std::path::{Path, PathBuf};
 
 use image::{DynamicImage, ImageDecoder, ImageReader, Limits};
@@ -87,7 +87,7 @@ pub fn load_image_from_memory(bytes: &[u8], name: &str) -> Result<DynamicImage, 
     decode(Cursor::new(bytes), Path::new(name))
 }
 
-fn decode<R: Read + Seek>(reader: R, path: &Path) -> Result<DynamicImage, LoadError> {
+fn decode<R: BufRead + Seek>(reader: R, path: &Path) -> Result<DynamicImage, LoadError> {
     let decode_err = |source| LoadError::Decode {
         path: path.to_path_buf(),
         source,

@@ -474,7 +474,7 @@ mod tests {
     #[test]
     fn reappearing_after_loss() {
         let mut t = LatticeTracker::default();
-        let a = CellFingerprint(0xABCDEF_1234_5678u128);
+        let a = CellFingerprint(0x00AB_CDEF_1234_5678_u128);
         for i in 0..10u64 {
             t.update(Some(&det(10.0, 10.0, 270.0)), Some(a), i * 33);
         }

@@ -13,6 +13,8 @@ use super::super::grid::Grid;
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, CellSet, Digit, House};
 
+/// The BUG+1 placement, if the position is a BUG plus one trivalue cell. Sound only when the
+/// puzzle has a unique solution.
 pub(crate) fn find(grid: &Grid) -> Option<Step> {
     let mut extra_cell = None;
     for c in grid.empty_cells().iter() {
@@ -63,49 +65,56 @@ pub(crate) fn text(step: &Step) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sudoku::solver::solve_up_to;
+    use crate::sudoku::techniques::xy_wing::rated;
+    use crate::sudoku::types::Cell;
+
+    /// A position reached while solving a bank puzzle (one of `rated::RATINGS`): pencil marks,
+    /// a solved cell written as its single digit. Every empty cell is bivalue except r6c2
+    /// {1,5,6}.
+    const BUG_POSITION: &str = "
+        .2..............8.......7..........9..3...........6......4.........5....1........
+        ........9..3..6.......5..........7..1...........4............8...3..6....2.......
+        1.3.........4.....1....6..........8..2...........5..........7....3..6...........9
+        ..3..6...........9.2...........5..........7.........8...3..6...1...........4.....
+        .......8...3.5.......4..........6...........91..........3.5.....2.............7..
+        ......7..1...56...1....6.....3.........4......2...............9.......8.....56...
+        1....6....2.........3.........4.........5..........7..1....6...........9.......8.
+        ....5..........7.........8.1.............6...........9.2..........4.......3......
+        ...4.....1....6...........9.2..............8...3......1...5..........7......56...";
 
     #[test]
-    #[ignore]
-    fn explore() {
-        use crate::sudoku::techniques::xy_wing::rated;
-        use crate::sudoku::techniques::*;
-        let ratings: Vec<String> = std::env::var("RATINGS").unwrap_or("4.2,4.4,4.5,4.6,5.6,6.6,7.0".into()).split(',').map(|s| s.to_string()).collect();
-        let rs: Vec<&str> = ratings.iter().map(|s| s.as_str()).collect();
-        let n: usize = std::env::var("PER").ok().and_then(|s| s.parse().ok()).unwrap_or(10);
-        let t0 = std::time::Instant::now();
-        let pos = rated::positions(&rated::puzzles(&rs, n));
-        eprintln!("{} positions in {:?}", pos.len(), t0.elapsed());
-        let finders: Vec<(&str, Box<dyn Fn(&Grid) -> Option<Step>>)> = vec![
-            ("xy", Box::new(|g: &Grid| xy_wing::find(g))),
-            ("xyz", Box::new(|g: &Grid| xyz_wing::find(g))),
-            ("w", Box::new(|g: &Grid| w_wing::find(g))),
-            ("trap", Box::new(|g: &Grid| simple_colors::find_trap(g))),
-            ("wrap", Box::new(|g: &Grid| simple_colors::find_wrap(g))),
-            ("ur1", Box::new(|g: &Grid| unique_rectangle::find(g, 1))),
-            ("ur2", Box::new(|g: &Grid| unique_rectangle::find(g, 2))),
-            ("ur3", Box::new(|g: &Grid| unique_rectangle::find(g, 3))),
-            ("ur4", Box::new(|g: &Grid| unique_rectangle::find(g, 4))),
-            ("bug", Box::new(|g: &Grid| super::find(g))),
-            ("rp", Box::new(|g: &Grid| remote_pair::find(g))),
-        ];
-        for (name, f) in &finders {
-            let t0 = std::time::Instant::now();
-            let found = rated::check_finder(&pos, f);
-            eprintln!("== {name}: {} hits, {:?}", found.len(), t0.elapsed());
-            for (g, s) in found.iter().take(3) {
-                eprintln!("{}\n  {}", g.to_sukaku(), s.text());
-            }
-        }
+    fn bug_plus_one_on_a_real_position() {
+        let g = rated::position(BUG_POSITION);
+        let s = find(&g).unwrap();
+        assert_eq!(s.text(), "Bivalue Universal Grave + 1 => r6c2=6");
+        assert_eq!(s.houses.len(), 3);
+        // Without 6, r6c2 would leave a BUG: 6 is the digit seen three times in r6, c2 and b4.
+        let sols = solve_up_to(&g, 2);
+        assert!(sols.is_unique());
+        assert_eq!(sols.first.unwrap()[Cell::at(5, 1).index()], 6);
+    }
+
+    #[test]
+    fn a_second_trivalue_cell_is_no_bug_plus_one() {
+        let mut g = rated::position(BUG_POSITION);
+        let two = g
+            .empty_cells()
+            .iter()
+            .find(|&c| g.candidates(c).len() == 2)
+            .unwrap();
+        let extra = (!g.candidates(two)).first().unwrap();
+        let mut cands = g.candidates(two);
+        cands.insert(extra);
+        g.set_candidates(two, cands);
+        assert!(find(&g).is_none());
     }
 
     #[test]
     fn sound_on_bank_positions() {
         // Every position of the explained solves of real bank puzzles; each step checked against
         // the solution.
-        let found = crate::sudoku::techniques::xy_wing::rated::check_finder(
-            crate::sudoku::techniques::xy_wing::rated::bank_positions(),
-            find,
-        );
+        let found = rated::check_finder(rated::bank_positions(), find);
         eprintln!("BUG+1: found in {} positions", found.len());
     }
 }

@@ -186,8 +186,8 @@ impl Graph {
                     weak.push((a as NodeId, single[c.index() * 9 + d.index()]));
                 }
                 let (ga, gb) = group_range[d.index()];
-                for g in ga..gb {
-                    if nodes[g].cells.is_subset(seen) {
+                for (g, group) in nodes.iter().enumerate().take(gb).skip(ga) {
+                    if group.cells.is_subset(seen) {
                         weak.push((a as NodeId, g as NodeId));
                     }
                 }

@@ -36,13 +36,13 @@ mod tests {
 
     #[test]
     fn only_place_in_box() {
-        // 7s in r7, r8 and c1, c2 leave r9c3 as the only 7 in box 7.
+        // 7s in r7, r8 (outside box 7) and c1, c2 (r4c1, r1c2) leave r9c3 as box 7's only 7.
         let g = grid(
-            ".........\
+            ".7.......\
              .........\
              .........\
              7........\
-             .7.......\
+             .........\
              .........\
              ...7.....\
              ......7..\

@@ -15,11 +15,10 @@ pub(crate) fn find_pointing(grid: &Grid) -> Option<Step> {
                 continue;
             }
             for line in House::of_kind(HouseKind::Row).chain(House::of_kind(HouseKind::Col)) {
-                if cells.is_subset(line.cell_set()) {
-                    if let Some(step) = build(grid, Technique::LockedCandidatesPointing, d, b, line)
-                    {
-                        return Some(step);
-                    }
+                if cells.is_subset(line.cell_set())
+                    && let Some(step) = build(grid, Technique::LockedCandidatesPointing, d, b, line)
+                {
+                    return Some(step);
                 }
             }
         }
@@ -36,11 +35,10 @@ pub(crate) fn find_claiming(grid: &Grid) -> Option<Step> {
                 continue;
             }
             for b in House::of_kind(HouseKind::Box) {
-                if cells.is_subset(b.cell_set()) {
-                    if let Some(step) = build(grid, Technique::LockedCandidatesClaiming, d, line, b)
-                    {
-                        return Some(step);
-                    }
+                if cells.is_subset(b.cell_set())
+                    && let Some(step) = build(grid, Technique::LockedCandidatesClaiming, d, line, b)
+                {
+                    return Some(step);
                 }
             }
         }
@@ -87,41 +85,44 @@ mod tests {
     use crate::sudoku::techniques::test_util::*;
 
     #[test]
-    fn pointing_in_box_4() {
-        // 5s in c1 and c2 (outside box 4) confine box 4's 5 to c3.
+    fn pointing_in_box_1() {
+        // r1-3c12 are filled, so box 1's 5 is confined to c3 and the rest of c3 loses it.
         let g = grid(
-            ".........\
+            "12.......\
+             34.......\
+             67.......\
              .........\
              .........\
              .........\
              .........\
              .........\
-             5........\
-             .5.......\
              .........",
         );
         let s = super::find_pointing(&g).unwrap();
         assert_eq!(
             s.text(),
-            "Locked Candidates Type 1 (Pointing): 5 in b1 => r456c3<>5"
+            "Locked Candidates Type 1 (Pointing): 5 in b1 => r456789c3<>5"
         );
     }
 
     #[test]
     fn claiming_in_row() {
-        // Row 1's 3 is confined to box 1 when c4..c9 each already hold a 3 elsewhere.
+        // Row 1's 3 can only go in box 1 (r1c4-9 are filled), so the rest of box 1 loses it.
         let g = grid(
-            ".........\
-             ...3.....\
-             ......3..\
-             ....3....\
-             .......3.\
-             .....3...\
-             ........3\
+            "...124567\
+             .........\
+             .........\
+             .........\
+             .........\
+             .........\
+             .........\
              .........\
              .........",
         );
         let s = super::find_claiming(&g).unwrap();
-        assert!(s.text().starts_with("Locked Candidates Type 2 (Claiming): 3 in r1 => "));
+        assert_eq!(
+            s.text(),
+            "Locked Candidates Type 2 (Claiming): 3 in r1 => r23c123<>3"
+        );
     }
 }

@@ -17,6 +17,8 @@ use super::super::types::{Candidates, Cell, CellSet};
 /// The longest chain considered (cells); a chain through a pair's cells is never longer.
 const MAX_CELLS: usize = 81;
 
+/// The first Remote Pair (pairs by their first cell in reading order) that eliminates
+/// something.
 pub(crate) fn find(grid: &Grid) -> Option<Step> {
     let mut bivalue = CellSet::EMPTY;
     for c in grid.empty_cells().iter() {
@@ -55,7 +57,7 @@ fn find_in_group(grid: &Grid, pair: Candidates, group: CellSet) -> Option<Step> 
         pair_cells |= grid.digit_cells(d);
     }
     // Chain cells are never targets: a group cell seeing both ends would make them 2 apart.
-    pair_cells = pair_cells & !group;
+    pair_cells &= !group;
     let mut parent = [0u8; 81];
     for start in group.iter() {
         // Breadth-first search from `start` over the group's "sees" graph.
@@ -104,14 +106,18 @@ fn build(grid: &Grid, pair: Candidates, path: &[Cell], pair_cells: CellSet) -> S
             targets |= p.peers() & q.peers();
         }
     }
-    targets = targets & pair_cells;
+    targets &= pair_cells;
     for d in pair.iter() {
         eliminate_where_possible(&mut step, grid, targets, d);
     }
     step.digits = pair;
     let digits: Vec<_> = pair.iter().collect();
     for (i, &c) in path.iter().enumerate() {
-        let role = if i % 2 == 0 { Role::ColorA } else { Role::ColorB };
+        let role = if i % 2 == 0 {
+            Role::ColorA
+        } else {
+            Role::ColorB
+        };
         for &d in &digits {
             step.mark(c, d, role);
         }
@@ -189,5 +195,29 @@ mod tests {
             find,
         );
         eprintln!("Remote Pair: found in {} positions", found.len());
+    }
+
+    /// A position reached while solving a bank puzzle: r2c1, r2c9, r3c8, r6c8 are all {2,3}; r6c1 sees both ends.
+    const RP_POSITION: &str = "
+        1..45....1..45........5..8...3...........6....2...........5..8.......7..........9
+        .23...........6....23.....9....5..........7.........8....4.....1.........23......
+        ......7....3.5.....23.5..8.........91...........4.........5..8..23...........6...
+        ........9.......8....4...........7...23......1.............6.......5.....23......
+        ..3.56....2.........3.5.......4.6...........9..3.56...1.....7.........8.1.34..7..
+        ..3.56.........7..1.........2.4.6..........8...3.56...........9.23.......234.....
+        12.45....1..45..........7...2.....8..2.4.............9..3...........6...1......8.
+        .......8...34..........6...1..........34...........7...2...............9....5....
+        123..............9.23.......2...6.8.....5......3..6...1.....7.....4.....1.....78.";
+
+    #[test]
+    fn real_position() {
+        use crate::sudoku::techniques::xy_wing::rated;
+        let g = rated::position(RP_POSITION);
+        let s = (find)(&g).unwrap();
+        assert_eq!(
+            s.text(),
+            "Remote Pair: 2/3 r2c1 -2- r2c9 -3- r3c8 -2- r6c8 => r6c1<>3"
+        );
+        rated::assert_agrees_with_solver(&g, &s);
     }
 }

@@ -14,10 +14,12 @@ use super::super::grid::Grid;
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
 
+/// The first Simple Colors Trap (digits ascending, clusters of at least four cells).
 pub(crate) fn find_trap(grid: &Grid) -> Option<Step> {
     find(grid, Technique::SimpleColorsTrap)
 }
 
+/// The first Simple Colors Wrap (digits ascending).
 pub(crate) fn find_wrap(grid: &Grid) -> Option<Step> {
     find(grid, Technique::SimpleColorsWrap)
 }
@@ -34,7 +36,7 @@ fn find(grid: &Grid, t: Technique) -> Option<Step> {
         }
         while let Some(start) = todo.first() {
             let (a, b) = color(&adj, start);
-            todo = todo & !(a | b);
+            todo &= !(a | b);
             // Two linked cells of one color would mean the grid has no solution; such a cluster
             // proves nothing we want to state.
             if !(a & b).is_empty() {
@@ -101,6 +103,10 @@ fn seen_by(set: CellSet) -> CellSet {
 }
 
 fn trap(grid: &Grid, d: Digit, a: CellSet, b: CellSet) -> Option<Step> {
+    // Two or three cells can only trap inside one box, which Locked Candidates already says.
+    if (a | b).len() < 4 {
+        return None;
+    }
     let targets = seen_by(a) & seen_by(b) & !(a | b);
     let mut step = Step::new(Technique::SimpleColorsTrap);
     if eliminate_where_possible(&mut step, grid, targets, d) == 0 {
@@ -230,6 +236,10 @@ mod tests {
         use crate::sudoku::techniques::xy_wing::rated;
         let traps = rated::check_finder(rated::bank_positions(), find_trap);
         let wraps = rated::check_finder(rated::bank_positions(), find_wrap);
-        eprintln!("traps in {} positions, wraps in {}", traps.len(), wraps.len());
+        eprintln!(
+            "traps in {} positions, wraps in {}",
+            traps.len(),
+            wraps.len()
+        );
     }
 }

@@ -22,6 +22,8 @@ use super::super::notation::slash_digits;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
 
+/// The first Unique Rectangle of type `kind` (1 to 4; anything else finds nothing) that makes
+/// progress. Sound only when the puzzle has a unique solution.
 pub(crate) fn find(grid: &Grid, kind: u8) -> Option<Step> {
     for r1 in 0..9 {
         for r2 in r1 + 1..9 {
@@ -346,5 +348,29 @@ mod tests {
             let found = rated::check_finder(rated::bank_positions(), |g| find(g, kind));
             eprintln!("UR type {kind}: found in {} positions", found.len());
         }
+    }
+
+    /// A position reached while solving a bank puzzle: floor r5c7, r5c9 {1,7}; roof r2c7 {1,7,8}, r2c9 {1,6,7,8}; with r2c3 {1,8} and r2c8 {1,6} the roof extras {6,8} form a naked triple {1,6,8} in row 2.
+    const UR3_POSITION: &str = "
+        .2....78.12.........3..............91......8......6......4.........5....12....78.
+        ...4.678.1..4.6..91......8...3..........5.....2.......1.....78.1....6...1....678.
+        .2...6.8.12...6.......5.......4.....1......8.......7..........91.3..6...123..6.8.
+        1............5.....2.............7....3.........4..........6..........8.........9
+        ..3.............8......6.......5.....2...............91.....7.....4.....1.....7..
+        ........9......7.....4.....1.............6..........8...3.......2...........5....
+        .....6.8...3..............9.2..........4.........5....1......8.......7..1....6.8.
+        .2.4...8.12.4.....1......8......6.........7....3..........5............91..4...8.
+        ....5.......4.6.........7.........8.........91.........2.........3..6.....34.6...";
+
+    #[test]
+    fn real_position() {
+        use crate::sudoku::techniques::xy_wing::rated;
+        let g = rated::position(UR3_POSITION);
+        let s = find(&g, 3).unwrap();
+        assert_eq!(
+            s.text(),
+            "Unique Rectangle Type 3: 1/7 in r2c7,r2c9,r5c7,r5c9 => r2c2<>1, r2c12<>6, r2c1<>8"
+        );
+        rated::assert_agrees_with_solver(&g, &s);
     }
 }

@@ -11,6 +11,7 @@ use super::super::grid::Grid;
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
 
+/// The first W-Wing (bivalue pairs in reading order) that eliminates something.
 pub(crate) fn find(grid: &Grid) -> Option<Step> {
     let mut bivalue = CellSet::EMPTY;
     for c in grid.empty_cells().iter() {
@@ -132,13 +133,13 @@ mod tests {
         ds.iter().filter_map(|&n| Digit::new(n)).collect()
     }
 
-    /// r1c1 and r5c5 are {1,2}; 2 in column 4 only at r1c4 and r5c4.
+    /// r1c1 and r5c5 are {1,2}; 2 in column 4 only at r1c4 and r5c4 (1 everywhere).
     fn wing_grid() -> Grid {
         let mut g = grid(&".".repeat(81));
         g.set_candidates(Cell::at(0, 0), cands(&[1, 2]));
         g.set_candidates(Cell::at(4, 4), cands(&[1, 2]));
         for r in [1, 2, 3, 5, 6, 7, 8] {
-            g.set_candidates(Cell::at(r, 3), cands(&[3, 4, 5, 6, 7, 8, 9]));
+            g.set_candidates(Cell::at(r, 3), cands(&[1, 3, 4, 5, 6, 7, 8, 9]));
         }
         g
     }
@@ -159,7 +160,8 @@ mod tests {
     fn no_wing_without_the_strong_link() {
         let mut g = wing_grid();
         g.set_candidates(Cell::at(8, 3), cands(&[2, 3]));
-        assert!(find(&g).is_none());
+        let s = find(&g);
+        assert!(s.is_none(), "{:?}", s.map(|s| s.text()));
     }
 
     #[test]
@@ -171,5 +173,30 @@ mod tests {
             find,
         );
         eprintln!("W-Wing: found in {} positions", found.len());
+    }
+
+    /// A position reached while solving a bank puzzle: r6c3 and r9c2 are {1,6}; column 9 has
+    /// 6 only in r6c9 and r9c9.
+    const W_POSITION: &str = "
+        .2..............8.......7..........91.3...........6......4.....1.3.5....1...5....
+        ........91.3..6.......5..........7..1.3.........4............8.1.3..6....2.......
+        1.3..6......4.....1....6..........8..2...........5..........7..1.3..6...........9
+        1.3..6...........9.2...........5..........7.........8.1.3..6...1.3..6......4.....
+        .......8...3.5.......4..........6...........91..........3.5.....2.............7..
+        ......7..1...56...1....6.....3.........4......2...............91...56.8.1...56...
+        1....6....2.........3.........4.........5..........7..1....6...........9.......8.
+        ....5..........7.........8.1.............6...........9.2..........4.......3......
+        ...4.....1....6...........9.2..............8...3......1...56.........7..1...56...";
+
+    #[test]
+    fn real_position() {
+        use crate::sudoku::techniques::xy_wing::rated;
+        let g = rated::position(W_POSITION);
+        let s = (find)(&g).unwrap();
+        assert_eq!(
+            s.text(),
+            "W-Wing: 1/6 in r6c3,r9c2 connected by 6 in r6c9,r9c9 => r6c2<>1"
+        );
+        rated::assert_agrees_with_solver(&g, &s);
     }
 }

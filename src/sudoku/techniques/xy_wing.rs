@@ -11,6 +11,7 @@ use super::super::notation::slash_digits;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit};
 
+/// The first XY-Wing (pivots in reading order) that eliminates something.
 pub(crate) fn find(grid: &Grid) -> Option<Step> {
     let mut bivalue = CellSet::EMPTY;
     for c in grid.empty_cells().iter() {
@@ -148,7 +149,13 @@ mod tests {
         g.set_candidates(Cell::at(0, 0), cands(&[1, 2]));
         g.set_candidates(Cell::at(0, 4), cands(&[1, 3]));
         g.set_candidates(Cell::at(2, 1), cands(&[2, 3]));
-        for c in [Cell::at(0, 1), Cell::at(0, 2), Cell::at(2, 3), Cell::at(2, 4), Cell::at(2, 5)] {
+        for c in [
+            Cell::at(0, 1),
+            Cell::at(0, 2),
+            Cell::at(2, 3),
+            Cell::at(2, 4),
+            Cell::at(2, 5),
+        ] {
             g.set_candidates(c, cands(&[4, 5, 6]));
         }
         assert!(find(&g).is_none());
@@ -164,6 +171,27 @@ mod tests {
         );
         eprintln!("XY-Wing: found in {} positions", found.len());
     }
+
+    /// A position reached while solving a bank puzzle: pivot r2c2 {3,6}, pincers r3c1 {1,3} and r9c2 {1,6}.
+    const XY_POSITION: &str = "
+        .2..............8.......7..........9..3...........6......4.........5....1........
+        ........9..3..6.......5..........7..1...........4............8...3..6....2.......
+        1.3.........4.....1....6..........8..2...........5..........7....3..6...........9
+        ..3..6...........9.2...........5..........7.........8...3..6...1...........4.....
+        .......8...3.5.......4..........6...........91..........3.5.....2.............7..
+        ......7..1...56...1....6.....3.........4......2...............9.......8.....56...
+        1....6....2.........3.........4.........5..........7..1....6...........9.......8.
+        ....5..........7.........8.1.............6...........9.2..........4.......3......
+        ...4.....1....6...........9.2..............8...3......1...5..........7......56...";
+
+    #[test]
+    fn real_position() {
+        use crate::sudoku::techniques::xy_wing::rated;
+        let g = rated::position(XY_POSITION);
+        let s = (find)(&g).unwrap();
+        assert_eq!(s.text(), "XY-Wing: 3/6/1 in r2c2,r3c1,r9c2 => r7c1<>1");
+        rated::assert_agrees_with_solver(&g, &s);
+    }
 }
 
 /// Real positions for the technique tests: every position reached while solving puzzles of the
@@ -177,7 +205,8 @@ pub(crate) mod rated {
 
     /// The first `per_file` puzzles of `se-rated/{rating}.txt` for each rating.
     pub(crate) fn puzzles(ratings: &[&str], per_file: usize) -> Vec<Grid> {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles/se-rated");
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles/se-rated");
         let mut out = Vec::new();
         for r in ratings {
             let path = dir.join(format!("{r}.txt"));
@@ -196,8 +225,9 @@ pub(crate) mod rated {
 
     /// Bank files whose hardest step is one of the wing, coloring, uniqueness or remote pair
     /// techniques (SE 4.2 XY-Wing … 7.0), and a few around them.
-    pub(crate) const RATINGS: [&str; 10] =
-        ["4.2", "4.4", "4.5", "4.6", "5.6", "5.7", "6.2", "6.6", "6.7", "7.0"];
+    pub(crate) const RATINGS: [&str; 10] = [
+        "4.2", "4.4", "4.5", "4.6", "5.6", "5.7", "6.2", "6.6", "6.7", "7.0",
+    ];
 
     /// The positions of [`positions`] for the first 5 puzzles of each of [`RATINGS`], computed
     /// once per test run.
@@ -226,6 +256,26 @@ pub(crate) mod rated {
             }
         }
         out
+    }
+
+    /// A position from its pencil-mark string (a solved cell written as its single digit, as
+    /// [`Grid::to_sukaku`] prints it), with the single-candidate cells filled in.
+    pub(crate) fn position(text: &str) -> Grid {
+        let mut g = parse_puzzle(text).expect("test position parses");
+        for c in crate::sudoku::types::Cell::all() {
+            if let Some(d) = g.candidates(c).single_digit() {
+                g.place(c, d);
+            }
+        }
+        g
+    }
+
+    /// Asserts that `position` has a unique solution that `step` agrees with.
+    pub(crate) fn assert_agrees_with_solver(position: &Grid, step: &Step) {
+        let sols = crate::sudoku::solver::solve_up_to(position, 2);
+        assert!(sols.is_unique());
+        let solution = sols.first.expect("unique solution");
+        assert!(!contradicts(step, &solution), "WRONG: {}", step.text());
     }
 
     /// Runs `finder` on every position; asserts each step it returns makes progress and agrees

@@ -7,8 +7,9 @@
 
 use super::super::grid::Grid;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
-use super::super::types::{Candidates, Cell, CellSet, Digit};
+use super::super::types::{Cell, CellSet, Digit};
 
+/// The first XYZ-Wing (pivots in reading order) that eliminates something.
 pub(crate) fn find(grid: &Grid) -> Option<Step> {
     let mut bivalue = CellSet::EMPTY;
     let mut trivalue = CellSet::EMPTY;
@@ -75,6 +76,7 @@ pub(crate) fn text(step: &Step) -> String {
 mod tests {
     use super::*;
     use crate::sudoku::techniques::test_util::*;
+    use crate::sudoku::types::Candidates;
 
     fn cands(ds: &[u8]) -> Candidates {
         ds.iter().filter_map(|&n| Digit::new(n)).collect()
