@@ -193,7 +193,7 @@ fn steps_highlight_and_edits_resolve() {
     let before = h.state().highlighted_cells();
     assert!(!before.is_empty(), "the first step highlights cells");
 
-    h.get_by_label("Next ▶").click();
+    h.get_by_label("Next").click();
     h.step();
     h.step();
     assert_eq!(walk(h.state()).map(|w| w.0), Some(1));
@@ -253,7 +253,12 @@ fn steps_highlight_and_edits_resolve() {
     h.step();
     assert!(h.state().board().conflicts()[cell.index()]);
     assert!(matches!(h.state().solve_state(), SolveState::Unsolvable(_)));
-    h.get_by_label_contains("repeat a digit");
+    // Shown under the board and in the steps panel.
+    assert!(
+        !h.query_all_by_label_contains("repeat a digit")
+            .collect::<Vec<_>>()
+            .is_empty()
+    );
 }
 
 fn num_key(d: u8) -> egui::Key {
@@ -505,6 +510,7 @@ fn annotated_png_is_saved() {
     assert_eq!(img.width(), 720);
     let blue = img.pixels().filter(|p| p.0 == [20, 90, 230]).count();
     assert!(blue > 500, "solution digits drawn ({blue} px)");
+    h.step();
     h.get_by_label_contains("saved");
 }
 

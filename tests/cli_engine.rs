@@ -95,7 +95,11 @@ fn duplicate_given_names_both_cells() {
     let dup = format!("11{}", &P17[2..]);
     let o = run(&["solve", &dup]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("duplicate given 1 in r1: r1c1 and r1c2"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("duplicate given 1 in r1: r1c1 and r1c2"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -143,7 +147,14 @@ fn techniques_lists_every_id() {
     let o = run(&["techniques"]);
     assert_eq!(o.status.code(), Some(0));
     let out = stdout(&o);
-    for id in ["full-house", "x-wing", "skyscraper", "aic", "als-xz", "unique-rectangle-4"] {
+    for id in [
+        "full-house",
+        "x-wing",
+        "skyscraper",
+        "aic",
+        "als-xz",
+        "unique-rectangle-4",
+    ] {
         assert!(out.contains(id), "{id} missing");
     }
 }
@@ -158,7 +169,11 @@ fn rate_reports_bad_lines_and_goes_on() {
     )
     .unwrap();
     let o = run(&["rate", path.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(1), "a bad line makes the batch exit 1");
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "a bad line makes the batch exit 1"
+    );
     let lines: Vec<serde_json::Value> = stdout(&o)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())

@@ -62,12 +62,12 @@ fn check_file(path: &Path, n: usize, seed: u64) -> (usize, usize) {
         );
         let mut g: Grid = grid.clone();
         for s in &e.steps {
+            assert!(!contradicts(s, &e.solution), "{p}: wrong step {}", s.text());
             assert!(
-                !contradicts(s, &e.solution),
-                "{p}: wrong step {}",
+                s.makes_progress(&g),
+                "{p}: step without progress {}",
                 s.text()
             );
-            assert!(s.makes_progress(&g), "{p}: step without progress {}", s.text());
             if matches!(
                 s.technique,
                 Technique::UniqueRectangle1
@@ -76,7 +76,10 @@ fn check_file(path: &Path, n: usize, seed: u64) -> (usize, usize) {
                     | Technique::UniqueRectangle4
                     | Technique::BugPlusOne
             ) {
-                assert!(e.unique, "{p}: uniqueness technique on a multi-solution puzzle");
+                assert!(
+                    e.unique,
+                    "{p}: uniqueness technique on a multi-solution puzzle"
+                );
             }
             s.apply(&mut g);
         }

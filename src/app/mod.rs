@@ -1046,15 +1046,11 @@ impl SudokuLensApp {
 
     fn toolbar_ui(&mut self, ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
         ui.horizontal_wrapped(|ui| {
-            if ui
-                .button("📂 Open photo…")
-                .on_hover_text("Ctrl+O")
-                .clicked()
-            {
+            if ui.button("Open photo…").on_hover_text("Ctrl+O").clicked() {
                 cmds.push(Command::OpenPhotoDialog);
             }
             if ui
-                .button("📋 Paste")
+                .button("Paste")
                 .on_hover_text("Ctrl+V: an image, or a puzzle as text")
                 .clicked()
             {
@@ -1062,10 +1058,10 @@ impl SudokuLensApp {
             }
             ui.separator();
             if self.camera.is_some() {
-                if ui.button("⏹ Stop camera").clicked() {
+                if ui.button("Stop camera").clicked() {
                     cmds.push(Command::StopCamera);
                 }
-            } else if ui.button("📷 Start camera").clicked() {
+            } else if ui.button("Start camera").clicked() {
                 cmds.push(Command::StartCamera);
             }
             let cameras = self
@@ -1103,7 +1099,7 @@ impl SudokuLensApp {
                     }
                 });
             if ui
-                .button("🔄")
+                .button("Rescan")
                 .on_hover_text("Look for cameras again")
                 .clicked()
             {
@@ -1141,7 +1137,7 @@ impl SudokuLensApp {
             {
                 cmds.push(Command::CopyPuzzle);
             }
-            if ui.button("💾 Save PNG…").on_hover_text("Ctrl+S").clicked() {
+            if ui.button("Save PNG…").on_hover_text("Ctrl+S").clicked() {
                 cmds.push(Command::SaveAnnotatedDialog);
             }
             if ui.button("Clear").clicked() {
@@ -1162,7 +1158,7 @@ impl SudokuLensApp {
                 ));
                 ui.separator();
                 let (text, color) = match self.lock {
-                    LockState::Locked => ("🔒 locked", Color32::from_rgb(40, 170, 70)),
+                    LockState::Locked => ("locked", Color32::from_rgb(40, 170, 70)),
                     LockState::Tracking => ("tracking", Color32::from_rgb(230, 140, 20)),
                     LockState::Searching => ("searching", ui.visuals().weak_text_color()),
                     LockState::Lost => ("lost", Color32::from_rgb(220, 60, 40)),

@@ -56,27 +56,21 @@ fn solved_ui(ui: &mut egui::Ui, walk: &Walkthrough, hint_mode: bool, cmds: &mut 
     let pos = walk.pos();
     ui.horizontal(|ui| {
         if ui
-            .add_enabled(pos > 0, egui::Button::new("⏮ First"))
+            .add_enabled(pos > 0, egui::Button::new("First"))
             .clicked()
         {
             cmds.push(Command::FirstStep);
         }
         if ui
-            .add_enabled(pos > 0, egui::Button::new("◀ Previous"))
+            .add_enabled(pos > 0, egui::Button::new("Previous"))
             .clicked()
         {
             cmds.push(Command::PreviousStep);
         }
-        if ui
-            .add_enabled(pos < n, egui::Button::new("Next ▶"))
-            .clicked()
-        {
+        if ui.add_enabled(pos < n, egui::Button::new("Next")).clicked() {
             cmds.push(Command::NextStep);
         }
-        if ui
-            .add_enabled(pos < n, egui::Button::new("Last ⏭"))
-            .clicked()
-        {
+        if ui.add_enabled(pos < n, egui::Button::new("Last")).clicked() {
             cmds.push(Command::LastStep);
         }
     });
@@ -122,7 +116,7 @@ fn solved_ui(ui: &mut egui::Ui, walk: &Walkthrough, hint_mode: bool, cmds: &mut 
                 HintLevel::Full => {
                     if guess {
                         ui.label(
-                            RichText::new("⚠ Guess — no logical step found")
+                            RichText::new("Guess — no logical step found")
                                 .color(GUESS_COLOR)
                                 .strong(),
                         );

@@ -113,8 +113,7 @@ fn summarize_digits(summary: &mut EvalSummary, results: &[ImageResult]) {
     summary.digit_accuracy = Some(ratio(sum(|r| r.digits_correct), sum(|r| r.digits)));
     summary.empty_accuracy = Some(ratio(sum(|r| r.empties_correct), sum(|r| r.empties)));
     summary.boards_exact = Some(ratio(sum(|r| usize::from(r.exact)), read.len()));
-    summary.boards_solved_correct =
-        Some(ratio(sum(|r| usize::from(r.solved_correct)), read.len()));
+    summary.boards_solved_correct = Some(ratio(sum(|r| usize::from(r.solved_correct)), read.len()));
     let mut ms: Vec<f64> = read
         .iter()
         .filter(|r| r.pipeline_ms > 0.0)
@@ -208,7 +207,10 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// Evaluates detection on every photo of `ds`, returning per-image results and the summary.
-pub fn evaluate(ds: &Dataset, mut scanner: Option<&mut Scanner>) -> (Vec<ImageResult>, EvalSummary) {
+pub fn evaluate(
+    ds: &Dataset,
+    mut scanner: Option<&mut Scanner>,
+) -> (Vec<ImageResult>, EvalSummary) {
     let mut results = Vec::with_capacity(ds.photos.len());
     for photo in &ds.photos {
         let image = match vision::load_image(&photo.image_path) {

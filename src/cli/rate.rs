@@ -61,8 +61,8 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
     let mut ours: Vec<f64> = Vec::new();
     let mut theirs: Vec<f64> = Vec::new();
     for path in &args.files {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("reading {}", path.display()))?;
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         let file = path.display().to_string();
         for (i, raw) in text.lines().enumerate() {
             let line_no = i + 1;

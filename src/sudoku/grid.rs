@@ -9,7 +9,9 @@ use super::types::{Candidates, Cell, CellSet, Digit, House};
 
 /// One candidate: digit `digit` in cell `cell`. Printed `r5c9<>4` style by callers; `Display`
 /// gives `r5c9=4`-free form `4r5c9`.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, serde::Serialize, serde::Deserialize,
+)]
 pub struct Candidate {
     /// The cell.
     pub cell: Cell,
@@ -155,7 +157,9 @@ impl Grid {
 
     /// The empty cells.
     pub fn empty_cells(&self) -> CellSet {
-        Cell::all().filter(|&c| self.values[c.index()] == 0).collect()
+        Cell::all()
+            .filter(|&c| self.values[c.index()] == 0)
+            .collect()
     }
 
     /// Number of filled cells.

@@ -85,7 +85,10 @@ mod tests {
         assert_eq!(compact_cells([c(1, 3), c(2, 3), c(3, 3)]), "r123c3");
         assert_eq!(compact_cells([c(3, 4), c(3, 7)]), "r3c47");
         assert_eq!(compact_cells([c(5, 4), c(6, 7)]), "r5c4,r6c7");
-        assert_eq!(compact_cells([c(1, 4), c(1, 7), c(2, 4), c(2, 7)]), "r12c47");
+        assert_eq!(
+            compact_cells([c(1, 4), c(1, 7), c(2, 4), c(2, 7)]),
+            "r12c47"
+        );
         assert_eq!(compact_cells([c(5, 9), c(6, 6)]), "r5c9,r6c6");
         assert_eq!(compact_cells([]), "");
     }

@@ -78,7 +78,9 @@ pub enum ParseError {
         found: usize,
     },
     /// A label entry that is not an integer 0–10.
-    #[error("line {line}, entry {entry}: {text:?} is not a label (0 empty, 1-9 digit, 10 pencil marks)")]
+    #[error(
+        "line {line}, entry {entry}: {text:?} is not a label (0 empty, 1-9 digit, 10 pencil marks)"
+    )]
     BadLabel {
         /// One-based line.
         line: usize,

@@ -506,7 +506,12 @@ impl fmt::Display for Step {
 
 /// Adds to `step` an elimination of `digit` from every cell of `cells` where `grid` still has it;
 /// returns how many were added.
-pub fn eliminate_where_possible(step: &mut Step, grid: &Grid, cells: CellSet, digit: Digit) -> usize {
+pub fn eliminate_where_possible(
+    step: &mut Step,
+    grid: &Grid,
+    cells: CellSet,
+    digit: Digit,
+) -> usize {
     let targets = cells & grid.digit_cells(digit);
     for c in targets.iter() {
         step.eliminations.push(Candidate::new(c, digit));

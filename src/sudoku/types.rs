@@ -26,7 +26,11 @@ impl Digit {
 
     /// The digit `n` if `1 <= n <= 9`.
     pub const fn new(n: u8) -> Option<Digit> {
-        if n >= 1 && n <= 9 { Some(Digit(n)) } else { None }
+        if n >= 1 && n <= 9 {
+            Some(Digit(n))
+        } else {
+            None
+        }
     }
 
     /// The digit with zero-based index `i` (0 → 1 … 8 → 9). Panics if `i > 8` (a programming
@@ -632,7 +636,9 @@ mod tests {
 
     #[test]
     fn candidates_ops() {
-        let c: Candidates = [Digit::ALL[0], Digit::ALL[4], Digit::ALL[8]].into_iter().collect();
+        let c: Candidates = [Digit::ALL[0], Digit::ALL[4], Digit::ALL[8]]
+            .into_iter()
+            .collect();
         assert_eq!(c.to_string(), "159");
         assert_eq!(c.len(), 3);
         assert!(c.contains(Digit::ALL[4]));

@@ -81,8 +81,9 @@ pub fn find(technique: Technique, grid: &Grid, ctx: &Context) -> Option<Step> {
         UniqueRectangle3 if ctx.unique => unique_rectangle::find(grid, 3),
         UniqueRectangle4 if ctx.unique => unique_rectangle::find(grid, 4),
         BugPlusOne if ctx.unique => bug::find(grid),
-        UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4
-        | BugPlusOne => None,
+        UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4 | BugPlusOne => {
+            None
+        }
         RemotePair => remote_pair::find(grid),
         XChain => x_chain::find(grid),
         XYChain => xy_chain::find(grid),
