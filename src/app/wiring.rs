@@ -1,6 +1,6 @@
 //! The default [`Pipeline`]: the real recognizer behind the app's seam.
 //!
-//! Photo: [`scan::Scanner`] (detect → rectify → normalize → bundled classifier → repair
+//! Photo: [`crate::scan::Scanner`] (detect → rectify → normalize → bundled classifier → repair
 //! suggestion). Video: per frame `vision::detect_gray` feeds a [`LatticeTracker`] (with a cell
 //! ink fingerprint, so a different puzzle is noticed); while it is locked the scanner reads
 //! the cells along the detected lattice.

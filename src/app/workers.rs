@@ -193,10 +193,10 @@ impl ScanWorker {
                             serial += 1;
                         }
                         last_lock = a.lock;
-                        if a.lock == LockState::Locked {
-                            if let Some(r) = a.reading {
-                                voter.push(r);
-                            }
+                        if a.lock == LockState::Locked
+                            && let Some(r) = a.reading
+                        {
+                            voter.push(r);
                         }
                         let voted = if a.lock == LockState::Locked {
                             voter.voted(VOTE_MIN_FRAMES)

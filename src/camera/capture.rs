@@ -8,7 +8,7 @@
 //! fresh one.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError, sync_channel};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -65,10 +65,7 @@ pub struct CaptureHandle {
 impl CaptureHandle {
     /// The next pending event, if any (never blocks).
     pub fn try_event(&self) -> Option<CaptureEvent> {
-        match self.events.try_recv() {
-            Ok(e) => Some(e),
-            Err(TryRecvError::Empty | TryRecvError::Disconnected) => None,
-        }
+        self.events.try_recv().ok()
     }
 
     /// Frames delivered so far, over all reopenings.

@@ -293,13 +293,13 @@ mod tests {
     fn listing_without_a_camera_is_empty_or_a_clear_error() {
         // This machine may or may not have a camera; either answer must not panic, and opening a
         // camera index that is not listed must say so.
-        if let Ok(cams) = list_cameras() {
-            if cams.is_empty() {
-                assert_eq!(
-                    NokhwaSource::open(0, None).unwrap_err(),
-                    CameraError::NoCamera
-                );
-            }
+        if let Ok(cams) = list_cameras()
+            && cams.is_empty()
+        {
+            assert_eq!(
+                NokhwaSource::open(0, None).unwrap_err(),
+                CameraError::NoCamera
+            );
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Computer vision: find the Sudoku grid in a photo, rectify it and cut the 81 cells.
 //!
 //! Pure functions over `image` buffers; knows nothing of digits models, solving or GUI.
-//! The pipeline is [`load_image`] → [`detect`] (a [`GridDetection`] with a refined 10×10
+//! The pipeline is [`load_image`] → [`detect()`] (a [`GridDetection`] with a refined 10×10
 //! [`Lattice`] of line intersections) → [`rectify::warp_grid`] → [`rectify::cell_crops`] →
 //! [`normalize_cell`]. For video, [`LatticeTracker`] turns per-frame detections into a steady
 //! Searching / Tracking / Locked state.
