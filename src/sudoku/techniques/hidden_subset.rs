@@ -5,7 +5,6 @@
 //! Houses are searched boxes first, then rows, then columns.
 
 use super::super::grid::{Candidate, Grid};
-use super::super::notation::compact_cells;
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, CellSet, House, HouseKind};
 use super::basic_fish::{SubsetSearch, bits};
@@ -85,29 +84,16 @@ fn build(
 
 /// `Hidden Pair: 3,8 in r2c17 => r2c1<>1, r2c7<>6`
 pub(crate) fn text(step: &Step) -> String {
-    let digits: Vec<String> = step.digits.iter().map(|d| d.to_string()).collect();
-    format!(
-        "{}: {} in {} => {}",
-        step.technique.name(),
-        digits.join(","),
-        compact_cells(step.marked_cells(Role::Base).iter()),
-        step.effect_text()
-    )
+    // Same layout as naked subsets: the digits, then the cells holding them.
+    super::naked_subset::text(step)
 }
 
 #[cfg(test)]
 mod tests {
     use crate::sudoku::grid::Grid;
     use crate::sudoku::techniques::basic_fish::tests::assert_solver_sound;
-    use crate::sudoku::techniques::test_util::grid;
-    use crate::sudoku::types::{Candidates, Cell, Digit};
-
-    fn cands(s: &str) -> Candidates {
-        s.chars()
-            .filter_map(|ch| ch.to_digit(10))
-            .filter_map(|n| Digit::new(n as u8))
-            .collect()
-    }
+    use crate::sudoku::techniques::test_util::{cands, grid};
+    use crate::sudoku::types::Cell;
 
     #[test]
     fn pair_in_a_row() {

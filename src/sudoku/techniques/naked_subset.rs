@@ -106,15 +106,8 @@ pub(crate) fn text(step: &Step) -> String {
 mod tests {
     use crate::sudoku::grid::Grid;
     use crate::sudoku::techniques::basic_fish::tests::assert_solver_sound;
-    use crate::sudoku::techniques::test_util::grid;
-    use crate::sudoku::types::{Candidates, Cell, Digit};
-
-    fn cands(s: &str) -> Candidates {
-        s.chars()
-            .filter_map(|ch| ch.to_digit(10))
-            .filter_map(|n| Digit::new(n as u8))
-            .collect()
-    }
+    use crate::sudoku::techniques::test_util::{cands, grid};
+    use crate::sudoku::types::Cell;
 
     #[test]
     fn pair_in_a_row() {
