@@ -209,7 +209,7 @@ impl Scanner {
 
 /// How a scan's readings compare with a labelled photo (labels 0–10, 10 = pencil marks,
 /// counted as empty).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ReadScore {
     /// Cells compared (81).
     pub cells: usize,

@@ -13,7 +13,7 @@ use clap::Args;
 use serde::Serialize;
 
 use sudoku_lens::dataset::Dataset;
-use sudoku_lens::scan::{Scanner, score_scan};
+use sudoku_lens::scan::{ReadScore, Scanner, score_scan};
 use sudoku_lens::sudoku::parse::parse_labels;
 use sudoku_lens::vision::{self, Point, mean_side};
 
@@ -44,20 +44,9 @@ pub struct EvalArgs {
 /// as wrong).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct DigitResult {
-    /// Cells whose solving value (digit, or empty for 0 and pencil marks) was read right.
-    pub cells_correct: usize,
-    /// Cells whose truth is a digit.
-    pub digits: usize,
-    /// … read as that digit.
-    pub digits_correct: usize,
-    /// Cells whose truth is empty or pencil marks.
-    pub empties: usize,
-    /// … read as empty.
-    pub empties_correct: usize,
-    /// All 81 cells right.
-    pub exact: bool,
-    /// The scan's solution (read or repaired) equals the labelled grid's unique solution.
-    pub solved_correct: bool,
+    /// The per-cell and per-board score (the same figures `scan::score_scan` computes).
+    #[serde(flatten)]
+    pub score: ReadScore,
     /// Whole pipeline time: detection + cells + model + validation/repair + solve, ms.
     pub pipeline_ms: f64,
 }
@@ -73,9 +62,13 @@ fn read_digits(
     let labels = parse_labels(&std::fs::read_to_string(label_path).ok()?).ok()?;
     let digits = labels.iter().filter(|v| (1..=9).contains(*v)).count();
     let missed = DigitResult {
-        digits,
-        empties: 81 - digits,
-        ..DigitResult::default()
+        score: ReadScore {
+            cells: 81,
+            digits,
+            empties: 81 - digits,
+            ..ReadScore::default()
+        },
+        pipeline_ms: 0.0,
     };
     let Some(d) = detection else {
         return Some(missed);
@@ -86,15 +79,8 @@ fn read_digits(
         return Some(missed);
     };
     let pipeline_ms = detect_ms + start.elapsed().as_secs_f64() * 1000.0;
-    let s = score_scan(&scan, &labels);
     Some(DigitResult {
-        cells_correct: s.cells_correct,
-        digits: s.digits,
-        digits_correct: s.digits_correct,
-        empties: s.empties,
-        empties_correct: s.empties_correct,
-        exact: s.exact,
-        solved_correct: s.solved_correct,
+        score: score_scan(&scan, &labels),
         pipeline_ms,
     })
 }
@@ -109,11 +95,20 @@ fn summarize_digits(summary: &mut EvalSummary, results: &[ImageResult]) {
     let ratio = |a: usize, b: usize| if b == 0 { 0.0 } else { a as f64 / b as f64 };
     let cells = 81 * read.len();
     summary.cells = Some(cells);
-    summary.cell_accuracy = Some(ratio(sum(|r| r.cells_correct), cells));
-    summary.digit_accuracy = Some(ratio(sum(|r| r.digits_correct), sum(|r| r.digits)));
-    summary.empty_accuracy = Some(ratio(sum(|r| r.empties_correct), sum(|r| r.empties)));
-    summary.boards_exact = Some(ratio(sum(|r| usize::from(r.exact)), read.len()));
-    summary.boards_solved_correct = Some(ratio(sum(|r| usize::from(r.solved_correct)), read.len()));
+    summary.cell_accuracy = Some(ratio(sum(|r| r.score.cells_correct), cells));
+    summary.digit_accuracy = Some(ratio(
+        sum(|r| r.score.digits_correct),
+        sum(|r| r.score.digits),
+    ));
+    summary.empty_accuracy = Some(ratio(
+        sum(|r| r.score.empties_correct),
+        sum(|r| r.score.empties),
+    ));
+    summary.boards_exact = Some(ratio(sum(|r| usize::from(r.score.exact)), read.len()));
+    summary.boards_solved_correct = Some(ratio(
+        sum(|r| usize::from(r.score.solved_correct)),
+        read.len(),
+    ));
     let mut ms: Vec<f64> = read
         .iter()
         .filter(|r| r.pipeline_ms > 0.0)
