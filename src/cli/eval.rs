@@ -128,6 +128,9 @@ pub struct ImageResult {
     /// Largest corner distance in % of the true grid's mean side (None without a truth row
     /// or without a detection).
     pub corner_err_pct: Option<f64>,
+    /// Detected corners (TL, TR, BR, BL) in image pixels, when a grid was found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corners_in_image: Option<[vision::Point; 4]>,
     /// Detection time (grayscale conversion included, decoding excluded), milliseconds.
     pub ms: f64,
     /// Why the image failed (load error or no-grid reason).
@@ -215,6 +218,7 @@ pub fn evaluate(
                     name: photo.name.clone(),
                     grid_found: false,
                     corner_err_pct: None,
+                    corners_in_image: None,
                     ms: 0.0,
                     error: Some(e.to_string()),
                     digits: None,
@@ -229,6 +233,7 @@ pub fn evaluate(
             (Some(s), Some(lp)) => read_digits(s, &image, detection.as_ref().ok(), lp, ms),
             _ => None,
         };
+        let corners_in_image = detection.as_ref().ok().map(|d| d.corners_in_image);
         let (grid_found, corner_err_pct, error) = match detection {
             Ok(d) => (
                 true,
@@ -243,6 +248,7 @@ pub fn evaluate(
             name: photo.name.clone(),
             grid_found,
             corner_err_pct,
+            corners_in_image,
             ms,
             error,
             digits,

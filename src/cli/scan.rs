@@ -85,7 +85,8 @@ fn print_detection(d: &GridDetection) {
     }
 }
 
-/// Writes `1-threshold.png`, `2-candidates.png`, `3-lattice.png` and `4-grid.png`.
+/// Writes `1-threshold.png`, `2-candidates.png` (plus `2-candidate-N.png`, each candidate's refined
+/// lattice), `3-lattice.png` and `4-grid.png`.
 fn write_debug(
     dir: &Path,
     gray: &image::GrayImage,
@@ -97,7 +98,12 @@ fn write_debug(
     // Candidate outlines (red: rejected, green: accepted) and the unrefined lattice (blue),
     // in working-image pixels.
     let mut cand: RgbImage = image::DynamicImage::ImageLuma8(trace.work.clone()).to_rgb8();
-    for (quad, score) in &trace.candidates {
+    for (i, (quad, refined, score)) in trace.candidates.iter().enumerate() {
+        // Each candidate's refined lattice on its own image: why a candidate failed is
+        // usually visible there.
+        let mut own: RgbImage = image::DynamicImage::ImageLuma8(trace.work.clone()).to_rgb8();
+        debug::draw_lattice_mut(&mut own, refined, Rgb([255, 140, 0]));
+        own.save(dir.join(format!("2-candidate-{i}.png")))?;
         let colour = if *score > 0.0 {
             Rgb([0, 200, 0])
         } else {

@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use image::{DynamicImage, GrayImage, Luma};
 
 use super::geometry::Line;
-use super::{GridDetection, Lattice, NoGrid, Point};
+use super::{GridDetection, Lattice, NoGrid, Point, outline, smooth};
 
 /// Tuning knobs of [`detect_with`]. `Default` is what [`detect`] uses.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,8 +45,9 @@ pub struct DetectTrace {
     pub work: GrayImage,
     /// The thresholded ink mask (255 = ink).
     pub ink_mask: GrayImage,
-    /// Candidate outline quads tried, with their validation score (0 when rejected).
-    pub candidates: Vec<([Point; 4], f32)>,
+    /// Candidate outline quads tried, with their refined lattice and validation score
+    /// (0 when rejected).
+    pub candidates: Vec<([Point; 4], Lattice, f32)>,
     /// The lattice predicted from the chosen outline before refinement.
     pub initial_lattice: Option<Lattice>,
     /// Working → image scale factor (image = (work + 0.5) · factor − 0.5).
@@ -97,15 +98,20 @@ pub fn detect_with(
         t.work_to_image = factor;
     }
 
-    let quads = candidate_quads(&mask, options);
+    let outlines = candidate_quads(&mask, options);
     let mut best: Option<(Lattice, f32)> = None;
     let mut last_reason = String::from("no candidate outline");
     let mut tried_hough = false;
     let mut tried = 0usize;
-    let mut queue = quads;
+    // Each entry: a quad to try, and the contour it came from when rebuilding it from traced
+    // sides is still possible.
+    let mut queue: Vec<([Point; 4], Option<Vec<Point>>)> = outlines
+        .into_iter()
+        .map(|(quad, contour)| (quad, Some(contour)))
+        .collect();
     queue.reverse();
     loop {
-        let Some(quad) = queue.pop() else {
+        let Some((quad, contour)) = queue.pop() else {
             // Contours gave nothing usable (broken outer border, grid merged with other
             // print): fall back to a Hough-line lattice fit once.
             if best.is_none() && !tried_hough {
@@ -115,7 +121,7 @@ pub fn detect_with(
                     t.hough_lines = lines;
                 }
                 if let Some(q) = quad {
-                    queue.push(q);
+                    queue.push((q, None));
                     continue;
                 }
             }
@@ -127,7 +133,7 @@ pub fn detect_with(
         let verdict = validate(&mask, &refined);
         if let Some(t) = trace.as_deref_mut() {
             t.candidates
-                .push((quad, verdict.as_ref().copied().unwrap_or(0.0)));
+                .push((quad, refined, verdict.as_ref().copied().unwrap_or(0.0)));
         }
         match verdict {
             Ok(score) => {
@@ -141,7 +147,18 @@ pub fn detect_with(
                     break;
                 }
             }
-            Err(reason) => last_reason = reason,
+            Err(reason) => {
+                last_reason = reason;
+                // The outline may have merged with other ink at a corner: try the quads
+                // rebuilt from the sides traced near each corner, before the next outline.
+                if best.is_none()
+                    && let Some(contour) = contour
+                {
+                    for q in outline::traced_quads(quad, &contour).into_iter().rev() {
+                        queue.push((order_corners(q), None));
+                    }
+                }
+            }
         }
     }
     let Some((lattice_in_work, score)) = best else {
@@ -237,7 +254,7 @@ pub(crate) fn ink_mask(image: &GrayImage, radius: u32, delta: u32) -> GrayImage 
 
 /// The largest ink outlines, each reduced to the largest quadrilateral inscribed in its convex
 /// hull, ordered TL, TR, BR, BL; largest first.
-fn candidate_quads(mask: &GrayImage, options: &DetectOptions) -> Vec<[Point; 4]> {
+fn candidate_quads(mask: &GrayImage, options: &DetectOptions) -> Vec<([Point; 4], Vec<Point>)> {
     let contours = imageproc::contours::find_contours::<i32>(mask);
     let mut outlines: Vec<(i64, &Vec<imageproc::point::Point<i32>>)> = Vec::new();
     for c in &contours {
@@ -284,7 +301,11 @@ fn candidate_quads(mask: &GrayImage, options: &DetectOptions) -> Vec<[Point; 4]>
         if lo < options.min_grid_side_px * 0.7 || lo < 0.35 * hi {
             continue;
         }
-        quads.push(order_corners(quad));
+        let contour = points
+            .iter()
+            .map(|p| Point::new(p.x as f32, p.y as f32))
+            .collect();
+        quads.push((order_corners(quad), contour));
     }
     quads
 }
@@ -571,9 +592,26 @@ fn search_line(mask: &GrayImage, p: Point, dir: Point, s0: f32, s1: f32, reach: 
         }
         scores.push(hits as f32 / (samples + 1) as f32);
     }
-    let Some((best_k, &best)) = scores.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)) else {
+    let Some(&top) = scores.iter().max_by(|a, b| a.total_cmp(b)) else {
         return (0.0, 0.0);
     };
+    // The line nearest the prediction, not the strongest ink in reach: a hatched band or a
+    // parallel rule beside the border often has more ink than a thin border line.
+    let strong = (0.6 * top).max(LINE_FOUND);
+    let centre = steps as usize;
+    let best_k = (0..scores.len())
+        .filter(|&k| {
+            scores[k] >= strong
+                && (k == 0 || scores[k] >= scores[k - 1])
+                && (k + 1 == scores.len() || scores[k] >= scores[k + 1])
+        })
+        .min_by_key(|&k| k.abs_diff(centre))
+        .unwrap_or_else(|| {
+            (0..scores.len())
+                .max_by(|&a, &b| scores[a].total_cmp(&scores[b]))
+                .unwrap_or(centre)
+        });
+    let best = scores[best_k];
     // Centre of the plateau around the peak: thick lines give their middle.
     let floor = best * 0.75;
     let (mut lo, mut hi) = (best_k, best_k);
@@ -700,10 +738,17 @@ fn fill_unfound(lattice: &mut Lattice, found: &[[bool; 10]; 10]) {
 /// Refines every intersection of `initial` onto the ink lines near it (two passes: wide, then
 /// narrow with local directions from the first pass).
 fn refine_lattice(mask: &GrayImage, initial: &Lattice) -> Lattice {
-    let (mut lattice, found) = refine_pass(mask, initial, 0.3);
-    fill_unfound(&mut lattice, &found);
-    let (mut lattice, found) = refine_pass(mask, &lattice, 0.15);
-    fill_unfound(&mut lattice, &found);
+    let mut lattice = *initial;
+    // Two rounds: points that found no line, or strayed, are predicted from the rest by the
+    // smoothness repairs, and the second round can then lock them onto their lines.
+    for (wide, narrow) in [(0.3, 0.15), (0.2, 0.1)] {
+        let (mut next, found) = refine_pass(mask, &lattice, wide);
+        fill_unfound(&mut next, &found);
+        let (mut next, found) = refine_pass(mask, &next, narrow);
+        fill_unfound(&mut next, &found);
+        let next = smooth::repair_along_lines(&next).0;
+        lattice = smooth::repair_outliers(&next).0;
+    }
     lattice
 }
 

@@ -11,7 +11,9 @@ pub mod detect;
 pub mod geometry;
 pub mod load;
 pub mod normalize;
+mod outline;
 pub mod rectify;
+mod smooth;
 pub mod tracker;
 
 pub use detect::{DetectOptions, detect, detect_gray, detect_with};

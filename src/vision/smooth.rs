@@ -1,0 +1,315 @@
+//! Smoothness prior for refined lattices: a robust bicubic fit of the 100 intersections.
+//!
+//! Local refinement moves each intersection onto the ink lines near it, which follows bent
+//! paper but sometimes locks onto the wrong ink (a parallel rule beside the border, a digit
+//! stroke, the page edge) or finds nothing where the grid leaves the photo. A real grid, even
+//! a curved one, is a smooth map from (row, column) to the image; a bicubic polynomial in both
+//! indices captures perspective and gentle bending. [`repair_outliers`] fits one while
+//! ignoring the worst points and puts back on the surface the points that stray from it.
+//! Pure numerics on [`Lattice`]; it knows nothing of images.
+
+use super::{Lattice, Point};
+
+/// Number of monomials `u^i v^j`, `i, j ≤ 3`.
+const TERMS: usize = 16;
+
+fn basis(r: usize, c: usize) -> [f64; TERMS] {
+    let (u, v) = (c as f64 / 4.5 - 1.0, r as f64 / 4.5 - 1.0);
+    let us = [1.0, u, u * u, u * u * u];
+    let vs = [1.0, v, v * v, v * v * v];
+    let mut out = [0.0; TERMS];
+    for (i, ui) in us.iter().enumerate() {
+        for (j, vj) in vs.iter().enumerate() {
+            out[4 * i + j] = ui * vj;
+        }
+    }
+    out
+}
+
+/// Solves `a · x = b` (16×16) by Gaussian elimination with partial pivoting.
+fn solve(mut a: [[f64; TERMS]; TERMS], mut b: [f64; TERMS]) -> Option<[f64; TERMS]> {
+    for col in 0..TERMS {
+        let pivot = (col..TERMS).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        for row in col + 1..TERMS {
+            let f = a[row][col] / a[col][col];
+            for k in col..TERMS {
+                a[row][k] -= f * a[col][k];
+            }
+            b[row] -= f * b[col];
+        }
+    }
+    let mut x = [0.0; TERMS];
+    for row in (0..TERMS).rev() {
+        let mut s = b[row];
+        for k in row + 1..TERMS {
+            s -= a[row][k] * x[k];
+        }
+        x[row] = s / a[row][row];
+    }
+    x.iter().all(|v| v.is_finite()).then_some(x)
+}
+
+/// Weighted least-squares bicubic surface through the lattice; `None` when too few points
+/// carry weight.
+fn fit(lattice: &Lattice, used: &[[bool; 10]; 10]) -> Option<([f64; TERMS], [f64; TERMS])> {
+    let mut ata = [[0.0; TERMS]; TERMS];
+    let (mut atx, mut aty) = ([0.0; TERMS], [0.0; TERMS]);
+    let mut count = 0;
+    for r in 0..10 {
+        for c in 0..10 {
+            if !used[r][c] {
+                continue;
+            }
+            count += 1;
+            let p = lattice.points_in_image[r][c];
+            let phi = basis(r, c);
+            for i in 0..TERMS {
+                for j in 0..TERMS {
+                    ata[i][j] += phi[i] * phi[j];
+                }
+                atx[i] += phi[i] * p.x as f64;
+                aty[i] += phi[i] * p.y as f64;
+            }
+        }
+    }
+    if count < 2 * TERMS {
+        return None;
+    }
+    Some((solve(ata, atx)?, solve(ata, aty)?))
+}
+
+fn eval(coef: &([f64; TERMS], [f64; TERMS]), r: usize, c: usize) -> Point {
+    let phi = basis(r, c);
+    let dot = |w: &[f64; TERMS]| phi.iter().zip(w).map(|(a, b)| a * b).sum::<f64>();
+    Point::new(dot(&coef.0) as f32, dot(&coef.1) as f32)
+}
+
+/// Puts the intersections that stray from the smooth grid surface back onto it.
+///
+/// The surface is refitted three times without the points farther than three times the
+/// median residual (and at least 0.06 cell side); points farther than 0.12 cell side (and
+/// three median residuals) from the final fit are replaced by their fitted position. Returns
+/// the repaired lattice and how many points were replaced; the lattice is returned unchanged
+/// when the fit is degenerate.
+pub(crate) fn repair_outliers(lattice: &Lattice) -> (Lattice, usize) {
+    let cell = (lattice.mean_side() / 9.0).max(1.0);
+    let mut used = [[true; 10]; 10];
+    let mut coef = None;
+    for _ in 0..3 {
+        let Some(c) = fit(lattice, &used) else {
+            break;
+        };
+        let mut residuals = Vec::with_capacity(100);
+        for r in 0..10 {
+            for col in 0..10 {
+                let d = eval(&c, r, col).distance(lattice.points_in_image[r][col]);
+                residuals.push(d);
+            }
+        }
+        let mut sorted = residuals.clone();
+        sorted.sort_by(f32::total_cmp);
+        let limit = (3.0 * sorted[50]).max(0.06 * cell);
+        for (i, d) in residuals.iter().enumerate() {
+            used[i / 10][i % 10] = *d <= limit;
+        }
+        coef = Some((c, 3.0 * sorted[50]));
+    }
+    let Some((c, three_median)) = coef else {
+        return (*lattice, 0);
+    };
+    let mut out = *lattice;
+    let mut replaced = 0;
+    let limit = three_median.max(0.12 * cell);
+    for r in 0..10 {
+        for col in 0..10 {
+            let fitted = eval(&c, r, col);
+            if fitted.is_finite() && fitted.distance(lattice.points_in_image[r][col]) > limit {
+                out.points_in_image[r][col] = fitted;
+                replaced += 1;
+            }
+        }
+    }
+    (out, replaced)
+}
+
+/// Least-squares quadratic `a + b·t + c·t²` through `(t, v)` pairs with weight flags.
+fn quadratic(ts: &[f64], vs: &[f64], used: &[bool]) -> Option<[f64; 3]> {
+    let mut m = [[0.0f64; 3]; 3];
+    let mut rhs = [0.0f64; 3];
+    let mut n = 0;
+    for ((&t, &v), &u) in ts.iter().zip(vs).zip(used) {
+        if !u {
+            continue;
+        }
+        n += 1;
+        let phi = [1.0, t, t * t];
+        for i in 0..3 {
+            for j in 0..3 {
+                m[i][j] += phi[i] * phi[j];
+            }
+            rhs[i] += phi[i] * v;
+        }
+    }
+    if n < 5 {
+        return None;
+    }
+    // Cramer's rule is plenty for a well-conditioned 3×3 (t in [-1, 1]).
+    let det3 = |m: &[[f64; 3]; 3]| {
+        m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+    };
+    let d = det3(&m);
+    if d.abs() < 1e-12 {
+        return None;
+    }
+    let mut out = [0.0; 3];
+    for (k, slot) in out.iter_mut().enumerate() {
+        let mut mk = m;
+        for i in 0..3 {
+            mk[i][k] = rhs[i];
+        }
+        *slot = det3(&mk) / d;
+    }
+    Some(out)
+}
+
+/// Robust quadratic fit of ten points along one grid line (by index): fitted, then refitted
+/// twice without the two points farthest from the previous fit. Returns the fitted points.
+fn fit_line_points(points: [Point; 10]) -> Option<[Point; 10]> {
+    let ts: Vec<f64> = (0..10).map(|i| i as f64 / 4.5 - 1.0).collect();
+    let xs: Vec<f64> = points.iter().map(|p| p.x as f64).collect();
+    let ys: Vec<f64> = points.iter().map(|p| p.y as f64).collect();
+    let mut used = [true; 10];
+    let mut fitted = [Point::default(); 10];
+    for round in 0..3 {
+        let cx = quadratic(&ts, &xs, &used)?;
+        let cy = quadratic(&ts, &ys, &used)?;
+        for (i, f) in fitted.iter_mut().enumerate() {
+            let t = ts[i];
+            *f = Point::new(
+                (cx[0] + cx[1] * t + cx[2] * t * t) as f32,
+                (cy[0] + cy[1] * t + cy[2] * t * t) as f32,
+            );
+        }
+        if round == 2 {
+            break;
+        }
+        let mut order: Vec<usize> = (0..10).collect();
+        order.sort_by(|&a, &b| {
+            fitted[b]
+                .distance(points[b])
+                .total_cmp(&fitted[a].distance(points[a]))
+        });
+        used = [true; 10];
+        for &i in order.iter().take(2 * (round + 1)) {
+            used[i] = false;
+        }
+    }
+    Some(fitted)
+}
+
+/// Puts back the intersections that stray from both their row line and their column line,
+/// each modelled as a robust quadratic through its ten points (one bad point cannot bend it).
+/// A point more than 0.1 cell side from both fits is replaced by their mean. Returns the
+/// repaired lattice and how many points were replaced.
+pub(crate) fn repair_along_lines(lattice: &Lattice) -> (Lattice, usize) {
+    let cell = (lattice.mean_side() / 9.0).max(1.0);
+    let p = &lattice.points_in_image;
+    let mut rows = [[Point::default(); 10]; 10];
+    let mut cols = [[Point::default(); 10]; 10];
+    for i in 0..10 {
+        let Some(r) = fit_line_points(p[i]) else {
+            return (*lattice, 0);
+        };
+        let Some(c) = fit_line_points(std::array::from_fn(|k| p[k][i])) else {
+            return (*lattice, 0);
+        };
+        rows[i] = r;
+        for k in 0..10 {
+            cols[k][i] = c[k];
+        }
+    }
+    let mut out = *lattice;
+    let mut replaced = 0;
+    for r in 0..10 {
+        for c in 0..10 {
+            let (a, b) = (rows[r][c], cols[r][c]);
+            let here = p[r][c];
+            if here.distance(a) > 0.1 * cell
+                && here.distance(b) > 0.1 * cell
+                && a.is_finite()
+                && b.is_finite()
+            {
+                out.points_in_image[r][c] = a.lerp(b, 0.5);
+                replaced += 1;
+            }
+        }
+    }
+    (out, replaced)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tilted() -> Lattice {
+        Lattice::from_corners([
+            Point::new(40.0, 30.0),
+            Point::new(400.0, 50.0),
+            Point::new(390.0, 420.0),
+            Point::new(20.0, 400.0),
+        ])
+    }
+
+    #[test]
+    fn moves_strays_back_and_leaves_the_rest() {
+        let truth = tilted();
+        let mut broken = truth;
+        broken.points_in_image[9][0].y += 25.0;
+        broken.points_in_image[9][6].y += 20.0;
+        broken.points_in_image[0][3].x -= 15.0;
+        let (fixed, replaced) = repair_outliers(&broken);
+        assert_eq!(replaced, 3);
+        assert!(
+            fixed.max_distance(&truth) < 1.0,
+            "{}",
+            fixed.max_distance(&truth)
+        );
+    }
+
+    #[test]
+    fn keeps_a_gently_curved_grid() {
+        let mut bent = tilted();
+        for r in 0..10 {
+            for c in 0..10 {
+                let u = c as f32 / 9.0;
+                bent.points_in_image[r][c].y += 6.0 * u * (1.0 - u);
+            }
+        }
+        let (fixed, replaced) = repair_outliers(&bent);
+        assert_eq!(replaced, 0);
+        assert_eq!(fixed, bent);
+        assert_eq!(repair_along_lines(&bent), (bent, 0));
+    }
+
+    #[test]
+    fn line_repair_fixes_a_stray_corner() {
+        let truth = tilted();
+        let mut broken = truth;
+        broken.points_in_image[9][9].x -= 20.0;
+        broken.points_in_image[9][9].y -= 30.0;
+        let (fixed, replaced) = repair_along_lines(&broken);
+        assert_eq!(replaced, 1);
+        assert!(
+            fixed.max_distance(&truth) < 1.5,
+            "{}",
+            fixed.max_distance(&truth)
+        );
+    }
+}
