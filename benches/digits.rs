@@ -1,11 +1,14 @@
 //! Digit-reader speed: one 81-cell batch through the embedded model on tract, and the whole
 //! scan (detection → cells → readings → validation → solution) of a 640×480 and a 1600×1200
 //! photo from the shared data sets (skipped when they are absent).
+//!
+//! `SUDOKU_LENS_BENCH_MODEL=path.onnx` times that model instead of the embedded one in the
+//! batch bench (to compare candidate architectures under tract before committing one).
 
 use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use sudoku_lens::digits::Classifier;
+use sudoku_lens::digits::{Backend, Classifier};
 use sudoku_lens::scan::Scanner;
 use sudoku_lens::vision::CELL_INPUT_LEN;
 
@@ -21,7 +24,12 @@ fn datasets() -> Option<PathBuf> {
 }
 
 fn batch(c: &mut Criterion) {
-    let mut classifier = Classifier::new().expect("embedded model loads");
+    let model = std::env::var_os("SUDOKU_LENS_BENCH_MODEL")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    let mut classifier =
+        Classifier::load(model.as_deref(), Backend::Tract).expect("digit model loads");
+    eprintln!("batch81 model: {}", classifier.model_name());
     // Realistic input: a blank-ish cell and a stroke pattern, alternating.
     let cells: Vec<Vec<f32>> = (0..81)
         .map(|i| {

@@ -28,8 +28,8 @@ fn bench_detect(c: &mut Criterion) {
             "image1.jpg",
             "image10.jpg",
             "image100.jpg",
-            "image1000.jpg",
-            "image1001.jpg",
+            "image101.jpg",
+            "image102.jpg",
         ],
     );
     let large = photos(

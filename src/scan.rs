@@ -162,7 +162,7 @@ impl Scanner {
 
     /// Scans a photo.
     pub fn scan(&mut self, image: &DynamicImage) -> Result<Scan, ScanError> {
-        self.scan_gray(&image.to_luma8())
+        self.scan_gray(&crate::vision::to_gray(image))
     }
 
     /// Scans a grey photo: detection, then [`Scanner::scan_detection`].

@@ -3,15 +3,27 @@
 
 Input: one or more folders written by `sudoku-lens dataset` (cells.u8: N x 32 x 32 bytes,
 value = normalized ink * 255 exactly as `vision::normalize_cell` produced it; labels.u8: N
-bytes, classes 0 empty, 1-9 digits, 10 pencil marks).
-Output: an ONNX model (opset 17, input "cells" [N,1,32,32] f32, output "logits" [N,11]),
-plus a JSON report of the held-out accuracy, and (optionally) fixture crops with the
-PyTorch probabilities so the Rust test can check that tract agrees.
+bytes, classes 0 empty, 1-9 digits, 10 pencil marks; meta.csv: index,label,source with
+source `SET/PHOTO/CUT/rRcC` for photo cells and `synthetic/I` for font renderings).
+
+Held-out split: whole photos, never single cells. kubiesa photos are grouped by puzzle (the
+`NN_MM` prefix of the name: the same puzzle photographed with two phones, twice), so no
+held-out puzzle is ever seen in training; wichtounet photos are held out one by one.
+`--holdout-groups 0` trains on everything (the final model, after the settings were chosen
+on the split).
+
+Output: an ONNX model (opset 17, input "cells" [N,1,32,32] f32, output "logits" [N,11],
+dynamic batch, batch norm folded into the convolutions), a JSON report (held-out accuracy and
+confusions), and optionally fixture crops with the PyTorch probabilities so the Rust test can
+check that tract agrees.
 
 See models/README.md for the exact commands.
 """
 import argparse
+import collections
+import csv
 import json
+import math
 import os
 import time
 
@@ -21,144 +33,333 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 NUM_CLASSES = 11
+PENCIL = 10
 SIDE = 32
 
 
-class DigitNet(nn.Module):
-    """Three conv blocks (12/24/48 channels, 3x3, BN, ReLU, 2x2 max-pool) and a 2-layer head."""
+def conv_bn_relu(c_in, c_out, kernel, stride, padding):
+    return [nn.Conv2d(c_in, c_out, kernel, stride, padding, bias=False), nn.BatchNorm2d(c_out), nn.ReLU()]
 
-    def __init__(self):
+
+# Architectures. tract (the default inference engine) runs each convolution image by image
+# in small matrix products, so its cost grows with the number of layers and output pixels
+# more than with channels: stride-2 / patch convolutions only, no max-pool, no stride-1
+# layer at full resolution. Batch 81 on tract (criterion, busy 2-core machine): "s2x3"
+# ≈ 3.7 ms, "patch" ≈ 3.7 ms; the former committed 3-block max-pool net took 18.9 ms.
+ARCHS = {
+    # 32² →(3×3/2) 16²×8 →(3×3/2) 8²×16 →(3×3/2) 4²×32 → 64 → 11; ≈0.20 M MAC per cell.
+    "s2x3": lambda: (conv_bn_relu(1, 8, 3, 2, 1) + conv_bn_relu(8, 16, 3, 2, 1) + conv_bn_relu(16, 32, 3, 2, 1), 32 * 16),
+    # 32² →(4×4/4 patches) 8²×32 →(3×3/2) 4²×64 → 64 → 11; ≈0.39 M MAC per cell.
+    "patch": lambda: (conv_bn_relu(1, 32, 4, 4, 0) + conv_bn_relu(32, 64, 3, 2, 1), 64 * 16),
+}
+
+
+class DigitNet(nn.Module):
+    """A few strided conv blocks (conv, BN, ReLU) and a 2-layer head."""
+
+    def __init__(self, arch="s2x3", hidden=64, dropout=0.2):
         super().__init__()
-        self.features = nn.Sequential(
-            nn.Conv2d(1, 12, 3, padding=1, bias=False), nn.BatchNorm2d(12), nn.ReLU(), nn.MaxPool2d(2),
-            nn.Conv2d(12, 24, 3, padding=1, bias=False), nn.BatchNorm2d(24), nn.ReLU(), nn.MaxPool2d(2),
-            nn.Conv2d(24, 48, 3, padding=1, bias=False), nn.BatchNorm2d(48), nn.ReLU(), nn.MaxPool2d(2),
-        )
+        layers, flat = ARCHS[arch]()
+        self.features = nn.Sequential(*layers)
         self.head = nn.Sequential(
-            nn.Flatten(), nn.Dropout(0.25), nn.Linear(48 * 4 * 4, 64), nn.ReLU(), nn.Linear(64, NUM_CLASSES)
+            nn.Flatten(), nn.Dropout(dropout), nn.Linear(flat, hidden), nn.ReLU(), nn.Linear(hidden, NUM_CLASSES)
         )
 
     def forward(self, x):
         return self.head(self.features(x))
 
 
+def macs_per_cell(model):
+    total, x = 0, torch.zeros(1, 1, SIDE, SIDE)
+    for layer in list(model.features) + list(model.head):
+        y = layer(x)
+        if isinstance(layer, nn.Conv2d):
+            total += y.numel() * layer.in_channels * layer.kernel_size[0] * layer.kernel_size[1] // layer.groups
+        elif isinstance(layer, nn.Linear):
+            total += layer.in_features * layer.out_features
+        x = y
+    return total
+
+
+# ---------------------------------------------------------------------------------------------
+# Data
+
+
+def group_of(source):
+    """Hold-out group of a meta.csv source: kubiesa puzzle, wichtounet photo, or None."""
+    parts = source.split("/")
+    if parts[0] == "synthetic" or len(parts) < 2:
+        return None
+    photo = parts[1]
+    if parts[0].startswith("kubiesa"):
+        photo = "_".join(photo.split("_")[:2])
+    return f"{parts[0]}/{photo}"
+
+
 def load(dirs):
+    """Cells [N,32,32] u8, labels [N], source strings [N] of every folder."""
     xs, ys, srcs = [], [], []
     for d in dirs:
-        x = np.fromfile(os.path.join(d, "cells.u8"), dtype=np.uint8)
+        x = np.fromfile(os.path.join(d, "cells.u8"), dtype=np.uint8).reshape(-1, SIDE, SIDE)
         y = np.fromfile(os.path.join(d, "labels.u8"), dtype=np.uint8)
-        x = x.reshape(-1, SIDE, SIDE)
-        assert len(x) == len(y), f"{d}: {len(x)} cells but {len(y)} labels"
+        with open(os.path.join(d, "meta.csv")) as f:
+            src = [row[2] for row in csv.reader(f)][1:]
+        assert len(x) == len(y) == len(src), f"{d}: {len(x)} cells, {len(y)} labels, {len(src)} meta rows"
         xs.append(x)
         ys.append(y)
-        srcs.append(np.full(len(y), len(srcs), dtype=np.int32))
+        srcs += src
         print(f"{d}: {len(y)} cells, per class {np.bincount(y, minlength=NUM_CLASSES).tolist()}")
-    return np.concatenate(xs), np.concatenate(ys), np.concatenate(srcs)
+    return np.concatenate(xs), np.concatenate(ys), np.array(srcs)
+
+
+def split(src, holdout_groups, seed):
+    """Boolean masks (train, held_out): `holdout_groups` share of each set's groups held out."""
+    groups = np.array([group_of(s) or "" for s in src])
+    rng = np.random.default_rng(seed)
+    held = set()
+    by_set = collections.defaultdict(list)
+    for g in sorted(set(groups) - {""}):
+        by_set[g.split("/")[0]].append(g)
+    for _, gs in sorted(by_set.items()):
+        k = int(round(len(gs) * holdout_groups))
+        held.update(rng.choice(gs, size=k, replace=False).tolist() if k else [])
+    held_mask = np.isin(groups, sorted(held)) if held else np.zeros(len(src), bool)
+    return ~held_mask, held_mask, sorted(held)
+
+
+def sample_weights(y, src, empty_weight, kubiesa_weight, synthetic_weight):
+    w = np.ones(len(y))
+    w[y == 0] *= empty_weight
+    is_kub = np.char.startswith(src.astype(str), "kubiesa")
+    is_syn = np.char.startswith(src.astype(str), "synthetic")
+    w[is_kub] *= kubiesa_weight
+    w[is_syn] *= synthetic_weight
+    return w / w.sum()
+
+
+# ---------------------------------------------------------------------------------------------
+# Augmentation (on a float batch [B,1,32,32], paper 0, ink 1, as normalize_cell makes it)
+
+
+def rand(b, lo, hi):
+    return torch.empty(b).uniform_(lo, hi)
 
 
 def augment(x):
-    """Small random shifts (up to 2 px) and contrast jitter on a float batch [B,1,32,32]."""
     b = x.shape[0]
-    dx, dy = np.random.randint(-2, 3, size=2)
-    if dx or dy:
-        x = torch.roll(x, shifts=(int(dy), int(dx)), dims=(2, 3))
-    scale = torch.empty(b, 1, 1, 1).uniform_(0.8, 1.1)
-    return (x * scale).clamp(0, 1)
+    # Geometry: rotation, shear, zoom, aspect, shift (what corner jitter and handwriting vary).
+    ang = rand(b, -8, 8) * math.pi / 180
+    shear = rand(b, -0.15, 0.15)
+    zoom = torch.exp(rand(b, -0.12, 0.12))
+    aspect = torch.exp(rand(b, -0.08, 0.08))
+    tx, ty = rand(b, -0.14, 0.14), rand(b, -0.14, 0.14)  # ±2.2 px
+    cos, sin = torch.cos(ang), torch.sin(ang)
+    sx, sy = 1 / (zoom * aspect), aspect / zoom
+    theta = torch.stack([
+        torch.stack([cos * sx, (-sin + cos * shear) * sy, tx], 1),
+        torch.stack([sin * sx, (cos + sin * shear) * sy, ty], 1),
+    ], 1)
+    keep = torch.rand(b) < 0.15
+    theta[keep] = torch.tensor([[1.0, 0, 0], [0, 1.0, 0]])
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    x = F.grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
+
+    # Stroke weight: blend towards a 3×3 dilation (fatter) or erosion (thinner).
+    r = torch.rand(b, 1, 1, 1)
+    a = torch.rand(b, 1, 1, 1) * 0.8 + 0.2
+    fat = F.max_pool2d(x, 3, 1, 1)
+    thin = -F.max_pool2d(-x, 3, 1, 1)
+    x = torch.where(r < 0.2, x + a * (fat - x), torch.where(r < 0.35, x + a * (thin - x), x))
+
+    # Blur.
+    k = torch.tensor([0.25, 0.5, 0.25])
+    k2 = (k[:, None] * k[None, :]).view(1, 1, 3, 3)
+    blurred = F.conv2d(x, k2, padding=1)
+    bl = (torch.rand(b, 1, 1, 1) < 0.25).float() * torch.rand(b, 1, 1, 1)
+    x = x + bl * (blurred - x)
+
+    # Grid-line remnants at one edge (cut slightly off the line) and uneven paper.
+    lines = torch.zeros_like(x)
+    for i in torch.nonzero(torch.rand(b) < 0.25).flatten().tolist():
+        edge = np.random.randint(4)
+        width = np.random.randint(1, 4)
+        off = np.random.randint(0, 2)
+        level = np.random.uniform(0.3, 1.0)
+        sl = slice(off, off + width) if edge < 2 else slice(SIDE - off - width, SIDE - off)
+        if edge % 2 == 0:
+            lines[i, 0, sl, :] = level
+        else:
+            lines[i, 0, :, sl] = level
+    x = torch.maximum(x, lines)
+    yy = torch.linspace(-1, 1, SIDE).view(1, 1, SIDE, 1)
+    xx = torch.linspace(-1, 1, SIDE).view(1, 1, 1, SIDE)
+    gx, gy = rand(b, -0.06, 0.06).view(b, 1, 1, 1), rand(b, -0.06, 0.06).view(b, 1, 1, 1)
+    base = rand(b, 0.0, 0.05).view(b, 1, 1, 1) * (torch.rand(b, 1, 1, 1) < 0.3)
+    x = x + (base + gx * xx + gy * yy).clamp(min=0)
+
+    # Contrast and gamma, then sensor noise.
+    gamma = torch.exp(rand(b, -0.35, 0.35)).view(b, 1, 1, 1)
+    x = x.clamp(0, 1) ** gamma * rand(b, 0.75, 1.15).view(b, 1, 1, 1)
+    x = x + torch.randn_like(x) * rand(b, 0, 0.04).view(b, 1, 1, 1)
+    return x.clamp(0, 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Training
+
+
+def value_of(c):
+    """Class → solving value (pencil marks count as empty)."""
+    return np.where(c == PENCIL, 0, c)
+
+
+@torch.no_grad()
+def predict(model, x, idx):
+    model.eval()
+    out = []
+    for i in range(0, len(idx), 2048):
+        xb = torch.from_numpy(x[idx[i : i + 2048]]).float().div_(255.0).unsqueeze(1)
+        out.append(model(xb).argmax(1).numpy())
+    return np.concatenate(out) if out else np.zeros(0, np.int64)
+
+
+def held_out_report(model, x, y, src, held_idx):
+    """Accuracy (solving value, pencil = empty) on held-out cells by cut kind, and confusions."""
+    if len(held_idx) == 0:
+        return {}
+    pred = predict(model, x, held_idx)
+    truth = y[held_idx]
+    kinds = np.array([s.split("/")[2] if s.count("/") >= 3 else "?" for s in src[held_idx]])
+    sets = np.array([s.split("/")[0] for s in src[held_idx]])
+    ok = value_of(pred) == value_of(truth)
+    rep = {"cells": int(len(held_idx)), "value_accuracy": float(ok.mean()), "class_accuracy": float((pred == truth).mean())}
+    for k in sorted(set(kinds)):
+        rep[f"value_accuracy_{k}"] = float(ok[kinds == k].mean())
+    for s in sorted(set(sets)):
+        m = sets == s
+        rep[f"value_accuracy_{s}"] = float(ok[m].mean())
+        rep[f"errors_{s}"] = int((~ok[m]).sum())
+    conf = collections.Counter(
+        f"{int(t)}->{int(p)}" for t, p in zip(value_of(truth)[~ok], value_of(pred)[~ok])
+    )
+    rep["confusions"] = dict(conf.most_common(20))
+    return rep
+
+
+class Ema:
+    """Exponential moving average of the weights (and BN statistics), used for evaluation."""
+
+    def __init__(self, model, decay):
+        import copy
+
+        self.model = copy.deepcopy(model)
+        self.decay = decay
+
+    @torch.no_grad()
+    def update(self, model):
+        for e, p in zip(self.model.state_dict().values(), model.state_dict().values()):
+            if e.dtype.is_floating_point:
+                e.mul_(self.decay).add_(p, alpha=1 - self.decay)
+            else:
+                e.copy_(p)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", nargs="+", required=True)
     ap.add_argument("--out", default="models/digits.onnx")
+    ap.add_argument("--arch", default="s2x3", choices=sorted(ARCHS))
+    ap.add_argument("--hidden", type=int, default=64)
     ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--epoch-size", type=int, default=100_000, help="cells drawn (weighted) per epoch")
     ap.add_argument("--batch", type=int, default=256)
-    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--lr", type=float, default=4e-3)
+    ap.add_argument("--label-smoothing", type=float, default=0.05)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--holdout", type=float, default=0.05)
-    ap.add_argument("--fixtures", default=None, help="write N fixture crops + probabilities here")
+    ap.add_argument("--holdout-groups", type=float, default=0.15, help="share of puzzles/photos per set held out")
+    ap.add_argument("--empty-weight", type=float, default=0.35, help="sampling weight of class-0 cells")
+    ap.add_argument("--kubiesa-weight", type=float, default=2.0)
+    ap.add_argument("--synthetic-weight", type=float, default=0.7)
+    ap.add_argument("--no-augment", action="store_true")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--fixtures", default=None, help="write fixture crops + probabilities here")
     ap.add_argument("--fixture-count", type=int, default=44)
     ap.add_argument("--report", default=None)
-    ap.add_argument("--empty-keep", type=float, default=1.0, help="keep this share of class-0 cells")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
-    torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
+    torch.set_num_threads(args.threads)
 
     x, y, src = load(args.data)
-    if args.empty_keep < 1.0:
-        keep = (y != 0) | (np.random.rand(len(y)) < args.empty_keep)
-        x, y, src = x[keep], y[keep], src[keep]
-        print(f"kept {len(y)} cells ({args.empty_keep:.0%} of empties)")
-    n = len(y)
-    perm = np.random.permutation(n)
-    n_hold = int(n * args.holdout)
-    hold, train = perm[:n_hold], perm[n_hold:]
-    xt = torch.from_numpy(x).float().div_(255.0).unsqueeze(1)
-    yt = torch.from_numpy(y.astype(np.int64))
+    train_mask, held_mask, held_groups = split(src, args.holdout_groups, args.seed)
+    train_idx, held_idx = np.nonzero(train_mask)[0], np.nonzero(held_mask)[0]
+    print(f"held out {len(held_groups)} groups ({len(held_idx)} cells): {held_groups}")
+    w = sample_weights(y[train_idx], src[train_idx], args.empty_weight, args.kubiesa_weight, args.synthetic_weight)
 
-    model = DigitNet()
+    model = DigitNet(args.arch, args.hidden)
     params = sum(p.numel() for p in model.parameters())
-    print(f"model parameters: {params}; train {len(train)}, held out {len(hold)}")
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps = args.epochs * ((len(train) + args.batch - 1) // args.batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
+    macs = macs_per_cell(model)
+    print(f"model {args.arch}: {params} parameters, {macs} MAC per cell; train pool {len(train_idx)}")
+    ema = Ema(model, 0.998)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    steps_per_epoch = args.epoch_size // args.batch
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.epochs * steps_per_epoch)
+    xt = torch.from_numpy(x)
+    yt = torch.from_numpy(y.astype(np.int64))
     t0 = time.time()
+    history = []
     for epoch in range(args.epochs):
         model.train()
-        np.random.shuffle(train)
-        total, correct, loss_sum = 0, 0, 0.0
-        for step, i in enumerate(range(0, len(train), args.batch)):
-            if step % 50 == 0:
-                print(f"  step {step} ({time.time() - t0:.0f}s)", flush=True)
-            idx = torch.from_numpy(train[i : i + args.batch])
-            xb, yb = augment(xt[idx]), yt[idx]
+        draw = np.random.choice(train_idx, size=steps_per_epoch * args.batch, p=w)
+        loss_sum, correct = 0.0, 0
+        for s in range(steps_per_epoch):
+            idx = torch.from_numpy(draw[s * args.batch : (s + 1) * args.batch])
+            xb = xt[idx].float().div_(255.0).unsqueeze(1)
+            if not args.no_augment:
+                xb = augment(xb)
+            yb = yt[idx]
             logits = model(xb)
-            loss = F.cross_entropy(logits, yb, label_smoothing=0.02)
+            loss = F.cross_entropy(logits, yb, label_smoothing=args.label_smoothing)
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
-            loss_sum += loss.item() * len(idx)
+            ema.update(model)
+            loss_sum += loss.item()
             correct += (logits.argmax(1) == yb).sum().item()
-            total += len(idx)
-        acc = evaluate(model, xt, yt, hold)
-        print(f"epoch {epoch + 1}/{args.epochs}: loss {loss_sum / total:.4f} train acc {correct / total:.4f} "
-              f"held-out acc {acc:.4f} ({time.time() - t0:.0f}s)", flush=True)
+        rep = held_out_report(ema.model, x, y, src, held_idx)
+        history.append({"epoch": epoch + 1, "loss": loss_sum / steps_per_epoch, **{k: v for k, v in rep.items() if k != "confusions"}})
+        print(f"epoch {epoch + 1}/{args.epochs}: loss {loss_sum / steps_per_epoch:.4f} "
+              f"train acc {correct / (steps_per_epoch * args.batch):.4f} held-out "
+              f"{json.dumps({k: (round(v, 5) if isinstance(v, float) else v) for k, v in rep.items()})} "
+              f"({time.time() - t0:.0f}s)", flush=True)
 
-    model.eval()
-    held_acc = evaluate(model, xt, yt, hold)
-    export(model, args.out)
+    final = ema.model.eval()
+    rep = held_out_report(final, x, y, src, held_idx)
+    export(final, args.out)
     report = {
+        "arch": args.arch,
         "parameters": params,
-        "train_cells": int(len(train)),
-        "held_out_cells": int(n_hold),
-        "held_out_accuracy": held_acc,
-        "epochs": args.epochs,
+        "mac_per_cell": macs,
+        "args": vars(args),
+        "train_pool_cells": int(len(train_idx)),
+        "held_out_groups": held_groups,
+        "held_out": rep,
         "seconds": round(time.time() - t0, 1),
-        "per_dataset_cells": [int((src == i).sum()) for i in range(len(args.data))],
+        "history": history,
     }
-    print(json.dumps(report))
+    print(json.dumps(rep))
     if args.report:
         with open(args.report, "w") as f:
             json.dump(report, f, indent=1)
     if args.fixtures:
-        write_fixtures(model, x, y, hold, args.fixtures, args.fixture_count)
-
-
-@torch.no_grad()
-def evaluate(model, xt, yt, idx):
-    if len(idx) == 0:
-        return float("nan")
-    model.eval()
-    correct = 0
-    for i in range(0, len(idx), 1024):
-        j = torch.from_numpy(idx[i : i + 1024])
-        correct += (model(xt[j]).argmax(1) == yt[j]).sum().item()
-    return correct / len(idx)
+        pool = held_idx if len(held_idx) else train_idx
+        write_fixtures(final, x, y, pool, args.fixtures, args.fixture_count, args.seed)
 
 
 def export(model, path):
+    """ONNX export in eval mode: torch folds each BatchNorm into the convolution before it."""
     model.eval()
     dummy = torch.zeros(81, 1, SIDE, SIDE)
     torch.onnx.export(
@@ -166,22 +367,29 @@ def export(model, path):
         dynamic_axes={"cells": {0: "batch"}, "logits": {0: "batch"}}, opset_version=17, dynamo=False,
     )
     import onnx
+
     m = onnx.load(path)
     onnx.checker.check_model(m)
-    print(f"wrote {path} ({os.path.getsize(path)} bytes, opset {m.opset_import[0].version})")
+    ops = [n.op_type for n in m.graph.node]
+    assert "BatchNormalization" not in ops, ops
+    print(f"wrote {path} ({os.path.getsize(path)} bytes, opset {m.opset_import[0].version}, ops {ops})")
 
 
 @torch.no_grad()
-def write_fixtures(model, x, y, hold, out_dir, count):
-    """Picks `count` held-out crops, 4 per class where possible, and stores them with the
-    PyTorch probabilities: crops.u8 (count x 1024), fixture.json (labels, classes, probs)."""
+def write_fixtures(model, x, y, pool, out_dir, count, seed):
+    """Picks `count` crops from `pool` (held-out cells when there are any), 4 per class where
+    possible, and stores them with the PyTorch probabilities: digit_crops.u8 (count x 1024),
+    digit_crops.json (labels, classes, probabilities)."""
     os.makedirs(out_dir, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    pool = rng.permutation(pool)
     picked = []
     for c in range(NUM_CLASSES):
-        picked += [int(i) for i in hold if y[i] == c][:4]
+        picked += [int(i) for i in pool[y[pool] == c][:4]]
     picked = picked[:count]
     crops = x[picked]
     crops.tofile(os.path.join(out_dir, "digit_crops.u8"))
+    model.eval()
     probs = F.softmax(model(torch.from_numpy(crops).float().div(255.0).unsqueeze(1)), dim=1).numpy()
     with open(os.path.join(out_dir, "digit_crops.json"), "w") as f:
         json.dump({

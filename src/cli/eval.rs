@@ -74,7 +74,7 @@ fn read_digits(
         return Some(missed);
     };
     let start = Instant::now();
-    let gray = image.to_luma8();
+    let gray = vision::to_gray(&image);
     let Ok(scan) = scanner.scan_detection(&gray, d.clone()) else {
         return Some(missed);
     };

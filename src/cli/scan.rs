@@ -41,7 +41,7 @@ pub struct ScanArgs {
 /// Runs `scan`.
 pub fn run(args: ScanArgs) -> anyhow::Result<ExitCode> {
     let image = vision::load_image(&args.image)?;
-    let gray = image.to_luma8();
+    let gray = vision::to_gray(&image);
     let mut trace = DetectTrace::default();
     let result = detect_with(&gray, &DetectOptions::default(), Some(&mut trace));
     if let Some(dir) = &args.debug {

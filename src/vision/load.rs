@@ -131,3 +131,39 @@ fn decode<R: BufRead + Seek>(reader: R, path: &Path) -> Result<DynamicImage, Loa
     image.apply_orientation(orientation);
     Ok(image)
 }
+
+/// The photo as 8-bit gray, with the same weights as `image`'s `to_luma8` (Rec. 709 luma,
+/// rounded down) but a direct integer loop for 8-bit RGB/RGBA photos: `to_luma8` goes through
+/// a generic colour-space conversion that cost more than a tenth of detection time.
+pub fn to_gray(image: &DynamicImage) -> image::GrayImage {
+    fn convert(raw: &[u8], channels: usize, width: u32, height: u32) -> Option<image::GrayImage> {
+        let gray: Vec<u8> = raw
+            .chunks_exact(channels)
+            .map(|p| ((2126 * p[0] as u32 + 7152 * p[1] as u32 + 722 * p[2] as u32) / 10000) as u8)
+            .collect();
+        image::GrayImage::from_raw(width, height, gray)
+    }
+    let fast = match image {
+        DynamicImage::ImageLuma8(g) => return g.clone(),
+        DynamicImage::ImageRgb8(rgb) => convert(rgb.as_raw(), 3, rgb.width(), rgb.height()),
+        DynamicImage::ImageRgba8(rgba) => convert(rgba.as_raw(), 4, rgba.width(), rgba.height()),
+        _ => None,
+    };
+    fast.unwrap_or_else(|| image.to_luma8())
+}
+
+#[cfg(test)]
+mod gray_tests {
+    use super::*;
+
+    #[test]
+    fn to_gray_matches_to_luma8() {
+        let rgb = image::RgbImage::from_fn(37, 11, |x, y| {
+            image::Rgb([(x * 7) as u8, (y * 23) as u8, ((x * y) % 256) as u8])
+        });
+        let image = DynamicImage::ImageRgb8(rgb);
+        assert_eq!(to_gray(&image), image.to_luma8());
+        let rgba = DynamicImage::ImageRgba8(image.to_rgba8());
+        assert_eq!(to_gray(&rgba), image.to_luma8());
+    }
+}

@@ -18,7 +18,7 @@ pub mod tracker;
 
 pub use detect::{DetectOptions, detect, detect_gray, detect_with};
 pub use geometry::{Homography, Line, Point};
-pub use load::{LoadError, MAX_IMAGE_PIXELS, load_image, load_image_from_memory};
+pub use load::{LoadError, MAX_IMAGE_PIXELS, load_image, load_image_from_memory, to_gray};
 pub use normalize::{CELL_INPUT_LEN, CELL_INPUT_PX, normalize_cell};
 pub use tracker::{
     CellFingerprint, LatticeTracker, TrackerConfig, TrackerEvent, TrackerState, TrackerUpdate,
