@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use image::{DynamicImage, GrayImage, Luma};
 
 use super::geometry::Line;
-use super::{GridDetection, Lattice, NoGrid, Point, outline, smooth};
+use super::{GridDetection, Lattice, NoGrid, Point, cells, outline, smooth};
 
 /// Tuning knobs of [`detect_with`]. `Default` is what [`detect`] uses.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,7 +98,9 @@ pub fn detect_with(
         t.work_to_image = factor;
     }
 
-    let outlines = candidate_quads(&mask, options);
+    let contours = imageproc::contours::find_contours::<i32>(&mask);
+    let outlines = candidate_quads(&contours, options);
+    let mut tried_holes = false;
     let mut best: Option<(Lattice, f32)> = None;
     let mut last_reason = String::from("no candidate outline");
     let mut tried_hough = false;
@@ -112,6 +114,17 @@ pub fn detect_with(
     queue.reverse();
     loop {
         let Some((quad, contour)) = queue.pop() else {
+            // No outline gave a grid (each merged with other ink beyond repair): the cells
+            // inside the grid are still holes of one size on a lattice.
+            if best.is_none() && !tried_holes {
+                tried_holes = true;
+                let long = mask.width().max(mask.height()) as f32;
+                let quads = cells::quads_from_holes(&contours, options.min_grid_side_px, long);
+                queue.extend(quads.into_iter().rev().map(|q| (order_corners(q), None)));
+                if !queue.is_empty() {
+                    continue;
+                }
+            }
             // Contours gave nothing usable (broken outer border, grid merged with other
             // print): fall back to a Hough-line lattice fit once.
             if best.is_none() && !tried_hough {
@@ -254,10 +267,12 @@ pub(crate) fn ink_mask(image: &GrayImage, radius: u32, delta: u32) -> GrayImage 
 
 /// The largest ink outlines, each reduced to the largest quadrilateral inscribed in its convex
 /// hull, ordered TL, TR, BR, BL; largest first.
-fn candidate_quads(mask: &GrayImage, options: &DetectOptions) -> Vec<([Point; 4], Vec<Point>)> {
-    let contours = imageproc::contours::find_contours::<i32>(mask);
+fn candidate_quads(
+    contours: &[imageproc::contours::Contour<i32>],
+    options: &DetectOptions,
+) -> Vec<([Point; 4], Vec<Point>)> {
     let mut outlines: Vec<(i64, &Vec<imageproc::point::Point<i32>>)> = Vec::new();
-    for c in &contours {
+    for c in contours {
         if c.border_type != imageproc::contours::BorderType::Outer || c.points.len() < 40 {
             continue;
         }

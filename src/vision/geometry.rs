@@ -101,6 +101,37 @@ impl Homography {
         Point::new(u as f32, v as f32)
     }
 
+    /// The least-squares homography mapping each `src[i]` to `dst[i]` (algebraic error, with
+    /// `h8 = 1`), for four or more correspondences; `None` when degenerate. Coordinates should
+    /// be of moderate size (unit square to a few thousand pixels) for good conditioning.
+    pub fn fit(src: &[Point], dst: &[Point]) -> Option<Homography> {
+        if src.len() < 4 || src.len() != dst.len() {
+            return None;
+        }
+        // Normal equations of the 2n×8 system, as an 8×9 augmented matrix.
+        let mut n = [[0.0f64; 9]; 8];
+        for (s, d) in src.iter().zip(dst) {
+            let (x, y) = (s.x as f64, s.y as f64);
+            let (u, v) = (d.x as f64, d.y as f64);
+            for (row, rhs) in [
+                ([x, y, 1.0, 0.0, 0.0, 0.0, -u * x, -u * y], u),
+                ([0.0, 0.0, 0.0, x, y, 1.0, -v * x, -v * y], v),
+            ] {
+                for i in 0..8 {
+                    for j in 0..8 {
+                        n[i][j] += row[i] * row[j];
+                    }
+                    n[i][8] += row[i] * rhs;
+                }
+            }
+        }
+        let h = solve8(n)?;
+        let out = Homography {
+            m: [h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], 1.0],
+        };
+        out.m.iter().all(|v| v.is_finite()).then_some(out)
+    }
+
     /// The inverse transform, or `None` when singular.
     pub fn inverse(&self) -> Option<Homography> {
         let m = &self.m;

@@ -6,6 +6,7 @@
 //! [`normalize_cell`]. For video, [`LatticeTracker`] turns per-frame detections into a steady
 //! Searching / Tracking / Locked state.
 
+mod cells;
 pub mod debug;
 pub mod detect;
 pub mod geometry;

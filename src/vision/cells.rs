@@ -1,0 +1,235 @@
+//! Grid outlines from the cell holes: the 81 white squares enclosed by the grid lines.
+//!
+//! When the grid's outer contour merges with a shadow, the page edge or other print, its
+//! outline says little about the grid; the cells inside are still separate holes of the ink
+//! mask, of one size and laid out on a lattice. [`quads_from_holes`] keeps the holes of the
+//! commonest size, walks from one to its neighbours one cell away to give each a (row,
+//! column) index, and fits a homography from those indices to the hole centres; the grid's
+//! outline is that homography applied to the unit square. Working-image pixels; knows
+//! nothing of refinement or validation (see `detect`).
+
+use std::collections::{HashMap, VecDeque};
+
+use imageproc::contours::{BorderType, Contour};
+
+use super::{Homography, Point};
+
+/// One hole of the ink mask that could be a cell.
+#[derive(Clone, Copy, Debug)]
+struct Hole {
+    centre: Point,
+    /// Square root of the enclosed area, pixels.
+    side: f32,
+}
+
+fn sub(a: Point, b: Point) -> Point {
+    Point::new(a.x - b.x, a.y - b.y)
+}
+
+fn add(a: Point, b: Point) -> Point {
+    Point::new(a.x + b.x, a.y + b.y)
+}
+
+fn len(a: Point) -> f32 {
+    a.x.hypot(a.y)
+}
+
+fn hole_of(contour: &Contour<i32>, min_cell_px: f32, max_cell_px: f32) -> Option<Hole> {
+    if contour.border_type != BorderType::Hole || contour.points.len() < 8 {
+        return None;
+    }
+    let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+    let (mut sx, mut sy) = (0.0f32, 0.0f32);
+    for p in &contour.points {
+        x0 = x0.min(p.x);
+        y0 = y0.min(p.y);
+        x1 = x1.max(p.x);
+        y1 = y1.max(p.y);
+        sx += p.x as f32;
+        sy += p.y as f32;
+    }
+    let (w, h) = ((x1 - x0 + 1) as f32, (y1 - y0 + 1) as f32);
+    if w.min(h) < min_cell_px || w.max(h) > 1.5 * max_cell_px || w > 2.5 * h || h > 2.5 * w {
+        return None;
+    }
+    let pts = &contour.points;
+    let mut twice = 0.0f32;
+    for i in 0..pts.len() {
+        let (a, b) = (pts[i], pts[(i + 1) % pts.len()]);
+        twice += (a.x * b.y - b.x * a.y) as f32;
+    }
+    let area = twice.abs() / 2.0;
+    // A square cell fills its box (half of it when turned by 45°); letters and blobs don't.
+    if area < 0.4 * w * h {
+        return None;
+    }
+    let n = pts.len() as f32;
+    Some(Hole {
+        centre: Point::new(sx / n, sy / n),
+        side: area.sqrt(),
+    })
+}
+
+/// Candidate grid outlines (corners in contour order, not yet TL-first) from the cell holes
+/// among `contours`; one per way of placing the indexed holes inside a 9×9 grid when fewer
+/// than nine rows or columns of holes were found. Empty when fewer than 20 cells line up.
+pub(crate) fn quads_from_holes(
+    contours: &[Contour<i32>],
+    min_grid_side_px: f32,
+    max_grid_side_px: f32,
+) -> Vec<[Point; 4]> {
+    let holes: Vec<Hole> = contours
+        .iter()
+        .filter_map(|c| hole_of(c, 0.7 * min_grid_side_px / 9.0, max_grid_side_px / 9.0))
+        .collect();
+    if holes.len() < 20 {
+        return Vec::new();
+    }
+    // The commonest cell size: the hole with most others within ±25 % of its side.
+    let Some(mode) = holes
+        .iter()
+        .map(|h| {
+            let similar = holes
+                .iter()
+                .filter(|o| (o.side / h.side - 1.0).abs() < 0.25)
+                .count();
+            (similar, h.side)
+        })
+        .max_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)))
+        .map(|(_, side)| side)
+    else {
+        return Vec::new();
+    };
+    let cells: Vec<Hole> = holes
+        .into_iter()
+        .filter(|h| (h.side / mode - 1.0).abs() < 0.45)
+        .collect();
+    if cells.len() < 20 {
+        return Vec::new();
+    }
+    let mean = Point::new(
+        cells.iter().map(|h| h.centre.x).sum::<f32>() / cells.len() as f32,
+        cells.iter().map(|h| h.centre.y).sum::<f32>() / cells.len() as f32,
+    );
+    let Some(seed) = (0..cells.len()).min_by(|&a, &b| {
+        cells[a]
+            .centre
+            .distance(mean)
+            .total_cmp(&cells[b].centre.distance(mean))
+    }) else {
+        return Vec::new();
+    };
+    let Some((u, v)) = axes_at(&cells, seed) else {
+        return Vec::new();
+    };
+    let index = walk(&cells, seed, u, v);
+    if index.len() < 20 {
+        return Vec::new();
+    }
+    let (mut i0, mut i1, mut j0, mut j1) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
+    for &(i, j) in index.keys() {
+        i0 = i0.min(i);
+        i1 = i1.max(i);
+        j0 = j0.min(j);
+        j1 = j1.max(j);
+    }
+    if i1 - i0 > 8 || j1 - j0 > 8 {
+        // Holes of a larger lattice (or two grids touching): not one Sudoku.
+        return Vec::new();
+    }
+    let mut quads = Vec::new();
+    for top in (i1 - 8)..=i0 {
+        for left in (j1 - 8)..=j0 {
+            let (src, dst): (Vec<Point>, Vec<Point>) = index
+                .iter()
+                .map(|(&(i, j), &k)| {
+                    (
+                        Point::new(
+                            ((j - left) as f32 + 0.5) / 9.0,
+                            ((i - top) as f32 + 0.5) / 9.0,
+                        ),
+                        cells[k].centre,
+                    )
+                })
+                .unzip();
+            let Some(h) = Homography::fit(&src, &dst) else {
+                continue;
+            };
+            let quad = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+                .map(|(x, y)| h.apply(Point::new(x, y)));
+            if quad.iter().all(|p| p.is_finite()) {
+                quads.push(quad);
+            }
+        }
+    }
+    quads
+}
+
+/// The two lattice steps at `seed`: the displacement to its nearest cell-sized neighbour, and
+/// to the nearest one roughly perpendicular to that.
+fn axes_at(cells: &[Hole], seed: usize) -> Option<(Point, Point)> {
+    let here = cells[seed].centre;
+    let side = cells[seed].side;
+    let mut near: Vec<Point> = cells
+        .iter()
+        .map(|h| sub(h.centre, here))
+        .filter(|d| (0.6 * side..1.8 * side).contains(&len(*d)))
+        .collect();
+    near.sort_by(|a, b| len(*a).total_cmp(&len(*b)));
+    let u = *near.first()?;
+    let v = near
+        .iter()
+        .copied()
+        .find(|d| ((d.x * u.x + d.y * u.y) / (len(*d) * len(u))).abs() < 0.5)?;
+    Some((u, v))
+}
+
+/// Breadth-first walk from `seed` to neighbours one step `±u` or `±v` away (each step
+/// re-estimated from the last cell, so perspective is followed). Returns (row, col) → cell.
+fn walk(cells: &[Hole], seed: usize, u: Point, v: Point) -> HashMap<(i32, i32), usize> {
+    let mut index: HashMap<(i32, i32), usize> = HashMap::new();
+    let mut taken = vec![false; cells.len()];
+    let mut queue = VecDeque::new();
+    index.insert((0, 0), seed);
+    taken[seed] = true;
+    queue.push_back((seed, 0i32, 0i32, u, v));
+    while let Some((k, i, j, u, v)) = queue.pop_front() {
+        let here = cells[k].centre;
+        let steps = [
+            (0, 1, u),
+            (0, -1, Point::new(-u.x, -u.y)),
+            (1, 0, v),
+            (-1, 0, Point::new(-v.x, -v.y)),
+        ];
+        for (di, dj, step) in steps {
+            let key = (i + di, j + dj);
+            if index.contains_key(&key) || key.0.abs() > 9 || key.1.abs() > 9 {
+                continue;
+            }
+            let want = add(here, step);
+            let Some(next) = (0..cells.len())
+                .filter(|&o| !taken[o])
+                .min_by(|&a, &b| {
+                    cells[a]
+                        .centre
+                        .distance(want)
+                        .total_cmp(&cells[b].centre.distance(want))
+                })
+                .filter(|&o| cells[o].centre.distance(want) < 0.3 * len(step))
+            else {
+                continue;
+            };
+            taken[next] = true;
+            index.insert(key, next);
+            let moved = sub(cells[next].centre, here);
+            let (nu, nv) = match (di, dj) {
+                (0, 1) => (moved, v),
+                (0, _) => (Point::new(-moved.x, -moved.y), v),
+                (1, _) => (u, moved),
+                _ => (u, Point::new(-moved.x, -moved.y)),
+            };
+            queue.push_back((next, key.0, key.1, nu, nv));
+        }
+    }
+    index
+}
