@@ -60,7 +60,7 @@ fn hole_of(contour: &Contour<i32>, min_cell_px: f32, max_cell_px: f32) -> Option
     }
     let area = twice.abs() / 2.0;
     // A square cell fills its box (half of it when turned by 45°); letters and blobs don't.
-    if area < 0.4 * w * h {
+    if area < 0.3 * w * h {
         return None;
     }
     let n = pts.len() as f32;
@@ -105,6 +105,7 @@ pub(crate) fn quads_from_holes(
         .filter(|h| (h.side / mode - 1.0).abs() < 0.45)
         .collect();
     if cells.len() < 20 {
+        tracing::debug!(holes = cells.len(), mode, "too few cell holes");
         return Vec::new();
     }
     let mean = Point::new(
@@ -123,6 +124,11 @@ pub(crate) fn quads_from_holes(
         return Vec::new();
     };
     let index = walk(&cells, seed, u, v);
+    tracing::debug!(
+        holes = cells.len(),
+        indexed = index.len(),
+        "cell holes"
+    );
     if index.len() < 20 {
         return Vec::new();
     }
@@ -195,11 +201,22 @@ fn walk(cells: &[Hole], seed: usize, u: Point, v: Point) -> HashMap<(i32, i32), 
     queue.push_back((seed, 0i32, 0i32, u, v));
     while let Some((k, i, j, u, v)) = queue.pop_front() {
         let here = cells[k].centre;
+        // One step along either axis, or two (over a cell whose hole a digit touching the
+        // lines broke), or diagonally.
+        let scaled = |a: Point, k: f32| Point::new(a.x * k, a.y * k);
         let steps = [
             (0, 1, u),
-            (0, -1, Point::new(-u.x, -u.y)),
+            (0, -1, scaled(u, -1.0)),
             (1, 0, v),
-            (-1, 0, Point::new(-v.x, -v.y)),
+            (-1, 0, scaled(v, -1.0)),
+            (0, 2, scaled(u, 2.0)),
+            (0, -2, scaled(u, -2.0)),
+            (2, 0, scaled(v, 2.0)),
+            (-2, 0, scaled(v, -2.0)),
+            (1, 1, add(u, v)),
+            (1, -1, sub(v, u)),
+            (-1, 1, sub(u, v)),
+            (-1, -1, scaled(add(u, v), -1.0)),
         ];
         for (di, dj, step) in steps {
             let key = (i + di, j + dj);
@@ -215,18 +232,18 @@ fn walk(cells: &[Hole], seed: usize, u: Point, v: Point) -> HashMap<(i32, i32), 
                         .distance(want)
                         .total_cmp(&cells[b].centre.distance(want))
                 })
-                .filter(|&o| cells[o].centre.distance(want) < 0.3 * len(step))
+                .filter(|&o| cells[o].centre.distance(want) < 0.3 * len(u).min(len(v)))
             else {
                 continue;
             };
             taken[next] = true;
             index.insert(key, next);
             let moved = sub(cells[next].centre, here);
+            // Re-estimate the axis stepped along (straight steps only).
             let (nu, nv) = match (di, dj) {
-                (0, 1) => (moved, v),
-                (0, _) => (Point::new(-moved.x, -moved.y), v),
-                (1, _) => (u, moved),
-                _ => (u, Point::new(-moved.x, -moved.y)),
+                (0, k) => (scaled(moved, 1.0 / k as f32), v),
+                (k, 0) => (u, scaled(moved, 1.0 / k as f32)),
+                _ => (u, v),
             };
             queue.push_back((next, key.0, key.1, nu, nv));
         }
