@@ -129,12 +129,12 @@ pub fn detect_with(
             // print): fall back to a Hough-line lattice fit once.
             if best.is_none() && !tried_hough {
                 tried_hough = true;
-                let (quad, lines) = hough_quad(&mask, options);
+                let (quads, lines) = hough_quad(&mask, options);
                 if let Some(t) = trace.as_deref_mut() {
                     t.hough_lines = lines;
                 }
-                if let Some(q) = quad {
-                    queue.push((q, None));
+                if !quads.is_empty() {
+                    queue.extend(quads.into_iter().rev().map(|q| (q, None)));
                     continue;
                 }
             }
@@ -327,18 +327,19 @@ fn candidate_quads(
 
 /// Hough fallback: lines of the ink mask (at half working scale) grouped into two direction
 /// families; in each, the pair of outer lines whose 9 equal divisions are best matched by
-/// detected lines gives two sides of the grid. Returns the quad (TL, TR, BR, BL, working
-/// pixels) and the detected lines for debugging.
+/// detected lines gives two sides of the grid. Returns one quad (TL, TR, BR, BL, working
+/// pixels) per pair of roughly perpendicular direction peaks that both fit, and the detected
+/// lines for debugging.
 fn hough_quad(
     mask: &GrayImage,
     options: &DetectOptions,
-) -> (Option<[Point; 4]>, Vec<(Point, Point)>) {
+) -> (Vec<[Point; 4]>, Vec<(Point, Point)>) {
     use imageproc::hough::{LineDetectionOptions, detect_lines};
     // Half-scale OR-downsample: keeps thin lines, quarters the voting cost.
     let (w, h) = mask.dimensions();
     let (hw, hh) = (w / 2, h / 2);
     if hw < 16 || hh < 16 {
-        return (None, Vec::new());
+        return (Vec::new(), Vec::new());
     }
     let src = mask.as_raw();
     let mut half = GrayImage::new(hw, hh);
@@ -390,18 +391,15 @@ fn hough_quad(
             .map(|d| hist[(a + d).rem_euclid(180) as usize])
             .sum()
     };
-    let Some(a1) = (0..180).max_by_key(|&a| smooth(a)) else {
-        return (None, drawn);
-    };
-    let Some(a2) = (0..180)
-        .filter(|&a| {
-            let d = (a - a1).rem_euclid(180);
-            (60..=120).contains(&d)
-        })
-        .max_by_key(|&a| smooth(a))
-    else {
-        return (None, drawn);
-    };
+    // Candidate directions: the strongest peaks of the direction histogram. The grid's two
+    // line families are usually the top two, but diagonals through the lattice's
+    // intersections can outnumber them; every roughly perpendicular pair is tried and
+    // validation decides.
+    let mut peaks: Vec<i32> = (0..180)
+        .filter(|&a| smooth(a) > 0 && smooth(a) >= smooth(a - 1) && smooth(a) > smooth(a + 1))
+        .collect();
+    peaks.sort_by_key(|&a| std::cmp::Reverse(smooth(a)));
+    peaks.truncate(4);
     let family = |axis: i32| -> Vec<Line> {
         lines
             .iter()
@@ -446,25 +444,34 @@ fn hough_quad(
         let (matched, _, i, j) = best?;
         (matched >= 6).then(|| (pos[i].1, pos[j].1))
     };
-    let (Some((a_lo, a_hi)), Some((b_lo, b_hi))) = (pick(family(a1), a1), pick(family(a2), a2))
-    else {
-        return (None, drawn);
-    };
-    let corners = [
-        a_lo.intersect(&b_lo),
-        a_lo.intersect(&b_hi),
-        a_hi.intersect(&b_hi),
-        a_hi.intersect(&b_lo),
-    ];
-    let [Some(p0), Some(p1), Some(p2), Some(p3)] = corners else {
-        return (None, drawn);
-    };
-    // Back to working scale (half-scale pixel centres: work = 2·half + 0.5).
-    let quad = [p0, p1, p2, p3].map(|p| Point::new(2.0 * p.x + 0.5, 2.0 * p.y + 0.5));
-    if quad.iter().any(|p| !p.is_finite()) {
-        return (None, drawn);
+    let mut quads = Vec::new();
+    for (k, &a1) in peaks.iter().enumerate() {
+        for &a2 in &peaks[k + 1..] {
+            if !(60..=120).contains(&(a2 - a1).rem_euclid(180)) {
+                continue;
+            }
+            let (Some((a_lo, a_hi)), Some((b_lo, b_hi))) =
+                (pick(family(a1), a1), pick(family(a2), a2))
+            else {
+                continue;
+            };
+            let corners = [
+                a_lo.intersect(&b_lo),
+                a_lo.intersect(&b_hi),
+                a_hi.intersect(&b_hi),
+                a_hi.intersect(&b_lo),
+            ];
+            let [Some(p0), Some(p1), Some(p2), Some(p3)] = corners else {
+                continue;
+            };
+            // Back to working scale (half-scale pixel centres: work = 2·half + 0.5).
+            let quad = [p0, p1, p2, p3].map(|p| Point::new(2.0 * p.x + 0.5, 2.0 * p.y + 0.5));
+            if quad.iter().all(|p| p.is_finite()) {
+                quads.push(order_corners(quad));
+            }
+        }
     }
-    (Some(order_corners(quad)), drawn)
+    (quads, drawn)
 }
 
 /// Absolute area of a simple polygon.
