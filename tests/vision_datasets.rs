@@ -1,8 +1,10 @@
-//! Detection accuracy on the shared real photo sets (a quarter of each, to keep the test
-//! quick): the share of photos with all four corners within 3 % of the grid side must not fall
-//! below what the detector reaches today. These floors are regression guards, NOT the product
-//! target (98 % on every set, measured with `sudoku-lens eval DIR`), which is not met yet:
-//! raise them as detection improves.
+//! Detection accuracy on the shared real photo sets (every photo with ground-truth corners):
+//! the share of photos with all four corners within 3 % of the grid side must not fall below
+//! what the detector reaches today (2026-11-21: wichtounet 151/158, kubiesa-train 79/80,
+//! kubiesa-val 78/80, measured with `sudoku-lens eval DIR`). The floors sit one or two photos
+//! below that; the product target is 98 % on every set. Four of wichtounet's misses are
+//! ground-truth errors (image115, image118, image1036, image1082: a true corner lies outside
+//! the printed grid), so 98 % there is out of reach of a correct detector.
 
 use std::path::Path;
 
@@ -25,7 +27,7 @@ fn check_set(name: &str, floor_pct: usize) {
     let ds = Dataset::open(&dir).unwrap_or_else(|e| panic!("{e}"));
     let (mut total, mut good) = (0, 0);
     let mut failures = Vec::new();
-    for photo in ds.photos.iter().step_by(4) {
+    for photo in &ds.photos {
         let Some(truth) = photo.corners_in_image else {
             continue;
         };
@@ -52,15 +54,15 @@ fn check_set(name: &str, floor_pct: usize) {
 
 #[test]
 fn wichtounet_corners_within_3pct() {
-    check_set("wichtounet-v2-train", 80);
+    check_set("wichtounet-v2-train", 94);
 }
 
 #[test]
 fn kubiesa_train_corners_within_3pct() {
-    check_set("kubiesa-train", 90);
+    check_set("kubiesa-train", 97);
 }
 
 #[test]
 fn kubiesa_val_corners_within_3pct() {
-    check_set("kubiesa-val", 70);
+    check_set("kubiesa-val", 96);
 }

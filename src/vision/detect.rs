@@ -1,13 +1,21 @@
 //! Grid detection: photo → located 9×9 grid with a refined 10×10 lattice of line intersections.
 //!
 //! Pipeline (all at a working scale of about [`DetectOptions::work_long_side_px`]):
-//! grayscale → area downscale → adaptive threshold (ink = foreground) → outer contours of the
-//! ink blobs, largest first → for each candidate, the largest quadrilateral inscribed in its
-//! convex hull (raw contour points, never polygon-simplified) → lattice from that quad's
-//! homography → every intersection refined locally by searching for the two grid lines through
-//! it (so bent paper and lens distortion are followed, not one homography) → validation (ink
-//! on every lattice edge, none on the half-way lines, even spacing) that rejects 8×8, 10×10,
-//! crossword and other non-Sudoku grids. It does not read digits or track across frames.
+//! grayscale → area downscale → adaptive threshold (ink = foreground) → contours → candidate
+//! outlines, tried in turn until one validates:
+//! 1. the largest ink outlines, each reduced to the largest quadrilateral inscribed in its
+//!    convex hull (raw contour points, never polygon-simplified);
+//! 2. when an outline fails (it merged with a shadow or other print at a corner), quads rebuilt
+//!    from the sides traced near each corner (`outline`);
+//! 3. when every outline fails, the lattice of the cell holes (`cells`);
+//! 4. last, Hough lines grouped into two perpendicular families of ten evenly spaced lines.
+//!
+//! Each candidate's lattice (from its homography) is refined point by point onto the two grid
+//! lines through each intersection, so bent paper and lens distortion are followed rather than
+//! one homography; strays are put back by smoothness fits (`smooth`) and a second round locks
+//! them on. Validation (ink on every lattice edge, little on the half-way lines, even spacing)
+//! rejects 8×8, 10×10, crossword and other non-Sudoku grids. It does not read digits or track
+//! across frames.
 
 use std::borrow::Cow;
 
