@@ -68,8 +68,9 @@ pub(crate) fn sample_bilinear(image: &GrayImage, p: Point) -> u8 {
     }
     let x = p.x.clamp(0.0, (w - 1) as f32);
     let y = p.y.clamp(0.0, (h - 1) as f32);
-    let x0 = x.floor() as u32;
-    let y0 = y.floor() as u32;
+    // x, y ≥ 0 here, so truncation is floor (and avoids a libm call per pixel).
+    let x0 = x as u32;
+    let y0 = y as u32;
     let x1 = (x0 + 1).min(w - 1);
     let y1 = (y0 + 1).min(h - 1);
     let fx = x - x0 as f32;
@@ -78,7 +79,9 @@ pub(crate) fn sample_bilinear(image: &GrayImage, p: Point) -> u8 {
     let at = |xx: u32, yy: u32| raw[(yy * w + xx) as usize] as f32;
     let top = at(x0, y0) * (1.0 - fx) + at(x1, y0) * fx;
     let bottom = at(x0, y1) * (1.0 - fx) + at(x1, y1) * fx;
-    (top * (1.0 - fy) + bottom * fy).round().clamp(0.0, 255.0) as u8
+    // Non-negative, so adding one half and truncating rounds half away from zero like
+    // `f32::round`; `as u8` saturates at 255.
+    (top * (1.0 - fy) + bottom * fy + 0.5) as u8
 }
 
 #[cfg(test)]
