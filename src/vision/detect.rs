@@ -148,6 +148,15 @@ pub fn detect_with(
             }
             break;
         };
+        // Rebuilt or Hough quads can reach far outside the photo; a grid mostly outside it
+        // cannot be read, and its huge cells would make refinement slow.
+        let (w, h) = (mask.width() as f32, mask.height() as f32);
+        if quad
+            .iter()
+            .any(|p| p.x < -0.25 * w || p.y < -0.25 * h || p.x > 1.25 * w || p.y > 1.25 * h)
+        {
+            continue;
+        }
         tried += 1;
         let initial = Lattice::from_corners(quad);
         let refined = refine_lattice(&mask, &initial);
@@ -613,8 +622,9 @@ fn unit(v: Point) -> Point {
 /// best share.
 fn search_line(mask: &GrayImage, p: Point, dir: Point, s0: f32, s1: f32, reach: f32) -> (f32, f32) {
     let n = Point::new(-dir.y, dir.x);
-    let steps = reach.ceil().max(1.0) as i32;
-    let samples = ((s1 - s0).abs().ceil() as i32).max(2);
+    // Bounded whatever the lattice: a degenerate candidate must not cost seconds.
+    let steps = reach.ceil().clamp(1.0, 64.0) as i32;
+    let samples = ((s1 - s0).abs().ceil() as i32).clamp(2, 256);
     let mut scores = Vec::with_capacity((2 * steps + 1) as usize);
     for k in -steps..=steps {
         let t = k as f32;

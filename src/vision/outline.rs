@@ -54,8 +54,8 @@ fn mean(points: &[Point]) -> Point {
 /// Alternative outline quads (TL, TR, BR, BL) for the contour `contour` whose hull gave
 /// `quad`: first every corner as the intersection of the two sides traced from it, then, for
 /// each corner in turn, that corner rebuilt from the sides traced from its two neighbours
-/// (the case of an outline merged with other ink at one corner). Quads that are not convex
-/// are left out.
+/// (the case of an outline merged with other ink at one corner), then each pair of
+/// neighbouring corners rebuilt from the other two. Quads that are not convex are left out.
 pub(crate) fn traced_quads(quad: [Point; 4], contour: &[Point]) -> Vec<[Point; 4]> {
     let n = contour.len();
     if n < 40 {
@@ -74,8 +74,10 @@ pub(crate) fn traced_quads(quad: [Point; 4], contour: &[Point]) -> Vec<[Point; 4
             .min_by(|&i, &j| contour[i].distance(q).total_cmp(&contour[j].distance(q)))
             .unwrap_or(0)
     };
-    // Per corner: (line towards the next corner, line towards the previous corner).
+    // Per corner: (line towards the next corner, line towards the previous corner), and the
+    // unit directions of those runs away from the corner.
     let mut sides: [(Option<Line>, Option<Line>); 4] = [(None, None); 4];
+    let mut runs = [(Point::default(), Point::default()); 4];
     for k in 0..4 {
         let at = index_of(quad[k]);
         let forward: Vec<Point> = (skip..skip + window)
@@ -91,10 +93,15 @@ pub(crate) fn traced_quads(quad: [Point; 4], contour: &[Point]) -> Vec<[Point; 4
         let to_prev = sub(quad[(k + 3) % 4], quad[k]);
         let run_f = sub(mean(&forward), quad[k]);
         let run_b = sub(mean(&backward), quad[k]);
-        sides[k] = if cross(to_next, to_prev).signum() == cross(run_f, run_b).signum() {
-            (lf, lb)
+        let unit = |v: Point| {
+            let l = len(v).max(1e-6);
+            Point::new(v.x / l, v.y / l)
+        };
+        (sides[k], runs[k]) = if cross(to_next, to_prev).signum() == cross(run_f, run_b).signum()
+        {
+            ((lf, lb), (unit(run_f), unit(run_b)))
         } else {
-            (lb, lf)
+            ((lb, lf), (unit(run_b), unit(run_f)))
         };
     }
     let meet = |a: Option<Line>, b: Option<Line>| -> Option<Point> { a?.intersect(&b?) };
@@ -116,7 +123,33 @@ pub(crate) fn traced_quads(quad: [Point; 4], contour: &[Point]) -> Vec<[Point; 4
         q[wrong] = meet(sides[(wrong + 3) % 4].0, sides[(wrong + 1) % 4].1);
         push(q);
     }
+    // Two neighbouring corners lost (the outline swallowed a whole side): keep the side
+    // between the two good corners, run the two traced sides out from them for the same
+    // length (a square seen with moderate perspective); refinement corrects the rest.
+    for first in 0..4 {
+        let (a, b) = (first, (first + 1) % 4);
+        let (c, d) = ((first + 2) % 4, (first + 3) % 4);
+        let (Some(qc), Some(qd)) = (own(c), own(d)) else {
+            continue;
+        };
+        let side = qc.distance(qd);
+        let mut q = [None; 4];
+        q[c] = Some(qc);
+        q[d] = Some(qd);
+        // From c the run towards its previous corner (b); from d towards its next (a).
+        q[b] = Some(add_scaled(qc, runs[c].1, side));
+        q[a] = Some(add_scaled(qd, runs[d].0, side));
+        push(q);
+    }
     out
+}
+
+fn len(v: Point) -> f32 {
+    v.x.hypot(v.y)
+}
+
+fn add_scaled(p: Point, dir: Point, k: f32) -> Point {
+    Point::new(p.x + dir.x * k, p.y + dir.y * k)
 }
 
 /// True when the quad (in order) turns the same way at all four corners.
@@ -168,6 +201,40 @@ mod tests {
         assert!(
             quads.iter().any(|q| q[2].distance(truth) < 2.0),
             "no quad puts BR near {truth:?}: {quads:?}"
+        );
+    }
+
+    #[test]
+    fn rebuilds_two_corners_lost_along_one_side() {
+        // Square (50,50)-(150,150) whose left side merged into a band running from
+        // (20,10) down to (10,260): the hull's TL and BL are both off.
+        let mut c = Vec::new();
+        let mut run = |a: Point, b: Point| {
+            let steps = a.distance(b).ceil() as usize;
+            for i in 0..steps {
+                c.push(a.lerp(b, i as f32 / steps as f32));
+            }
+        };
+        let (tr, br) = (Point::new(150.0, 50.0), Point::new(150.0, 150.0));
+        run(Point::new(20.0, 10.0), Point::new(40.0, 50.0));
+        run(Point::new(40.0, 50.0), tr);
+        run(tr, br);
+        run(br, Point::new(40.0, 150.0));
+        run(Point::new(40.0, 150.0), Point::new(10.0, 260.0));
+        run(Point::new(10.0, 260.0), Point::new(20.0, 10.0));
+        let hull_quad = [
+            Point::new(20.0, 10.0),
+            tr,
+            br,
+            Point::new(10.0, 260.0),
+        ];
+        let quads = traced_quads(hull_quad, &c);
+        let (tl, bl) = (Point::new(50.0, 50.0), Point::new(50.0, 150.0));
+        assert!(
+            quads
+                .iter()
+                .any(|q| q[0].distance(tl) < 3.0 && q[3].distance(bl) < 3.0),
+            "{quads:?}"
         );
     }
 
