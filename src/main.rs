@@ -38,6 +38,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    quiet_on_closed_stdout();
     cli::init_tracing();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -69,4 +70,20 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Output piped into `head` or a pager that quits closes stdout; `println!` then panics. Stop
+/// quietly with the status a Unix tool killed by SIGPIPE reports (128 + 13) instead of
+/// printing a panic.
+fn quiet_on_closed_stdout() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if info
+            .payload_as_str()
+            .is_some_and(|m| m.contains("failed printing to stdout") && m.contains("Broken pipe"))
+        {
+            std::process::exit(141);
+        }
+        default_hook(info);
+    }));
 }
