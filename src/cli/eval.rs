@@ -74,7 +74,7 @@ fn read_digits(
         return Some(missed);
     };
     let start = Instant::now();
-    let gray = vision::to_gray(&image);
+    let gray = vision::to_gray(image);
     let Ok(scan) = scanner.scan_detection(&gray, d.clone()) else {
         return Some(missed);
     };

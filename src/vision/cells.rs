@@ -124,11 +124,7 @@ pub(crate) fn quads_from_holes(
         return Vec::new();
     };
     let index = walk(&cells, seed, u, v);
-    tracing::debug!(
-        holes = cells.len(),
-        indexed = index.len(),
-        "cell holes"
-    );
+    tracing::debug!(holes = cells.len(), indexed = index.len(), "cell holes");
     if index.len() < 20 {
         return Vec::new();
     }

@@ -347,10 +347,7 @@ fn candidate_quads(
 /// detected lines gives two sides of the grid. Returns one quad (TL, TR, BR, BL, working
 /// pixels) per pair of roughly perpendicular direction peaks that both fit, and the detected
 /// lines for debugging.
-fn hough_quad(
-    mask: &GrayImage,
-    options: &DetectOptions,
-) -> (Vec<[Point; 4]>, Vec<(Point, Point)>) {
+fn hough_quad(mask: &GrayImage, options: &DetectOptions) -> (Vec<[Point; 4]>, Vec<(Point, Point)>) {
     use imageproc::hough::{LineDetectionOptions, detect_lines};
     // Half-scale OR-downsample: keeps thin lines, quarters the voting cost.
     let (w, h) = mask.dimensions();

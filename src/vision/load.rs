@@ -139,7 +139,9 @@ pub fn to_gray(image: &DynamicImage) -> image::GrayImage {
     fn convert(raw: &[u8], channels: usize, width: u32, height: u32) -> Option<image::GrayImage> {
         let gray: Vec<u8> = raw
             .chunks_exact(channels)
-            .map(|p| ((2126 * p[0] as u32 + 7152 * p[1] as u32 + 722 * p[2] as u32 + 5000) / 10000) as u8)
+            .map(|p| {
+                ((2126 * p[0] as u32 + 7152 * p[1] as u32 + 722 * p[2] as u32 + 5000) / 10000) as u8
+            })
             .collect();
         image::GrayImage::from_raw(width, height, gray)
     }

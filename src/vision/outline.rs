@@ -97,8 +97,7 @@ pub(crate) fn traced_quads(quad: [Point; 4], contour: &[Point]) -> Vec<[Point; 4
             let l = len(v).max(1e-6);
             Point::new(v.x / l, v.y / l)
         };
-        (sides[k], runs[k]) = if cross(to_next, to_prev).signum() == cross(run_f, run_b).signum()
-        {
+        (sides[k], runs[k]) = if cross(to_next, to_prev).signum() == cross(run_f, run_b).signum() {
             ((lf, lb), (unit(run_f), unit(run_b)))
         } else {
             ((lb, lf), (unit(run_b), unit(run_f)))
@@ -222,12 +221,7 @@ mod tests {
         run(br, Point::new(40.0, 150.0));
         run(Point::new(40.0, 150.0), Point::new(10.0, 260.0));
         run(Point::new(10.0, 260.0), Point::new(20.0, 10.0));
-        let hull_quad = [
-            Point::new(20.0, 10.0),
-            tr,
-            br,
-            Point::new(10.0, 260.0),
-        ];
+        let hull_quad = [Point::new(20.0, 10.0), tr, br, Point::new(10.0, 260.0)];
         let quads = traced_quads(hull_quad, &c);
         let (tl, bl) = (Point::new(50.0, 50.0), Point::new(50.0, 150.0));
         assert!(

@@ -8,6 +8,9 @@
 //! ignoring the worst points and puts back on the surface the points that stray from it.
 //! Pure numerics on [`Lattice`]; it knows nothing of images.
 
+// Small dense linear algebra over lattice indices reads clearest with index loops.
+#![allow(clippy::needless_range_loop)]
+
 use super::{Lattice, Point};
 
 /// Number of monomials `u^i v^j`, `i, j ≤ 3`.
