@@ -799,7 +799,7 @@ fn refine_lattice(mask: &GrayImage, initial: &Lattice) -> Lattice {
             break;
         }
     }
-    lattice
+    smooth::repair_corners(&lattice).0
 }
 
 /// The grid's outer corners at the OUTER edge of the border line (the lattice itself runs

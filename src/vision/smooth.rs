@@ -257,6 +257,38 @@ pub(crate) fn repair_along_lines(lattice: &Lattice) -> (Lattice, usize) {
     (out, replaced)
 }
 
+/// Puts back outer corners that stray from where the border lines meet. Corners are the
+/// least constrained points of the lattice (a faint or shadowed border corner leaves
+/// refinement nothing to hold on to) and the ones every corner measure depends on. Each
+/// border line is modelled by a straight line through its points two to five cells from the
+/// corner (skipping the corner's neighbour, which often shares its error); a corner more than
+/// 0.15 cell side from the two lines' intersection is moved onto it. Returns the lattice and
+/// how many corners moved.
+pub(crate) fn repair_corners(lattice: &Lattice) -> (Lattice, usize) {
+    use super::Line;
+    let cell = (lattice.mean_side() / 9.0).max(1.0);
+    let p = &lattice.points_in_image;
+    let mut out = *lattice;
+    let mut moved = 0;
+    for (r, c) in [(0usize, 0usize), (0, 9), (9, 9), (9, 0)] {
+        let step = |i: usize| -> usize { if r == 0 { i } else { 9 - i } };
+        let step_c = |i: usize| -> usize { if c == 0 { i } else { 9 - i } };
+        let along_row: Vec<Point> = (2..=5).map(|i| p[r][step_c(i)]).collect();
+        let along_col: Vec<Point> = (2..=5).map(|i| p[step(i)][c]).collect();
+        let (Some(row), Some(col)) = (Line::fit(&along_row), Line::fit(&along_col)) else {
+            continue;
+        };
+        let Some(meet) = row.intersect(&col) else {
+            continue;
+        };
+        if meet.is_finite() && meet.distance(p[r][c]) > 0.15 * cell {
+            out.points_in_image[r][c] = meet;
+            moved += 1;
+        }
+    }
+    (out, moved)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
