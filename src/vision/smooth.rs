@@ -334,6 +334,19 @@ mod tests {
     }
 
     #[test]
+    fn corner_repair_uses_the_border_lines() {
+        let truth = tilted();
+        let mut broken = truth;
+        // Corner and its neighbour pulled up together onto a shadow edge.
+        broken.points_in_image[0][0].y -= 12.0;
+        broken.points_in_image[0][1].y -= 5.0;
+        let (fixed, moved) = repair_corners(&broken);
+        assert_eq!(moved, 1);
+        assert!(fixed.points_in_image[0][0].distance(truth.points_in_image[0][0]) < 1.0);
+        assert_eq!(repair_corners(&truth), (truth, 0));
+    }
+
+    #[test]
     fn line_repair_fixes_a_stray_corner() {
         let truth = tilted();
         let mut broken = truth;
