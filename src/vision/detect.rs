@@ -622,17 +622,21 @@ fn search_line(mask: &GrayImage, p: Point, dir: Point, s0: f32, s1: f32, reach: 
     // Bounded whatever the lattice: a degenerate candidate must not cost seconds.
     let steps = reach.ceil().clamp(1.0, 64.0) as i32;
     let samples = ((s1 - s0).abs().ceil() as i32).clamp(2, 256);
+    // The same sample offsets along the line at every normal offset: computed once.
+    let along: Vec<(f32, f32)> = (0..=samples)
+        .map(|i| {
+            let s = s0 + (s1 - s0) * i as f32 / samples as f32;
+            (s * dir.x, s * dir.y)
+        })
+        .collect();
     let mut scores = Vec::with_capacity((2 * steps + 1) as usize);
     for k in -steps..=steps {
         let t = k as f32;
         let base = Point::new(p.x + t * n.x, p.y + t * n.y);
-        let mut hits = 0;
-        for i in 0..=samples {
-            let s = s0 + (s1 - s0) * i as f32 / samples as f32;
-            if ink_at(mask, Point::new(base.x + s * dir.x, base.y + s * dir.y)) {
-                hits += 1;
-            }
-        }
+        let hits = along
+            .iter()
+            .filter(|(dx, dy)| ink_at(mask, Point::new(base.x + dx, base.y + dy)))
+            .count();
         scores.push(hits as f32 / (samples + 1) as f32);
     }
     let Some(&top) = scores.iter().max_by(|a, b| a.total_cmp(b)) else {
