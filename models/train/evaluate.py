@@ -27,6 +27,7 @@ def main():
     ap.add_argument("--model", required=True)
     ap.add_argument("--data", required=True)
     ap.add_argument("--kind", default=None, help="only cells of this cut kind (gt, jitter, detector)")
+    ap.add_argument("--match", nargs="*", default=None, help="only cells whose source contains one of these")
     ap.add_argument("--errors", type=int, default=0, help="list this many wrong cells")
     args = ap.parse_args()
 
@@ -36,6 +37,9 @@ def main():
     y = np.fromfile(os.path.join(args.data, "labels.u8"), dtype=np.uint8)
     with open(os.path.join(args.data, "meta.csv")) as f:
         src = np.array([row[2] for row in csv.reader(f)][1:])
+    if args.match:
+        keep = np.array([any(m in s for m in args.match) for s in src])
+        x, y, src = x[keep], y[keep], src[keep]
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = 1
     sess = ort.InferenceSession(args.model, opts, providers=["CPUExecutionProvider"])

@@ -37,6 +37,10 @@ pub struct DatasetArgs {
     /// Do not add cells cut along the detector's own lattice.
     #[arg(long)]
     pub no_detector: bool,
+    /// Use the detector's cut only when all its lattice points lie within this fraction of
+    /// the grid side of the true ones.
+    #[arg(long, default_value_t = 0.04)]
+    pub detector_tolerance: f32,
     /// Write every non-empty real cell this many times per cut (class balance).
     #[arg(long, default_value_t = 1)]
     pub ink_repeats: usize,
@@ -70,6 +74,7 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
         jitter_fraction: args.jitter,
         jitter_copies: args.jitter_copies,
         use_detector: !args.no_detector,
+        detector_tolerance: args.detector_tolerance,
         ink_repeats: args.ink_repeats,
     };
     for dir in &args.photos {

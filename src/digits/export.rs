@@ -220,6 +220,10 @@ pub struct PhotoExportOptions {
     pub jitter_copies: usize,
     /// Also cut the cells with the detector's own lattice when it agrees with the ground truth.
     pub use_detector: bool,
+    /// Largest distance of a detector lattice point from the true one, as a fraction of the
+    /// grid side, for the detector's cut to be used (farther means another grid or a badly
+    /// bent one, whose cells would carry wrong labels).
+    pub detector_tolerance: f32,
     /// Oversampling of non-empty cells (each digit / pencil cell is written this many times
     /// per cut; empties once) — balances the classes.
     pub ink_repeats: usize,
@@ -286,9 +290,9 @@ pub fn export_photo_set(
             && let Ok(det) = crate::vision::detect_gray(&image)
         {
             let lat = det.lattice();
-            // Only a detection that found this grid (corners within ~4 % of the side) is a
+            // Only a detection that found this grid (lattice points near the true ones) is a
             // faithful cut; others would teach wrong labels.
-            if lat.max_distance(&truth) < 0.04 * side {
+            if lat.max_distance(&truth) < options.detector_tolerance * side {
                 lattices.push(("detector", lat));
                 stats.detector_used += 1;
             }
