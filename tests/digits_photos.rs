@@ -61,8 +61,47 @@ fn reads_validation_cells_along_true_corners() {
         "kubiesa-val subset: {cells} cells, accuracy {acc:.4}, digits {digits} accuracy {dacc:.4}"
     );
     assert!(cells >= 700);
-    assert!(acc >= 0.98, "cell accuracy {acc}");
-    assert!(dacc >= 0.97, "digit accuracy {dacc}");
+    assert!(acc >= 0.99, "cell accuracy {acc}");
+    assert!(dacc >= 0.985, "digit accuracy {dacc}");
+}
+
+/// The whole pipeline (detector, rectification, reader) on every kubiesa-val photo: the
+/// issue's targets are 99.5 % of cells and 90 % of boards exact (measured 2026-11-21 with
+/// `eval`: 99.85 % and 73/80); the boards floor sits three boards below today's.
+#[test]
+fn reads_every_validation_photo_through_the_detector() {
+    let Some(root) = datasets() else {
+        eprintln!("skipped: shared/datasets/kubiesa-val not found (set SUDOKU_LENS_DATASETS)");
+        return;
+    };
+    let photos = read_photo_set(&root.join("kubiesa-val")).unwrap();
+    let mut scanner = Scanner::with_default_model().unwrap();
+    let (mut cells, mut correct, mut boards, mut exact) = (0, 0, 0, 0);
+    for photo in &photos {
+        boards += 1;
+        cells += 81;
+        let image = sudoku_lens::vision::load_image(&photo.image).unwrap();
+        let Ok(scan) = scanner.scan(&image) else {
+            continue;
+        };
+        let right = scan
+            .readings
+            .iter()
+            .zip(photo.labels.iter())
+            .filter(|(r, truth)| r.class.value() == if **truth == 10 { 0 } else { **truth })
+            .count();
+        correct += right;
+        if right == 81 {
+            exact += 1;
+        }
+    }
+    let acc = correct as f64 / cells as f64;
+    eprintln!(
+        "kubiesa-val pipeline: {boards} photos, cell accuracy {acc:.4}, {exact} boards exact"
+    );
+    assert!(boards >= 80);
+    assert!(acc >= 0.995, "cell accuracy {acc}");
+    assert!(exact >= 70, "{exact} of {boards} boards exact");
 }
 
 #[test]
