@@ -71,18 +71,16 @@ fn hole_of(contour: &Contour<i32>, min_cell_px: f32, max_cell_px: f32) -> Option
 }
 
 /// Candidate grid outlines (corners in contour order, not yet TL-first) from the cell holes
-/// among `contours` (only those inside the convex quad `within`, when given); one per way of placing the indexed holes inside a 9×9 grid when fewer
+/// among `contours`; one per way of placing the indexed holes inside a 9×9 grid when fewer
 /// than nine rows or columns of holes were found. Empty when fewer than 20 cells line up.
 pub(crate) fn quads_from_holes(
     contours: &[Contour<i32>],
     min_grid_side_px: f32,
     max_grid_side_px: f32,
-    within: Option<[Point; 4]>,
 ) -> Vec<[Point; 4]> {
     let holes: Vec<Hole> = contours
         .iter()
         .filter_map(|c| hole_of(c, 0.7 * min_grid_side_px / 9.0, max_grid_side_px / 9.0))
-        .filter(|h| within.is_none_or(|q| inside_convex(q, h.centre)))
         .collect();
     if holes.len() < 20 {
         return Vec::new();
@@ -142,20 +140,8 @@ pub(crate) fn quads_from_holes(
         return Vec::new();
     }
     let mut quads = Vec::new();
-    // Where the found holes sit inside the 9×9 grid is unknown when fewer than nine rows or
-    // columns were found; the placements nearest the middle come first, and at most six are
-    // tried (each costs a refinement).
-    let mut placements: Vec<(i32, i32)> = ((i1 - 8)..=i0)
-        .flat_map(|top| ((j1 - 8)..=j0).map(move |left| (top, left)))
-        .collect();
-    let (mid_top, mid_left) = ((i0 + i1 - 8) as f32 / 2.0, (j0 + j1 - 8) as f32 / 2.0);
-    placements.sort_by(|a, b| {
-        let d = |p: &(i32, i32)| (p.0 as f32 - mid_top).abs() + (p.1 as f32 - mid_left).abs();
-        d(a).total_cmp(&d(b))
-    });
-    placements.truncate(6);
-    for (top, left) in placements {
-        {
+    for top in (i1 - 8)..=i0 {
+        for left in (j1 - 8)..=j0 {
             let (src, dst): (Vec<Point>, Vec<Point>) = index
                 .iter()
                 .map(|(&(i, j), &k)| {
@@ -259,15 +245,4 @@ fn walk(cells: &[Hole], seed: usize, u: Point, v: Point) -> HashMap<(i32, i32), 
         }
     }
     index
-}
-
-/// True when `p` lies inside the convex quadrilateral `q` (either orientation).
-fn inside_convex(q: [Point; 4], p: Point) -> bool {
-    let sides: Vec<f32> = (0..4)
-        .map(|i| {
-            let (a, b) = (q[i], q[(i + 1) % 4]);
-            (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)
-        })
-        .collect();
-    sides.iter().all(|&s| s >= 0.0) || sides.iter().all(|&s| s <= 0.0)
 }

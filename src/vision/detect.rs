@@ -109,7 +109,6 @@ pub fn detect_with(
     let contours = imageproc::contours::find_contours::<i32>(&mask);
     let outlines = candidate_quads(&contours, options);
     let mut tried_holes = false;
-    let mut tried_inner_holes = false;
     let mut best: Option<(Lattice, f32)> = None;
     let mut last_reason = String::from("no candidate outline");
     let mut tried_hough = false;
@@ -125,13 +124,10 @@ pub fn detect_with(
         let Some((quad, contour)) = queue.pop() else {
             // No outline gave a grid (each merged with other ink beyond repair): the cells
             // inside the grid are still holes of one size on a lattice.
-            // Also when the best grid so far is doubtful (a printed solution full of digits
-            // scores low): the puzzle beside it may still show through its cells.
-            if best.as_ref().is_none_or(|(_, s)| *s < 0.85) && !tried_holes {
+            if best.is_none() && !tried_holes {
                 tried_holes = true;
                 let long = mask.width().max(mask.height()) as f32;
-                let quads =
-                    cells::quads_from_holes(&contours, options.min_grid_side_px, long, None);
+                let quads = cells::quads_from_holes(&contours, options.min_grid_side_px, long);
                 queue.extend(quads.into_iter().rev().map(|q| (order_corners(q), None)));
                 if !queue.is_empty() {
                     continue;
@@ -188,20 +184,6 @@ pub fn detect_with(
                 if best.is_none()
                     && let Some(contour) = contour
                 {
-                    // For the largest outline also the cell holes inside it (tried after the
-                    // traced quads): a puzzle whose border is broken must not lose to a smaller
-                    // grid beside it, such as yesterday's solution.
-                    if !tried_inner_holes {
-                        tried_inner_holes = true;
-                        let long = mask.width().max(mask.height()) as f32;
-                        let inner = cells::quads_from_holes(
-                            &contours,
-                            options.min_grid_side_px,
-                            long,
-                            Some(quad),
-                        );
-                        queue.extend(inner.into_iter().rev().map(|q| (order_corners(q), None)));
-                    }
                     for q in outline::traced_quads(quad, &contour).into_iter().rev() {
                         queue.push((order_corners(q), None));
                     }
