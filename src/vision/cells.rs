@@ -105,7 +105,7 @@ pub(crate) fn quads_from_holes(
         .filter(|h| (h.side / mode - 1.0).abs() < 0.45)
         .collect();
     if cells.len() < 20 {
-        tracing::debug!(holes = cells.len(), mode, "too few cell holes");
+        tracing::trace!(holes = cells.len(), mode, "too few cell holes");
         return Vec::new();
     }
     let mean = Point::new(
@@ -124,7 +124,7 @@ pub(crate) fn quads_from_holes(
         return Vec::new();
     };
     let index = walk(&cells, seed, u, v);
-    tracing::debug!(holes = cells.len(), indexed = index.len(), "cell holes");
+    tracing::trace!(holes = cells.len(), indexed = index.len(), "cell holes");
     if index.len() < 20 {
         return Vec::new();
     }

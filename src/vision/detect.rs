@@ -926,7 +926,7 @@ fn validate(mask: &GrayImage, lattice: &Lattice) -> Result<f32, String> {
     bends.sort_by(f32::total_cmp);
     let bend_median = bends[bends.len() / 2];
     let bend_p90 = bends[bends.len() * 9 / 10];
-    tracing::debug!(
+    tracing::trace!(
         mean_edge,
         weak,
         mean_half,
