@@ -12,6 +12,7 @@ use std::collections::{HashMap, VecDeque};
 
 use imageproc::contours::{BorderType, Contour};
 
+use super::geometry::polygon_area;
 use super::{Homography, Point};
 
 /// One hole of the ink mask that could be a cell.
@@ -20,18 +21,6 @@ struct Hole {
     centre: Point,
     /// Square root of the enclosed area, pixels.
     side: f32,
-}
-
-fn sub(a: Point, b: Point) -> Point {
-    Point::new(a.x - b.x, a.y - b.y)
-}
-
-fn add(a: Point, b: Point) -> Point {
-    Point::new(a.x + b.x, a.y + b.y)
-}
-
-fn len(a: Point) -> f32 {
-    a.x.hypot(a.y)
 }
 
 fn hole_of(contour: &Contour<i32>, min_cell_px: f32, max_cell_px: f32) -> Option<Hole> {
@@ -52,18 +41,17 @@ fn hole_of(contour: &Contour<i32>, min_cell_px: f32, max_cell_px: f32) -> Option
     if w.min(h) < min_cell_px || w.max(h) > 1.5 * max_cell_px || w > 2.5 * h || h > 2.5 * w {
         return None;
     }
-    let pts = &contour.points;
-    let mut twice = 0.0f32;
-    for i in 0..pts.len() {
-        let (a, b) = (pts[i], pts[(i + 1) % pts.len()]);
-        twice += (a.x * b.y - b.x * a.y) as f32;
-    }
-    let area = twice.abs() / 2.0;
+    let outline: Vec<Point> = contour
+        .points
+        .iter()
+        .map(|p| Point::new(p.x as f32, p.y as f32))
+        .collect();
+    let area = polygon_area(&outline);
     // A square cell fills its box (half of it when turned by 45°); letters and blobs don't.
     if area < 0.3 * w * h {
         return None;
     }
-    let n = pts.len() as f32;
+    let n = outline.len() as f32;
     Some(Hole {
         centre: Point::new(sx / n, sy / n),
         side: area.sqrt(),
@@ -174,15 +162,15 @@ fn axes_at(cells: &[Hole], seed: usize) -> Option<(Point, Point)> {
     let side = cells[seed].side;
     let mut near: Vec<Point> = cells
         .iter()
-        .map(|h| sub(h.centre, here))
-        .filter(|d| (0.6 * side..1.8 * side).contains(&len(*d)))
+        .map(|h| h.centre - here)
+        .filter(|d| (0.6 * side..1.8 * side).contains(&d.length()))
         .collect();
-    near.sort_by(|a, b| len(*a).total_cmp(&len(*b)));
+    near.sort_by(|a, b| a.length().total_cmp(&b.length()));
     let u = *near.first()?;
     let v = near
         .iter()
         .copied()
-        .find(|d| ((d.x * u.x + d.y * u.y) / (len(*d) * len(u))).abs() < 0.5)?;
+        .find(|d| ((d.x * u.x + d.y * u.y) / (d.length() * u.length())).abs() < 0.5)?;
     Some((u, v))
 }
 
@@ -199,27 +187,26 @@ fn walk(cells: &[Hole], seed: usize, u: Point, v: Point) -> HashMap<(i32, i32), 
         let here = cells[k].centre;
         // One step along either axis, or two (over a cell whose hole a digit touching the
         // lines broke), or diagonally.
-        let scaled = |a: Point, k: f32| Point::new(a.x * k, a.y * k);
         let steps = [
             (0, 1, u),
-            (0, -1, scaled(u, -1.0)),
+            (0, -1, u.scaled(-1.0)),
             (1, 0, v),
-            (-1, 0, scaled(v, -1.0)),
-            (0, 2, scaled(u, 2.0)),
-            (0, -2, scaled(u, -2.0)),
-            (2, 0, scaled(v, 2.0)),
-            (-2, 0, scaled(v, -2.0)),
-            (1, 1, add(u, v)),
-            (1, -1, sub(v, u)),
-            (-1, 1, sub(u, v)),
-            (-1, -1, scaled(add(u, v), -1.0)),
+            (-1, 0, v.scaled(-1.0)),
+            (0, 2, u.scaled(2.0)),
+            (0, -2, u.scaled(-2.0)),
+            (2, 0, v.scaled(2.0)),
+            (-2, 0, v.scaled(-2.0)),
+            (1, 1, u + v),
+            (1, -1, v - u),
+            (-1, 1, u - v),
+            (-1, -1, (u + v).scaled(-1.0)),
         ];
         for (di, dj, step) in steps {
             let key = (i + di, j + dj);
             if index.contains_key(&key) || key.0.abs() > 9 || key.1.abs() > 9 {
                 continue;
             }
-            let want = add(here, step);
+            let want = here + step;
             let Some(next) = (0..cells.len())
                 .filter(|&o| !taken[o])
                 .min_by(|&a, &b| {
@@ -228,17 +215,17 @@ fn walk(cells: &[Hole], seed: usize, u: Point, v: Point) -> HashMap<(i32, i32), 
                         .distance(want)
                         .total_cmp(&cells[b].centre.distance(want))
                 })
-                .filter(|&o| cells[o].centre.distance(want) < 0.3 * len(u).min(len(v)))
+                .filter(|&o| cells[o].centre.distance(want) < 0.3 * u.length().min(v.length()))
             else {
                 continue;
             };
             taken[next] = true;
             index.insert(key, next);
-            let moved = sub(cells[next].centre, here);
+            let moved = cells[next].centre - here;
             // Re-estimate the axis stepped along (straight steps only).
             let (nu, nv) = match (di, dj) {
-                (0, k) => (scaled(moved, 1.0 / k as f32), v),
-                (k, 0) => (u, scaled(moved, 1.0 / k as f32)),
+                (0, k) => (moved.scaled(1.0 / k as f32), v),
+                (k, 0) => (u, moved.scaled(1.0 / k as f32)),
                 _ => (u, v),
             };
             queue.push_back((next, key.0, key.1, nu, nv));

@@ -21,7 +21,7 @@ use std::borrow::Cow;
 
 use image::{DynamicImage, GrayImage, Luma};
 
-use super::geometry::Line;
+use super::geometry::{Line, polygon_area};
 use super::{GridDetection, Lattice, NoGrid, Point, cells, outline, smooth};
 
 /// Tuning knobs of [`detect_with`]. `Default` is what [`detect`] uses.
@@ -200,7 +200,7 @@ pub fn detect_with(
     let to_image = |p: Point| Point::new((p.x + 0.5) * factor - 0.5, (p.y + 0.5) * factor - 0.5);
     let lattice = lattice_in_work.map(to_image);
     // Corners at the border line's centre, like the lattice: kubiesa's ground truth uses
-    // that convention (wichtounet's sits ~1 % further out); see `outer_corners`.
+    // that convention (wichtounet's sits ~1 % further out).
     Ok(GridDetection {
         corners_in_image: lattice.corners(),
         lattice_in_image: lattice.points_in_image,
@@ -488,17 +488,6 @@ fn hough_quad(mask: &GrayImage, options: &DetectOptions) -> (Vec<[Point; 4]>, Ve
     (quads, drawn)
 }
 
-/// Absolute area of a simple polygon.
-fn polygon_area(points: &[Point]) -> f32 {
-    let n = points.len();
-    let mut twice = 0.0f32;
-    for i in 0..n {
-        let (a, b) = (points[i], points[(i + 1) % n]);
-        twice += a.x * b.y - b.x * a.y;
-    }
-    twice.abs() / 2.0
-}
-
 fn triangle_area(a: Point, b: Point, c: Point) -> f32 {
     ((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)).abs() / 2.0
 }
@@ -604,15 +593,6 @@ fn ink_at(mask: &GrayImage, p: Point) -> bool {
     mask.as_raw()[(y * mask.width() + x) as usize] != 0
 }
 
-fn unit(v: Point) -> Point {
-    let len = (v.x * v.x + v.y * v.y).sqrt();
-    if len < 1e-6 {
-        Point::new(1.0, 0.0)
-    } else {
-        Point::new(v.x / len, v.y / len)
-    }
-}
-
 /// Searches for a grid line through (near) `p` running along `dir`: tries offsets
 /// `t ∈ [-reach, reach]` along the normal, scoring the share of ink on the segment
 /// `p + t·n + s·dir, s ∈ [s0, s1]`. Returns the offset (centre of the best plateau) and the
@@ -700,7 +680,7 @@ fn refine_pass(
             let along_col = Point::new(p[rd][c].x - p[ru][c].x, p[rd][c].y - p[ru][c].y);
             let cell_row = (along_row.x.hypot(along_row.y) / (cr - cl) as f32).max(1.0);
             let cell_col = (along_col.x.hypot(along_col.y) / (rd - ru) as f32).max(1.0);
-            let (dr, dc) = (unit(along_row), unit(along_col));
+            let (dr, dc) = (along_row.unit(), along_col.unit());
             // Segments reach 0.45 cell along the line, only inwards at the outer lines.
             let span = |idx: usize, len: f32| -> (f32, f32) {
                 let l = 0.45 * len;
@@ -806,66 +786,11 @@ fn refine_lattice(mask: &GrayImage, initial: &Lattice) -> Lattice {
     smooth::repair_corners(&lattice).0
 }
 
-/// The grid's outer corners at the OUTER edge of the border line (the lattice itself runs
-/// through line centres): each side is pushed outwards by the median distance from its centre
-/// line to where its ink ends.
-#[allow(dead_code)]
-fn outer_corners(mask: &GrayImage, lattice: &Lattice) -> [Point; 4] {
-    let p = &lattice.points_in_image;
-    let mut offsets = [(Point::default(), 0.0f32); 4];
-    for (k, slot) in offsets.iter_mut().enumerate() {
-        let mut dists = Vec::with_capacity(9);
-        let mut normal_sum = Point::default();
-        for i in 0..9 {
-            // Side k: 0 top, 1 right, 2 bottom, 3 left; (on-line point pair, inner pair).
-            let (a0, a1, b0, b1) = match k {
-                0 => (p[0][i], p[0][i + 1], p[1][i], p[1][i + 1]),
-                1 => (p[i][9], p[i + 1][9], p[i][8], p[i + 1][8]),
-                2 => (p[9][i], p[9][i + 1], p[8][i], p[8][i + 1]),
-                _ => (p[i][0], p[i + 1][0], p[i][1], p[i + 1][1]),
-            };
-            let a = a0.lerp(a1, 0.5);
-            let b = b0.lerp(b1, 0.5);
-            let n = unit(Point::new(a.x - b.x, a.y - b.y));
-            normal_sum = Point::new(normal_sum.x + n.x, normal_sum.y + n.y);
-            let mut d = 0.0f32;
-            let mut misses = 0;
-            let mut last_ink = 0.0f32;
-            while d < 12.0 && misses < 2 {
-                if ink_at(mask, Point::new(a.x + d * n.x, a.y + d * n.y)) {
-                    last_ink = d;
-                    misses = 0;
-                } else {
-                    misses += 1;
-                }
-                d += 0.5;
-            }
-            dists.push(last_ink);
-        }
-        dists.sort_by(f32::total_cmp);
-        // Half a pixel: the mask's last ink pixel is centred half a pixel inside its edge.
-        *slot = (unit(normal_sum), dists[dists.len() / 2] + 0.5);
-    }
-    let corners = lattice.corners();
-    // Corner TL lies on left (3) and top (0), TR on top and right, and so on.
-    let sides_of = [(3usize, 0usize), (0, 1), (1, 2), (2, 3)];
-    let mut out = corners;
-    for (c, (s1, s2)) in sides_of.iter().enumerate() {
-        let (n1, d1) = offsets[*s1];
-        let (n2, d2) = offsets[*s2];
-        out[c] = Point::new(
-            corners[c].x + n1.x * d1 + n2.x * d2,
-            corners[c].y + n1.y * d1 + n2.y * d2,
-        );
-    }
-    out
-}
-
 /// Share of ink along the segment `a → b` (inner 80 %), accepting ink within one pixel of it.
 fn edge_coverage(mask: &GrayImage, a: Point, b: Point) -> f32 {
     let len = a.distance(b);
     let n_samples = (len * 0.8).ceil().max(4.0) as usize;
-    let d = unit(Point::new(b.x - a.x, b.y - a.y));
+    let d = (b - a).unit();
     let n = Point::new(-d.y, d.x);
     let mut hits = 0;
     for i in 0..n_samples {

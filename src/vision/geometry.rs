@@ -44,6 +44,52 @@ impl Point {
     pub fn is_finite(self) -> bool {
         self.x.is_finite() && self.y.is_finite()
     }
+
+    /// Length of this point taken as a vector from the origin.
+    pub fn length(self) -> f32 {
+        self.x.hypot(self.y)
+    }
+
+    /// The z component of the cross product of the two vectors (positive when `other` turns
+    /// clockwise from `self` in image space, where y grows downwards).
+    pub fn cross(self, other: Point) -> f32 {
+        self.x * other.y - self.y * other.x
+    }
+
+    /// This vector scaled to length 1; `(1, 0)` for a (nearly) zero vector.
+    pub fn unit(self) -> Point {
+        let len = (self.x * self.x + self.y * self.y).sqrt();
+        if len < 1e-6 {
+            Point::new(1.0, 0.0)
+        } else {
+            Point::new(self.x / len, self.y / len)
+        }
+    }
+}
+
+impl std::ops::Add for Point {
+    type Output = Point;
+    fn add(self, other: Point) -> Point {
+        Point::new(self.x + other.x, self.y + other.y)
+    }
+}
+
+impl std::ops::Sub for Point {
+    type Output = Point;
+    fn sub(self, other: Point) -> Point {
+        Point::new(self.x - other.x, self.y - other.y)
+    }
+}
+
+/// Absolute area of a simple polygon (shoelace formula).
+pub(crate) fn polygon_area(points: &[Point]) -> f32 {
+    let n = points.len();
+    let mut twice = 0.0f32;
+    for i in 0..n {
+        let (a, b) = (points[i], points[(i + 1) % n]);
+        twice += a.x * b.y - b.x * a.y;
+    }
+    twice.abs() / 2.0
 }
 
 /// A projective transform of the plane, `dst ~ H · src` in homogeneous coordinates

@@ -35,14 +35,6 @@ pub(crate) fn robust_line(points: &[Point]) -> Option<Line> {
     Some(line)
 }
 
-fn cross(a: Point, b: Point) -> f32 {
-    a.x * b.y - a.y * b.x
-}
-
-fn sub(a: Point, b: Point) -> Point {
-    Point::new(a.x - b.x, a.y - b.y)
-}
-
 fn mean(points: &[Point]) -> Point {
     let n = points.len().max(1) as f32;
     Point::new(
@@ -61,10 +53,7 @@ pub(crate) fn traced_quads(quad: [Point; 4], contour: &[Point]) -> Vec<[Point; 4
     if n < 40 {
         return Vec::new();
     }
-    let side = (0..4)
-        .map(|i| quad[i].distance(quad[(i + 1) % 4]))
-        .sum::<f32>()
-        / 4.0;
+    let side = super::mean_side(quad);
     // Long enough for a precise direction, short enough to stay on the side when the far
     // corner is wrong. The first few points round the corner and are skipped.
     let window = ((0.3 * side) as usize).clamp(8, n / 8);
@@ -89,15 +78,15 @@ pub(crate) fn traced_quads(quad: [Point; 4], contour: &[Point]) -> Vec<[Point; 4
         let (lf, lb) = (robust_line(&forward), robust_line(&backward));
         // The quad is convex and ordered, so the turn from "towards next" to "towards
         // previous" has one sign at every corner; the traced runs turn the same way.
-        let to_next = sub(quad[(k + 1) % 4], quad[k]);
-        let to_prev = sub(quad[(k + 3) % 4], quad[k]);
-        let run_f = sub(mean(&forward), quad[k]);
-        let run_b = sub(mean(&backward), quad[k]);
+        let to_next = quad[(k + 1) % 4] - quad[k];
+        let to_prev = quad[(k + 3) % 4] - quad[k];
+        let run_f = mean(&forward) - quad[k];
+        let run_b = mean(&backward) - quad[k];
         let unit = |v: Point| {
-            let l = len(v).max(1e-6);
+            let l = v.length().max(1e-6);
             Point::new(v.x / l, v.y / l)
         };
-        (sides[k], runs[k]) = if cross(to_next, to_prev).signum() == cross(run_f, run_b).signum() {
+        (sides[k], runs[k]) = if to_next.cross(to_prev).signum() == run_f.cross(run_b).signum() {
             ((lf, lb), (unit(run_f), unit(run_b)))
         } else {
             ((lb, lf), (unit(run_b), unit(run_f)))
@@ -136,30 +125,17 @@ pub(crate) fn traced_quads(quad: [Point; 4], contour: &[Point]) -> Vec<[Point; 4
         q[c] = Some(qc);
         q[d] = Some(qd);
         // From c the run towards its previous corner (b); from d towards its next (a).
-        q[b] = Some(add_scaled(qc, runs[c].1, side));
-        q[a] = Some(add_scaled(qd, runs[d].0, side));
+        q[b] = Some(qc + runs[c].1.scaled(side));
+        q[a] = Some(qd + runs[d].0.scaled(side));
         push(q);
     }
     out
 }
 
-fn len(v: Point) -> f32 {
-    v.x.hypot(v.y)
-}
-
-fn add_scaled(p: Point, dir: Point, k: f32) -> Point {
-    Point::new(p.x + dir.x * k, p.y + dir.y * k)
-}
-
 /// True when the quad (in order) turns the same way at all four corners.
 fn is_convex(q: [Point; 4]) -> bool {
     let turns: Vec<f32> = (0..4)
-        .map(|i| {
-            cross(
-                sub(q[(i + 1) % 4], q[i]),
-                sub(q[(i + 2) % 4], q[(i + 1) % 4]),
-            )
-        })
+        .map(|i| (q[(i + 1) % 4] - q[i]).cross(q[(i + 2) % 4] - q[(i + 1) % 4]))
         .collect();
     turns.iter().all(|&t| t > 0.0) || turns.iter().all(|&t| t < 0.0)
 }
