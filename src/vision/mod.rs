@@ -9,6 +9,7 @@
 mod cells;
 pub mod debug;
 pub mod detect;
+mod faint;
 pub mod geometry;
 pub mod load;
 pub mod normalize;

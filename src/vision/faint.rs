@@ -1,0 +1,87 @@
+//! Faint grids: a second look, in gray levels, at a lattice whose thin lines the ink mask lost.
+//!
+//! Some newspapers print the thin inner lines in a light gray; in a dim or blurred photo the
+//! adaptive threshold keeps only the thick box lines, so `detect`'s validation finds too
+//! many edges without ink. Averaged along a whole edge, such a line is still a few gray
+//! levels darker than the paper beside it, while a lattice line laid over empty paper (a 9×9
+//! lattice fitted to an 8×8 or 10×10 grid) is not darker at all. [`faint_lines`] measures that
+//! contrast for every lattice edge. Working-image pixels; knows nothing of contours or of
+//! how the lattice was found.
+
+use image::GrayImage;
+
+use super::{Lattice, Point};
+
+/// Gray level at `p`, bilinear; `None` outside the image.
+fn gray_at(gray: &GrayImage, p: Point) -> Option<f32> {
+    let (w, h) = gray.dimensions();
+    if !(p.x >= 0.0 && p.y >= 0.0 && p.x <= (w - 1) as f32 && p.y <= (h - 1) as f32) {
+        return None;
+    }
+    let (x0, y0) = (p.x as u32, p.y as u32);
+    let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
+    let (fx, fy) = (p.x - x0 as f32, p.y - y0 as f32);
+    let raw = gray.as_raw();
+    let at = |x: u32, y: u32| raw[(y * w + x) as usize] as f32;
+    let top = at(x0, y0) * (1.0 - fx) + at(x1, y0) * fx;
+    let bottom = at(x0, y1) * (1.0 - fx) + at(x1, y1) * fx;
+    Some(top * (1.0 - fy) + bottom * fy)
+}
+
+/// How many gray levels the edge `a → b` is darker than the paper `paper_px` to each side:
+/// the cross-section averaged over the inner 70 % of the edge, its darkest point within two
+/// pixels of the edge (the lattice may be a pixel or two off a faint line) against the mean
+/// of the two sides. `None` when the edge leaves the image.
+fn edge_contrast(gray: &GrayImage, a: Point, b: Point, paper_px: f32) -> Option<f32> {
+    const NEAR: [f32; 5] = [-2.0, -1.0, 0.0, 1.0, 2.0];
+    let d = (b - a).unit();
+    let n = Point::new(-d.y, d.x);
+    let samples = (a.distance(b) * 0.7).ceil().max(4.0) as usize;
+    let mut near = [0.0f32; 5];
+    let mut sides = 0.0f32;
+    for i in 0..samples {
+        let q = a.lerp(b, 0.15 + 0.7 * (i as f32 + 0.5) / samples as f32);
+        for (acc, t) in near.iter_mut().zip(NEAR) {
+            *acc += gray_at(gray, q + n.scaled(t))?;
+        }
+        sides += gray_at(gray, q + n.scaled(paper_px))? + gray_at(gray, q - n.scaled(paper_px))?;
+    }
+    let line = near.iter().copied().fold(f32::MAX, f32::min);
+    Some((sides / 2.0 - line) / samples as f32)
+}
+
+/// Gray-level contrast of each lattice line: for each of the 10 row lines and then the 10
+/// column lines, the median contrast of its 9 edges. `None` when part of the lattice lies
+/// outside `gray`.
+pub(crate) fn line_contrasts(gray: &GrayImage, lattice: &Lattice) -> Option<[f32; 20]> {
+    let p = &lattice.points_in_image;
+    let paper_px = (0.22 * lattice.mean_side() / 9.0).max(3.0);
+    let mut out = [0.0f32; 20];
+    for i in 0..10 {
+        let mut rows = [0.0f32; 9];
+        let mut cols = [0.0f32; 9];
+        for j in 0..9 {
+            rows[j] = edge_contrast(gray, p[i][j], p[i][j + 1], paper_px)?;
+            cols[j] = edge_contrast(gray, p[j][i], p[j + 1][i], paper_px)?;
+        }
+        rows.sort_by(f32::total_cmp);
+        cols.sort_by(f32::total_cmp);
+        out[i] = rows[4];
+        out[10 + i] = cols[4];
+    }
+    Some(out)
+}
+
+/// Whether every one of the 20 lattice lines is a printed line in `gray`: each at least
+/// 3 gray levels, and at least a fifth of the median line's contrast, darker than the paper
+/// beside it.
+pub(crate) fn lines_present(gray: &GrayImage, lattice: &Lattice) -> bool {
+    let Some(mut contrasts) = line_contrasts(gray, lattice) else {
+        return false;
+    };
+    contrasts.sort_by(f32::total_cmp);
+    let median = contrasts[10];
+    let faintest = contrasts[0];
+    tracing::trace!(faintest, median, "faint line contrast");
+    faintest >= 3.0_f32.max(0.2 * median)
+}
