@@ -59,15 +59,15 @@ fn hole_of(contour: &Contour<i32>, min_cell_px: f32, max_cell_px: f32) -> Option
 }
 
 /// Candidate grid outlines (corners in contour order, not yet TL-first) from the cell holes
-/// among `contours`; one per way of placing the indexed holes inside a 9×9 grid when fewer
+/// among `contours` (other contours are ignored); one per way of placing the indexed holes inside a 9×9 grid when fewer
 /// than nine rows or columns of holes were found. Empty when fewer than 20 cells line up.
-pub(crate) fn quads_from_holes(
-    contours: &[Contour<i32>],
+pub(crate) fn quads_from_holes<'a>(
+    contours: impl IntoIterator<Item = &'a Contour<i32>>,
     min_grid_side_px: f32,
     max_grid_side_px: f32,
 ) -> Vec<[Point; 4]> {
     let holes: Vec<Hole> = contours
-        .iter()
+        .into_iter()
         .filter_map(|c| hole_of(c, 0.7 * min_grid_side_px / 9.0, max_grid_side_px / 9.0))
         .collect();
     if holes.len() < 20 {

@@ -107,28 +107,32 @@ pub fn detect_with(
     }
 
     let contours = imageproc::contours::find_contours::<i32>(&mask);
-    let outlines = candidate_quads(&contours, options);
+    let outlines = candidate_outlines(&contours, options);
     let mut tried_holes = false;
+    let mut tried_hough = false;
+    let mut tried_larger = false;
     let mut best: Option<(Lattice, f32)> = None;
     let mut last_reason = String::from("no candidate outline");
-    let mut tried_hough = false;
     let mut tried = 0usize;
-    // Each entry: a quad to try, and the contour it came from when rebuilding it from traced
-    // sides is still possible.
-    let mut queue: Vec<([Point; 4], Option<Vec<Point>>)> = outlines
-        .into_iter()
-        .map(|(quad, contour)| (quad, Some(contour)))
+    let mut queue: Vec<([Point; 4], Source)> = outlines
+        .iter()
+        .rev()
+        .filter_map(|o| Some((o.quad?, Source::Outline(o.contour))))
         .collect();
-    queue.reverse();
     loop {
-        let Some((quad, contour)) = queue.pop() else {
+        let Some((quad, source)) = queue.pop() else {
             // No outline gave a grid (each merged with other ink beyond repair): the cells
             // inside the grid are still holes of one size on a lattice.
             if best.is_none() && !tried_holes {
                 tried_holes = true;
                 let long = mask.width().max(mask.height()) as f32;
                 let quads = cells::quads_from_holes(&contours, options.min_grid_side_px, long);
-                queue.extend(quads.into_iter().rev().map(|q| (order_corners(q), None)));
+                queue.extend(
+                    quads
+                        .into_iter()
+                        .rev()
+                        .map(|q| (order_corners(q), Source::Rebuilt)),
+                );
                 if !queue.is_empty() {
                     continue;
                 }
@@ -142,7 +146,32 @@ pub fn detect_with(
                     t.hough_lines = lines;
                 }
                 if !quads.is_empty() {
-                    queue.extend(quads.into_iter().rev().map(|q| (q, None)));
+                    queue.extend(quads.into_iter().rev().map(|q| (q, Source::Rebuilt)));
+                    continue;
+                }
+            }
+            // A small grid was found beside a much larger outline that gave none: a puzzle
+            // merged with a fold or a shadow, next to yesterday's printed solution. The
+            // puzzle is the larger grid; its cells are holes of that outline.
+            if !tried_larger && let Some((found, _)) = &best {
+                tried_larger = true;
+                let found_area = polygon_area(&found.corners());
+                let long = mask.width().max(mask.height()) as f32;
+                for o in outlines
+                    .iter()
+                    .filter(|o| o.bbox_area > 3.0 * found_area)
+                    .take(2)
+                {
+                    let holes = contours.iter().filter(|c| c.parent == Some(o.contour));
+                    let quads = cells::quads_from_holes(holes, options.min_grid_side_px, long);
+                    queue.extend(
+                        quads
+                            .into_iter()
+                            .rev()
+                            .map(|q| (order_corners(q), Source::Larger(2.0 * found_area))),
+                    );
+                }
+                if !queue.is_empty() {
                     continue;
                 }
             }
@@ -170,8 +199,17 @@ pub fn detect_with(
             t.candidates
                 .push((quad, refined, verdict.as_ref().copied().unwrap_or(0.0)));
         }
-        match verdict {
-            Ok(score) => {
+        match (verdict, source) {
+            (Ok(score), Source::Larger(min_area)) => {
+                if polygon_area(&refined.corners()) >= min_area {
+                    if let Some(t) = trace.as_deref_mut() {
+                        t.initial_lattice = Some(initial);
+                    }
+                    best = Some((refined, score));
+                    break;
+                }
+            }
+            (Ok(score), _) => {
                 if best.as_ref().is_none_or(|(_, s)| score > *s) {
                     if let Some(t) = trace.as_deref_mut() {
                         t.initial_lattice = Some(initial);
@@ -179,18 +217,20 @@ pub fn detect_with(
                     best = Some((refined, score));
                 }
                 if score > 0.85 {
-                    break;
+                    // Good enough: only a much larger grid could still replace it.
+                    queue.clear();
                 }
             }
-            Err(reason) => {
+            (Err(reason), source) => {
                 last_reason = reason;
                 // The outline may have merged with other ink at a corner: try the quads
                 // rebuilt from the sides traced near each corner, before the next outline.
                 if best.is_none()
-                    && let Some(contour) = contour
+                    && let Source::Outline(k) = source
                 {
+                    let contour = contour_points(&contours[k]);
                     for q in outline::traced_quads(quad, &contour).into_iter().rev() {
-                        queue.push((order_corners(q), None));
+                        queue.push((order_corners(q), Source::Rebuilt));
                     }
                 }
             }
@@ -287,14 +327,37 @@ pub(crate) fn ink_mask(image: &GrayImage, radius: u32, delta: u32) -> GrayImage 
     GrayImage::from_raw(w, h, out).unwrap_or_else(|| GrayImage::new(w, h))
 }
 
-/// The largest ink outlines, each reduced to the largest quadrilateral inscribed in its convex
-/// hull, ordered TL, TR, BR, BL; largest first.
-fn candidate_quads(
+/// Where a candidate quad came from.
+#[derive(Clone, Copy)]
+enum Source {
+    /// The hull of outline contour `k`; its traced sides can rebuild it.
+    Outline(usize),
+    /// Rebuilt from traced sides, cell holes or Hough lines.
+    Rebuilt,
+    /// Cell holes of a large outline, searched after a grid was found: replaces that grid
+    /// when valid and at least this large (working pixels²).
+    Larger(f32),
+}
+
+/// One of the largest ink outlines (an outer contour of the ink mask).
+struct Outline {
+    /// Index of its contour.
+    contour: usize,
+    /// Area of its bounding box, working pixels².
+    bbox_area: f32,
+    /// The largest quadrilateral inscribed in its convex hull, TL first, when that quad is
+    /// grid-shaped (nearly the whole hull, sides not too unequal).
+    quad: Option<[Point; 4]>,
+}
+
+/// The `options.max_candidates` largest ink outlines at least a grid's minimum side across,
+/// largest first.
+fn candidate_outlines(
     contours: &[imageproc::contours::Contour<i32>],
     options: &DetectOptions,
-) -> Vec<([Point; 4], Vec<Point>)> {
-    let mut outlines: Vec<(i64, &Vec<imageproc::point::Point<i32>>)> = Vec::new();
-    for c in contours {
+) -> Vec<Outline> {
+    let mut outlines: Vec<(f32, usize)> = Vec::new();
+    for (k, c) in contours.iter().enumerate() {
         if c.border_type != imageproc::contours::BorderType::Outer || c.points.len() < 40 {
             continue;
         }
@@ -310,41 +373,54 @@ fn candidate_quads(
         if bw.max(bh) < options.min_grid_side_px {
             continue;
         }
-        outlines.push(((bw * bh) as i64, &c.points));
+        outlines.push((bw * bh, k));
     }
-    outlines.sort_by_key(|o| std::cmp::Reverse(o.0));
-    let mut quads = Vec::new();
-    for (_, points) in outlines.into_iter().take(options.max_candidates) {
-        let hull = imageproc::geometry::convex_hull(points.clone());
-        let hull: Vec<Point> = hull
-            .iter()
-            .map(|p| Point::new(p.x as f32, p.y as f32))
-            .collect();
-        let Some(quad) = max_area_quad(&hull) else {
-            continue;
-        };
-        let quad_area = polygon_area(&quad);
-        let hull_area = polygon_area(&hull);
-        // A grid outline is nearly its own hull's quad; blobs of text or photos are not.
-        if quad_area < 0.85 * hull_area {
-            continue;
-        }
-        let sides: Vec<f32> = (0..4)
-            .map(|i| quad[i].distance(quad[(i + 1) % 4]))
-            .collect();
-        let (lo, hi) = sides
-            .iter()
-            .fold((f32::MAX, 0.0f32), |(lo, hi), &s| (lo.min(s), hi.max(s)));
-        if lo < options.min_grid_side_px * 0.7 || lo < 0.35 * hi {
-            continue;
-        }
-        let contour = points
-            .iter()
-            .map(|p| Point::new(p.x as f32, p.y as f32))
-            .collect();
-        quads.push((order_corners(quad), contour));
+    outlines.sort_by(|a, b| b.0.total_cmp(&a.0));
+    outlines
+        .into_iter()
+        .take(options.max_candidates)
+        .map(|(bbox_area, k)| Outline {
+            contour: k,
+            bbox_area,
+            quad: grid_shaped_quad(&contours[k].points, options),
+        })
+        .collect()
+}
+
+/// The largest quadrilateral inscribed in the convex hull of `points`, ordered TL, TR, BR,
+/// BL, when it is grid-shaped.
+fn grid_shaped_quad(
+    points: &[imageproc::point::Point<i32>],
+    options: &DetectOptions,
+) -> Option<[Point; 4]> {
+    let hull = imageproc::geometry::convex_hull(points.to_vec());
+    let hull: Vec<Point> = hull
+        .iter()
+        .map(|p| Point::new(p.x as f32, p.y as f32))
+        .collect();
+    let quad = max_area_quad(&hull)?;
+    // A grid outline is nearly its own hull's quad; blobs of text or photos are not.
+    if polygon_area(&quad) < 0.85 * polygon_area(&hull) {
+        return None;
     }
-    quads
+    let sides: Vec<f32> = (0..4)
+        .map(|i| quad[i].distance(quad[(i + 1) % 4]))
+        .collect();
+    let (lo, hi) = sides
+        .iter()
+        .fold((f32::MAX, 0.0f32), |(lo, hi), &s| (lo.min(s), hi.max(s)));
+    if lo < options.min_grid_side_px * 0.7 || lo < 0.35 * hi {
+        return None;
+    }
+    Some(order_corners(quad))
+}
+
+fn contour_points(contour: &imageproc::contours::Contour<i32>) -> Vec<Point> {
+    contour
+        .points
+        .iter()
+        .map(|p| Point::new(p.x as f32, p.y as f32))
+        .collect()
 }
 
 /// Hough fallback: lines of the ink mask (at half working scale) grouped into two direction
@@ -1017,6 +1093,53 @@ mod tests {
     fn a_faint_grid_missing_a_whole_line_is_no_grid() {
         let img = faint_grid(Some(4));
         assert!(detect_gray(&img).is_err());
+    }
+
+    #[test]
+    fn prefers_the_puzzle_merged_with_a_fold_over_a_small_printed_solution() {
+        // The puzzle's border touches a fold line that runs to a rule down the page margin,
+        // so its outline is no quad; a small solution grid sits clean in the corner.
+        let mut img = GrayImage::from_pixel(640, 480, Luma([210]));
+        let puzzle = [
+            Point::new(100.0, 40.0),
+            Point::new(400.0, 40.0),
+            Point::new(400.0, 340.0),
+            Point::new(100.0, 340.0),
+        ];
+        for corners in [
+            puzzle,
+            [
+                Point::new(470.0, 320.0),
+                Point::new(620.0, 320.0),
+                Point::new(620.0, 470.0),
+                Point::new(470.0, 470.0),
+            ],
+        ] {
+            let p = Lattice::from_corners(corners).points_in_image;
+            for i in 0..10 {
+                let thick = if i % 3 == 0 { 3.0 } else { 1.5 };
+                put_line(&mut img, p[i][0], p[i][9], thick, 30);
+                put_line(&mut img, p[0][i], p[9][i], thick, 30);
+            }
+        }
+        put_line(
+            &mut img,
+            Point::new(20.0, 0.0),
+            Point::new(20.0, 479.0),
+            3.0,
+            30,
+        );
+        put_line(
+            &mut img,
+            Point::new(20.0, 205.0),
+            Point::new(635.0, 220.0),
+            3.0,
+            60,
+        );
+        let det = detect_gray(&img).expect("grid");
+        for (a, b) in det.corners_in_image.iter().zip(puzzle) {
+            assert!(a.distance(b) < 4.0, "{a:?} vs {b:?}");
+        }
     }
 
     #[test]
