@@ -1096,6 +1096,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
     fn prefers_the_puzzle_merged_with_a_fold_over_a_small_printed_solution() {
         // The puzzle's border touches a fold line that runs to a rule down the page margin,
         // so its outline is no quad; a small solution grid sits clean in the corner.
