@@ -8,14 +8,17 @@
 //! 2. when an outline fails (it merged with a shadow or other print at a corner), quads rebuilt
 //!    from the sides traced near each corner (`outline`);
 //! 3. when every outline fails, the lattice of the cell holes (`cells`);
-//! 4. last, Hough lines grouped into two perpendicular families of ten evenly spaced lines.
+//! 4. last, Hough lines grouped into two perpendicular families of ten evenly spaced lines;
+//! 5. once a grid is found, the cell holes of a much larger outline that gave none (a puzzle
+//!    merged with a fold or shadow, beside a small printed solution): the larger grid wins.
 //!
 //! Each candidate's lattice (from its homography) is refined point by point onto the two grid
 //! lines through each intersection, so bent paper and lens distortion are followed rather than
 //! one homography; strays are put back by smoothness fits (`smooth`) and a second round locks
 //! them on. Validation (ink on every lattice edge, little on the half-way lines, even spacing)
-//! rejects 8×8, 10×10, crossword and other non-Sudoku grids. It does not read digits or track
-//! across frames.
+//! rejects 8×8, 10×10, crossword and other non-Sudoku grids; when too many edges lack ink but
+//! nothing else is wrong, the gray levels along every lattice line decide (`faint`: thin lines
+//! printed too light for the threshold). It does not read digits or track across frames.
 
 use std::borrow::Cow;
 
