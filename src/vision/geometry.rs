@@ -109,14 +109,16 @@ impl Homography {
     /// degenerate (three collinear, or not finite).
     pub fn from_points(src: [Point; 4], dst: [Point; 4]) -> Option<Homography> {
         // Unknowns h0..h7 (h8 = 1); two equations per correspondence.
-        let mut a = [[0.0f64; 9]; 8];
+        let mut a = [[0.0f64; 8]; 8];
+        let mut b = [0.0f64; 8];
         for i in 0..4 {
             let (x, y) = (src[i].x as f64, src[i].y as f64);
             let (u, v) = (dst[i].x as f64, dst[i].y as f64);
-            a[2 * i] = [x, y, 1.0, 0.0, 0.0, 0.0, -u * x, -u * y, u];
-            a[2 * i + 1] = [0.0, 0.0, 0.0, x, y, 1.0, -v * x, -v * y, v];
+            a[2 * i] = [x, y, 1.0, 0.0, 0.0, 0.0, -u * x, -u * y];
+            a[2 * i + 1] = [0.0, 0.0, 0.0, x, y, 1.0, -v * x, -v * y];
+            (b[2 * i], b[2 * i + 1]) = (u, v);
         }
-        let h = solve8(a)?;
+        let h = solve_linear(a, b)?;
         let out = Homography {
             m: [h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], 1.0],
         };
@@ -154,8 +156,9 @@ impl Homography {
         if src.len() < 4 || src.len() != dst.len() {
             return None;
         }
-        // Normal equations of the 2n×8 system, as an 8×9 augmented matrix.
-        let mut n = [[0.0f64; 9]; 8];
+        // Normal equations of the 2n×8 system.
+        let mut n = [[0.0f64; 8]; 8];
+        let mut rhs_n = [0.0f64; 8];
         for (s, d) in src.iter().zip(dst) {
             let (x, y) = (s.x as f64, s.y as f64);
             let (u, v) = (d.x as f64, d.y as f64);
@@ -167,11 +170,11 @@ impl Homography {
                     for j in 0..8 {
                         n[i][j] += row[i] * row[j];
                     }
-                    n[i][8] += row[i] * rhs;
+                    rhs_n[i] += row[i] * rhs;
                 }
             }
         }
-        let h = solve8(n)?;
+        let h = solve_linear(n, rhs_n)?;
         let out = Homography {
             m: [h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], 1.0],
         };
@@ -205,31 +208,40 @@ impl Homography {
     }
 }
 
-/// Gaussian elimination with partial pivoting on an 8×9 augmented matrix.
+/// Solves `a · x = b` (N×N) by Gaussian elimination with partial pivoting; `None` when `a` is
+/// singular or the solution is not finite. Shared by the homography fits and the smoothness
+/// fits of `smooth`.
 #[allow(clippy::needless_range_loop)] // Gaussian elimination reads clearest with indices
-fn solve8(mut a: [[f64; 9]; 8]) -> Option<[f64; 8]> {
-    for col in 0..8 {
-        let pivot = (col..8).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        if a[pivot][col].abs() < 1e-10 {
+pub(crate) fn solve_linear<const N: usize>(
+    mut a: [[f64; N]; N],
+    mut b: [f64; N],
+) -> Option<[f64; N]> {
+    for col in 0..N {
+        let pivot = (col..N).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
             return None;
         }
         a.swap(col, pivot);
-        for row in 0..8 {
-            if row != col {
-                let f = a[row][col] / a[col][col];
-                if f != 0.0 {
-                    for k in col..9 {
-                        a[row][k] -= f * a[col][k];
-                    }
+        b.swap(col, pivot);
+        for row in col + 1..N {
+            let f = a[row][col] / a[col][col];
+            if f != 0.0 {
+                for k in col..N {
+                    a[row][k] -= f * a[col][k];
                 }
+                b[row] -= f * b[col];
             }
         }
     }
-    let mut x = [0.0; 8];
-    for i in 0..8 {
-        x[i] = a[i][8] / a[i][i];
+    let mut x = [0.0; N];
+    for row in (0..N).rev() {
+        let mut s = b[row];
+        for k in row + 1..N {
+            s -= a[row][k] * x[k];
+        }
+        x[row] = s / a[row][row];
     }
-    Some(x)
+    x.iter().all(|v| v.is_finite()).then_some(x)
 }
 
 /// A straight line `a·x + b·y = c` with `(a, b)` a unit normal.
@@ -312,6 +324,20 @@ impl Line {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn solve_linear_needs_pivoting_and_refuses_singular_systems() {
+        // A zero on the first diagonal: only row swaps solve it.
+        let x = solve_linear(
+            [[0.0, 2.0, 1.0], [1.0, 1.0, 0.0], [2.0, 0.0, 3.0]],
+            [7.0, 3.0, 11.0],
+        )
+        .expect("regular");
+        for (got, want) in x.iter().zip([1.0, 2.0, 3.0]) {
+            assert!((got - want).abs() < 1e-12, "{x:?}");
+        }
+        assert!(solve_linear([[1.0, 2.0], [2.0, 4.0]], [1.0, 2.0]).is_none());
+    }
 
     #[test]
     fn homography_maps_corners_and_inverts() {

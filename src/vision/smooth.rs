@@ -11,6 +11,7 @@
 // Small dense linear algebra over lattice indices reads clearest with index loops.
 #![allow(clippy::needless_range_loop)]
 
+use super::geometry::solve_linear;
 use super::{Lattice, Point};
 
 /// Number of monomials `u^i v^j`, `i, j ≤ 3`.
@@ -27,34 +28,6 @@ fn basis(r: usize, c: usize) -> [f64; TERMS] {
         }
     }
     out
-}
-
-/// Solves `a · x = b` (16×16) by Gaussian elimination with partial pivoting.
-fn solve(mut a: [[f64; TERMS]; TERMS], mut b: [f64; TERMS]) -> Option<[f64; TERMS]> {
-    for col in 0..TERMS {
-        let pivot = (col..TERMS).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        if a[pivot][col].abs() < 1e-12 {
-            return None;
-        }
-        a.swap(col, pivot);
-        b.swap(col, pivot);
-        for row in col + 1..TERMS {
-            let f = a[row][col] / a[col][col];
-            for k in col..TERMS {
-                a[row][k] -= f * a[col][k];
-            }
-            b[row] -= f * b[col];
-        }
-    }
-    let mut x = [0.0; TERMS];
-    for row in (0..TERMS).rev() {
-        let mut s = b[row];
-        for k in row + 1..TERMS {
-            s -= a[row][k] * x[k];
-        }
-        x[row] = s / a[row][row];
-    }
-    x.iter().all(|v| v.is_finite()).then_some(x)
 }
 
 /// Weighted least-squares bicubic surface through the lattice; `None` when too few points
@@ -83,7 +56,7 @@ fn fit(lattice: &Lattice, used: &[[bool; 10]; 10]) -> Option<([f64; TERMS], [f64
     if count < 2 * TERMS {
         return None;
     }
-    Some((solve(ata, atx)?, solve(ata, aty)?))
+    Some((solve_linear(ata, atx)?, solve_linear(ata, aty)?))
 }
 
 fn eval(coef: &([f64; TERMS], [f64; TERMS]), r: usize, c: usize) -> Point {
@@ -161,25 +134,7 @@ fn quadratic(ts: &[f64], vs: &[f64], used: &[bool]) -> Option<[f64; 3]> {
     if n < 5 {
         return None;
     }
-    // Cramer's rule is plenty for a well-conditioned 3×3 (t in [-1, 1]).
-    let det3 = |m: &[[f64; 3]; 3]| {
-        m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
-            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
-    };
-    let d = det3(&m);
-    if d.abs() < 1e-12 {
-        return None;
-    }
-    let mut out = [0.0; 3];
-    for (k, slot) in out.iter_mut().enumerate() {
-        let mut mk = m;
-        for i in 0..3 {
-            mk[i][k] = rhs[i];
-        }
-        *slot = det3(&mk) / d;
-    }
-    Some(out)
+    solve_linear(m, rhs)
 }
 
 /// Robust quadratic fit of ten points along one grid line (by index): fitted, then refitted
