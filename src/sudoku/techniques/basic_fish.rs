@@ -8,7 +8,7 @@
 
 use super::super::grid::{Candidate, Grid};
 use super::super::step::{Role, Step, Technique};
-use super::super::types::{Candidates, CellSet, Digit, House};
+use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
 
 /// Which lines form the base set: rows (cover = columns) or columns (cover = rows).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -149,6 +149,39 @@ impl SubsetSearch<'_> {
         }
         None
     }
+}
+
+/// The first step of a naked or hidden subset of `size` items, searching each house in turn
+/// (boxes, then rows, then columns). `masks(cells)` gives the house's nine items' masks and
+/// which items may be chosen; `build(house, chosen, union)` is called for each choice of `size`
+/// items whose masks together have exactly `size` bits.
+pub(super) fn first_subset_in_houses(
+    size: usize,
+    mut masks: impl FnMut(&[Cell; 9]) -> ([u16; 9], u16),
+    mut build: impl FnMut(House, &[Cell; 9], u16, u16) -> Option<Step>,
+) -> Option<Step> {
+    let houses = House::of_kind(HouseKind::Box)
+        .chain(House::of_kind(HouseKind::Row))
+        .chain(House::of_kind(HouseKind::Col));
+    for house in houses {
+        let cells = house.cells();
+        let (items, allowed) = masks(&cells);
+        let search = SubsetSearch {
+            items: &items,
+            allowed,
+            max_union: size as u32,
+        };
+        let found = search.first(size, &mut |chosen, union| {
+            if union.count_ones() as usize != size {
+                return None;
+            }
+            build(house, &cells, chosen, union)
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
 }
 
 /// Houses of one kind written together: `r15`, `c279`. Empty input gives an empty string.

@@ -6,8 +6,8 @@
 
 use super::super::grid::{Candidate, Grid};
 use super::super::step::{Role, Step, Technique};
-use super::super::types::{Candidates, CellSet, House, HouseKind};
-use super::basic_fish::{SubsetSearch, bits};
+use super::super::types::{Candidates, CellSet, House};
+use super::basic_fish::{bits, first_subset_in_houses};
 
 /// The first hidden subset of `size` (2, 3 or 4) that removes a candidate.
 pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
@@ -17,42 +17,30 @@ pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
         4 => Technique::HiddenQuad,
         _ => return None,
     };
-    let houses = House::of_kind(HouseKind::Box)
-        .chain(House::of_kind(HouseKind::Row))
-        .chain(House::of_kind(HouseKind::Col));
-    for house in houses {
-        // Digits that can take part: not yet placed, with 1..=size places in the house; masks
-        // are their places (positions within the house).
-        let cells = house.cells();
-        let mut places = [0u16; 9];
-        for (i, &c) in cells.iter().enumerate() {
-            for d in grid.candidates(c).iter() {
-                places[d.index()] |= 1 << i;
+    first_subset_in_houses(
+        size,
+        |cells| {
+            // Digits that can take part: not yet placed, with 1..=size places in the house;
+            // masks are their places (positions within the house).
+            let mut places = [0u16; 9];
+            for (i, &c) in cells.iter().enumerate() {
+                for d in grid.candidates(c).iter() {
+                    places[d.index()] |= 1 << i;
+                }
             }
-        }
-        let mut eligible = 0u16;
-        for (d, p) in places.iter().enumerate() {
-            if (1..=size as u32).contains(&p.count_ones()) {
-                eligible |= 1 << d;
+            let mut eligible = 0u16;
+            for (d, p) in places.iter().enumerate() {
+                if (1..=size as u32).contains(&p.count_ones()) {
+                    eligible |= 1 << d;
+                }
             }
-        }
-        let search = SubsetSearch {
-            items: &places,
-            allowed: eligible,
-            max_union: size as u32,
-        };
-        let found = search.first(size, &mut |pick, union| {
-            if union.count_ones() as usize != size {
-                return None;
-            }
+            (places, eligible)
+        },
+        |house, cells, pick, union| {
             let set: CellSet = bits(union).map(|i| cells[i]).collect();
             build(grid, technique, house, set, Candidates::from_bits(pick))
-        });
-        if found.is_some() {
-            return found;
-        }
-    }
-    None
+        },
+    )
 }
 
 /// The step for `digits` confined to `cells` of `house`: the cells lose every other digit.

@@ -8,8 +8,8 @@
 use super::super::grid::Grid;
 use super::super::notation::compact_cells;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
-use super::super::types::{Candidates, CellSet, House, HouseKind};
-use super::basic_fish::{SubsetSearch, bits};
+use super::super::types::{Candidates, CellSet, House};
+use super::basic_fish::{bits, first_subset_in_houses};
 
 /// The first naked subset of `size` (2, 3 or 4) that removes a candidate.
 pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
@@ -19,38 +19,27 @@ pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
         4 => Technique::NakedQuad,
         _ => return None,
     };
-    let houses = House::of_kind(HouseKind::Box)
-        .chain(House::of_kind(HouseKind::Row))
-        .chain(House::of_kind(HouseKind::Col));
-    for house in houses {
-        // Cells that can take part: empty, with 2..=size candidates; masks are their digits.
-        let cells = house.cells();
-        let mut digits = [0u16; 9];
-        let mut eligible = 0u16;
-        for (i, &c) in cells.iter().enumerate() {
-            let cands = grid.candidates(c);
-            digits[i] = cands.bits();
-            if grid.value(c).is_none() && (2..=size).contains(&cands.len()) {
-                eligible |= 1 << i;
+    first_subset_in_houses(
+        size,
+        |cells| {
+            // Cells that can take part: empty, with 2..=size candidates; masks are their
+            // digits.
+            let mut digits = [0u16; 9];
+            let mut eligible = 0u16;
+            for (i, &c) in cells.iter().enumerate() {
+                let cands = grid.candidates(c);
+                digits[i] = cands.bits();
+                if grid.value(c).is_none() && (2..=size).contains(&cands.len()) {
+                    eligible |= 1 << i;
+                }
             }
-        }
-        let search = SubsetSearch {
-            items: &digits,
-            allowed: eligible,
-            max_union: size as u32,
-        };
-        let found = search.first(size, &mut |pick, union| {
-            if union.count_ones() as usize != size {
-                return None;
-            }
+            (digits, eligible)
+        },
+        |house, cells, pick, union| {
             let set: CellSet = bits(pick).map(|i| cells[i]).collect();
             build(grid, technique, house, set, Candidates::from_bits(union))
-        });
-        if found.is_some() {
-            return found;
-        }
-    }
-    None
+        },
+    )
 }
 
 /// The step for `digits` locked in `cells` (found in `house`): the digits leave every other cell
