@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, Throughput};
 use sudoku_lens::sudoku::solver::count_values;
-use sudoku_lens::sudoku::{Grid, solve_explained};
+use sudoku_lens::sudoku::{Grid, collection_puzzles, parse_puzzle, solve_explained};
 
 /// The sets timed, with how many puzzles (from the top of the file) are used.
 const SETS: [(&str, usize); 4] = [
@@ -33,18 +33,9 @@ fn puzzle_dir() -> PathBuf {
     }
 }
 
-/// Parses one 81-character puzzle (`.` or `0` empty); `None` for anything else.
+/// The values of one puzzle text; `None` when it does not parse.
 fn parse_values(text: &str) -> Option<[u8; 81]> {
-    let bytes = text.as_bytes().get(..81)?;
-    let mut v = [0u8; 81];
-    for (cell, &ch) in v.iter_mut().zip(bytes) {
-        *cell = match ch {
-            b'.' | b'0' => 0,
-            b'1'..=b'9' => ch - b'0',
-            _ => return None,
-        };
-    }
-    Some(v)
+    parse_puzzle(text).ok().map(|g| g.values())
 }
 
 /// Puzzle lines of a set file (comments skipped), at most `limit`.
@@ -52,12 +43,10 @@ fn load_lines(name: &str, limit: usize) -> Vec<String> {
     let path = puzzle_dir().join(name);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .filter(|l| parse_values(l).is_some())
+    collection_puzzles(&text)
+        .filter(|(_, p)| parse_values(p).is_some())
         .take(limit)
-        .map(|l| l[..81].to_string())
+        .map(|(_, p)| p.to_string())
         .collect()
 }
 
@@ -127,7 +116,7 @@ fn table_row(set: &Set, passes: usize) -> (f64, f64) {
 
 /// Puzzles for the explained benchmark: a sample of top1465 and of every SE-rated file.
 fn explained_samples() -> Vec<(String, Vec<Grid>)> {
-    let to_grid = |l: &str| parse_values(l).map(|v| Grid::from_values(&v));
+    let to_grid = |l: &str| parse_puzzle(l).ok();
     let mut out = Vec::new();
     let top: Vec<Grid> = load_lines("top1465.txt", 40)
         .iter()
@@ -146,10 +135,8 @@ fn explained_samples() -> Vec<(String, Vec<Grid>)> {
         };
         // Lines are `id puzzle rating`; two per rating keeps the run short.
         se.extend(
-            text.lines()
-                .filter(|l| !l.starts_with('#'))
-                .filter_map(|l| l.split_whitespace().nth(1))
-                .filter_map(to_grid)
+            collection_puzzles(&text)
+                .filter_map(|(_, p)| to_grid(p))
                 .take(2),
         );
     }

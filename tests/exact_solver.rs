@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use sudoku_lens::sudoku::solver::{count_values, solve_candidates, solve_values};
 use sudoku_lens::sudoku::types::House;
+use sudoku_lens::sudoku::{collection_puzzles, parse_puzzle};
 
 fn puzzle_dir() -> PathBuf {
     match std::env::var_os("SUDOKU_LENS_PUZZLES") {
@@ -17,31 +18,15 @@ fn puzzle_dir() -> PathBuf {
     }
 }
 
-fn parse_values(text: &str) -> Option<[u8; 81]> {
-    let bytes = text.as_bytes().get(..81)?;
-    let mut v = [0u8; 81];
-    for (cell, &ch) in v.iter_mut().zip(bytes) {
-        *cell = match ch {
-            b'.' | b'0' => 0,
-            b'1'..=b'9' => ch - b'0',
-            _ => return None,
-        };
-    }
-    Some(v)
-}
-
 /// Every puzzle line of a set (comments and blank lines skipped), as text and values.
 fn load(name: &str) -> Vec<(String, [u8; 81])> {
     let path = puzzle_dir().join(name);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let out: Vec<(String, [u8; 81])> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let v = parse_values(l).unwrap_or_else(|| panic!("bad line in {name}: {l}"));
-            (l[..81].to_string(), v)
+    let out: Vec<(String, [u8; 81])> = collection_puzzles(&text)
+        .map(|(line, p)| {
+            let grid = parse_puzzle(p).unwrap_or_else(|e| panic!("{name}:{line}: {e}"));
+            (p.to_string(), grid.values())
         })
         .collect();
     assert!(!out.is_empty(), "{name} is empty");

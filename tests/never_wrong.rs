@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use sudoku_lens::sudoku::explain::contradicts;
-use sudoku_lens::sudoku::{Grid, Technique, parse_puzzle, solve_explained};
+use sudoku_lens::sudoku::{Grid, Technique, collection_puzzles, parse_puzzle, solve_explained};
 
 fn puzzles_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles")
@@ -29,10 +29,8 @@ impl Rng {
 fn read_puzzles(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .filter_map(|l| l.split_whitespace().find(|t| t.len() == 81))
-        .map(str::to_string)
+    collection_puzzles(&text)
+        .map(|(_, p)| p.to_string())
         .collect()
 }
 

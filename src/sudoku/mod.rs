@@ -16,7 +16,7 @@ pub mod types;
 
 pub use explain::{Explained, SolveError, solve_explained};
 pub use grid::{Candidate, Conflict, Grid};
-pub use parse::{ParseError, parse_puzzle};
+pub use parse::{ParseError, collection_puzzles, parse_puzzle};
 pub use rating::{Level, Rating, spearman};
 pub use step::{Link, LinkKind, Mark, Node, Role, Step, Technique};
 pub use types::{Candidates, Cell, CellSet, Digit, House, HouseKind};

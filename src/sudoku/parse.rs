@@ -198,6 +198,25 @@ fn parse_sukaku_chars(sig: &[Sig]) -> Result<Grid, ParseError> {
     Ok(Grid::from_candidates(&cands))
 }
 
+/// The puzzles of a collection file, one per line: blank lines and `#` comments are skipped,
+/// and each other line gives its first 81-character whitespace-separated token (so `puzzle`,
+/// `puzzle rating` and `id puzzle rating` lines all work) or, when it has none, the whole
+/// trimmed line, so that [`parse_puzzle`] reports what is wrong with it. Yields the one-based
+/// line number with the text.
+pub fn collection_puzzles(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter_map(|(i, line)| {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return None;
+        }
+        let puzzle = line
+            .split_whitespace()
+            .find(|t| t.chars().count() == 81)
+            .unwrap_or(line);
+        Some((i + 1, puzzle))
+    })
+}
+
 /// Checks that no house repeats a filled digit.
 pub fn check_conflicts(grid: &Grid) -> Result<(), ParseError> {
     match grid.conflicts().first() {
@@ -274,6 +293,14 @@ impl std::str::FromStr for Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn collection_lines_give_their_puzzle_token() {
+        let p = "1".repeat(81);
+        let text = format!("# header\n\n{p}\n  id7 {p} 4.2\nnot a puzzle\n");
+        let got: Vec<(usize, &str)> = collection_puzzles(&text).collect();
+        assert_eq!(got, [(3, p.as_str()), (4, p.as_str()), (5, "not a puzzle")]);
+    }
 
     const P: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";

@@ -442,12 +442,7 @@ pub(super) mod tests {
         ] {
             let path = dir.join(format!("{rating}.txt"));
             let text = std::fs::read_to_string(&path).expect("se-rated puzzle file");
-            let puzzles = text
-                .lines()
-                .filter(|l| !l.starts_with('#'))
-                .filter_map(|l| l.split_whitespace().find(|t| t.len() == 81))
-                .take(6);
-            for p in puzzles {
+            for (_, p) in crate::sudoku::collection_puzzles(&text).take(6) {
                 let puzzle = crate::sudoku::parse::parse_puzzle(p).expect("puzzle parses");
                 let e = crate::sudoku::solve_explained(&puzzle).expect("puzzle solves");
                 assert!(e.rejected.is_empty(), "{p}: rejected {:?}", e.rejected);

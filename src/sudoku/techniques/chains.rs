@@ -621,11 +621,9 @@ mod real_puzzles {
         let path = puzzle_dir().join(name);
         let text = std::fs::read_to_string(&path)
             .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-        text.lines()
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-            .filter_map(|l| l.split_whitespace().find(|t| t.len() == 81))
+        crate::sudoku::collection_puzzles(&text)
             .take(limit)
-            .map(|p| parse_puzzle(p).expect("set puzzle parses"))
+            .map(|(_, p)| parse_puzzle(p).expect("set puzzle parses"))
             .collect()
     }
 

@@ -213,11 +213,9 @@ pub(crate) mod rated {
             let text = std::fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
             out.extend(
-                text.lines()
-                    .filter(|l| !l.starts_with('#'))
-                    .filter_map(|l| l.split_whitespace().find(|t| t.len() == 81))
+                crate::sudoku::collection_puzzles(&text)
                     .take(per_file)
-                    .map(|p| parse_puzzle(p).expect("bank puzzle parses")),
+                    .map(|(_, p)| parse_puzzle(p).expect("bank puzzle parses")),
             );
         }
         out
