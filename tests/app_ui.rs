@@ -20,7 +20,14 @@ use sudoku_lens::camera::{CameraError, CaptureOptions, FrameSource, Opener};
 use sudoku_lens::sudoku::Cell;
 use sudoku_lens::sudoku::parse::parse_labels;
 
-const DATASET: &str = "/work/shared/datasets/wichtounet-v2-train";
+const DATASET: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/datasets/wichtounet-v2-train"
+);
+
+/// A puzzle typed or pasted as text (Project Euler's first).
+const PUZZLE_TEXT: &str =
+    "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
 
 fn photo(name: &str) -> PathBuf {
     Path::new(DATASET)
@@ -72,6 +79,23 @@ fn step_until(
 
 fn solved(app: &SudokuLensApp) -> bool {
     matches!(app.solve_state(), SolveState::Solved(_))
+}
+
+/// Steps the UI until the board is solved; panics naming `what` after `limit_s` seconds.
+fn wait_solved(h: &mut Harness<'static, SudokuLensApp>, limit_s: u64, what: &str) {
+    step_until(h, Duration::from_secs(limit_s), what, solved);
+}
+
+/// The app with dataset photo `name` opened, read by `pipeline` (the real one when `None`).
+fn photo_app(name: &str, pipeline: Option<Pipeline>) -> SudokuLensApp {
+    SudokuLensApp::new(
+        AppOptions {
+            photo: Some(photo(name)),
+            pipeline,
+            ..options()
+        },
+        None,
+    )
 }
 
 /// A recognizer double that "reads" fixed values, to test the UI independently of the model.
@@ -141,14 +165,7 @@ fn camera_source_reads_the_givens_of_a_shared_photo() {
 #[test]
 fn photo_reads_the_givens() {
     let name = "image1";
-    let app = SudokuLensApp::new(
-        AppOptions {
-            photo: Some(photo(name)),
-            ..options()
-        },
-        None,
-    );
-    let mut h = harness(app);
+    let mut h = harness(photo_app(name, None));
     step_until(
         &mut h,
         Duration::from_secs(240),
@@ -163,24 +180,9 @@ fn photo_reads_the_givens() {
 fn steps_highlight_and_edits_resolve() {
     let name = "image10";
     let want = givens(name);
-    let app = SudokuLensApp::new(
-        AppOptions {
-            photo: Some(photo(name)),
-            pipeline: Some(fixed_pipeline(
-                want,
-                Some(want.iter().position(|&v| v != 0).unwrap()),
-            )),
-            ..options()
-        },
-        None,
-    );
-    let mut h = harness(app);
-    step_until(
-        &mut h,
-        Duration::from_secs(120),
-        "the puzzle to solve",
-        solved,
-    );
+    let first_given = want.iter().position(|&v| v != 0);
+    let mut h = harness(photo_app(name, Some(fixed_pipeline(want, first_given))));
+    wait_solved(&mut h, 120, "the puzzle to solve");
     assert_eq!(h.state().board().values, want);
     // The doubtful reading is flagged.
     assert_eq!(
@@ -233,12 +235,7 @@ fn steps_highlight_and_edits_resolve() {
     h.step();
     assert_eq!(h.state().board().values[cell.index()], digit);
     assert!(h.state().board().is_edited(cell));
-    step_until(
-        &mut h,
-        Duration::from_secs(120),
-        "the edited board to re-solve",
-        solved,
-    );
+    wait_solved(&mut h, 120, "the edited board to re-solve");
     let w = h.state().solve_state().walkthrough().unwrap();
     assert_eq!(w.explained().puzzle.values()[cell.index()], digit);
     assert!(w.len() < steps_before, "one cell fewer to solve");
@@ -280,21 +277,8 @@ fn num_key(d: u8) -> egui::Key {
 #[test]
 fn hint_mode_reveals_gradually() {
     let name = "image10";
-    let app = SudokuLensApp::new(
-        AppOptions {
-            photo: Some(photo(name)),
-            pipeline: Some(fixed_pipeline(givens(name), None)),
-            ..options()
-        },
-        None,
-    );
-    let mut h = harness(app);
-    step_until(
-        &mut h,
-        Duration::from_secs(120),
-        "the puzzle to solve",
-        solved,
-    );
+    let mut h = harness(photo_app(name, Some(fixed_pipeline(givens(name), None))));
+    wait_solved(&mut h, 120, "the puzzle to solve");
     h.get_by_label("Hint mode").click();
     h.step();
     h.step();
@@ -453,7 +437,6 @@ impl eframe::Storage for MemoryStorage {
 /// Settings and the last puzzle with its edits survive a restart.
 #[test]
 fn settings_and_edited_puzzle_persist() {
-    let text = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
     let mut storage = MemoryStorage::default();
     {
         let mut app = SudokuLensApp::new(
@@ -463,7 +446,7 @@ fn settings_and_edited_puzzle_persist() {
             },
             None,
         );
-        app.apply(Command::LoadPuzzleText(text.into()));
+        app.apply(Command::LoadPuzzleText(PUZZLE_TEXT.into()));
         app.apply(Command::SetCell {
             cell: Cell::from_index(0),
             value: 4,
@@ -483,26 +466,16 @@ fn settings_and_edited_puzzle_persist() {
     assert!(restored.board().is_edited(Cell::from_index(0)));
     assert_eq!(restored.board().recognized[0], 0);
     let mut h = harness(restored);
-    step_until(
-        &mut h,
-        Duration::from_secs(60),
-        "the restored puzzle to solve",
-        solved,
-    );
+    wait_solved(&mut h, 60, "the restored puzzle to solve");
 }
 
 /// The annotated PNG writes the solution into the empty cells.
 #[test]
 fn annotated_png_is_saved() {
-    let text = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
     let mut h = harness(SudokuLensApp::new(options(), None));
-    h.state_mut().apply(Command::LoadPuzzleText(text.into()));
-    step_until(
-        &mut h,
-        Duration::from_secs(60),
-        "the puzzle to solve",
-        solved,
-    );
+    h.state_mut()
+        .apply(Command::LoadPuzzleText(PUZZLE_TEXT.into()));
+    wait_solved(&mut h, 60, "the puzzle to solve");
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("out.png");
     h.state_mut().apply(Command::SaveAnnotated(path.clone()));
@@ -517,19 +490,13 @@ fn annotated_png_is_saved() {
 /// The whole window renders on the CPU (wgpu on Mesa's software Vulkan), with the board drawn.
 #[test]
 fn window_renders_with_wgpu() {
-    let text = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
     let mut app = SudokuLensApp::new(options(), None);
-    app.apply(Command::LoadPuzzleText(text.into()));
+    app.apply(Command::LoadPuzzleText(PUZZLE_TEXT.into()));
     let mut h = Harness::builder()
         .with_size(egui::Vec2::new(1280.0, 800.0))
         .wgpu()
         .build_ui_state(|ui, app: &mut SudokuLensApp| app.show(ui), app);
-    step_until(
-        &mut h,
-        Duration::from_secs(60),
-        "the puzzle to solve",
-        solved,
-    );
+    wait_solved(&mut h, 60, "the puzzle to solve");
     h.step();
     let img = match h.render() {
         Ok(img) => img,
