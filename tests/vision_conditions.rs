@@ -129,8 +129,9 @@ fn print_ink(x: u32, y: u32, u: f32, v: f32) -> f32 {
     }
     let headline = (-0.22..-0.12).contains(&v) && (0.0..0.8).contains(&u);
     let rule = (1.10..1.12).contains(&v) && (-0.3..1.3).contains(&u);
-    let column = (u < -0.1 || u > 1.1) && (-0.2..1.2).contains(&v);
-    let letter = (x / 3 + y / 7) % 3 != 0 && (y / 9) % 2 == 0 && (x / 23) % 4 != 3;
+    let column = !(-0.1..=1.1).contains(&u) && (-0.2..1.2).contains(&v);
+    let letter =
+        !(x / 3 + y / 7).is_multiple_of(3) && (y / 9).is_multiple_of(2) && (x / 23) % 4 != 3;
     if rule || ((headline || column) && letter) {
         1.0
     } else {
