@@ -169,6 +169,10 @@ fn non_sudoku_images_give_no_grid() {
         }
     }
     let rate = false_grids.len() as f32 / total as f32;
+    eprintln!(
+        "{} of {total} negatives gave a grid: {false_grids:?}",
+        false_grids.len()
+    );
     assert!(
         rate <= 0.05,
         "{} of {total} negatives gave a grid: {false_grids:?}",

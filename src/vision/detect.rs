@@ -149,7 +149,7 @@ pub fn detect_with(
                     t.hough_lines = lines;
                 }
                 if !quads.is_empty() {
-                    queue.extend(quads.into_iter().rev().map(|q| (q, Source::Rebuilt)));
+                    queue.extend(quads.into_iter().rev().map(|q| (q, Source::Hough)));
                     continue;
                 }
             }
@@ -194,10 +194,12 @@ pub fn detect_with(
         let refined = refine_lattice(&mask, &initial);
         // Thin lines printed too light for the ink mask: when they were the only fault,
         // the gray levels along every lattice line decide.
-        let verdict = validate(&mask, &refined).or_else(|rejection| match rejection.faint_score {
-            Some(score) if faint::lines_present(&work, &refined) => Ok(score),
-            _ => Err(rejection.reason),
-        });
+        let hough = matches!(source, Source::Hough);
+        let verdict =
+            validate(&mask, &refined, hough).or_else(|rejection| match rejection.faint_score {
+                Some(score) if faint::lines_present(&work, &refined) => Ok(score),
+                _ => Err(rejection.reason),
+            });
         if let Some(t) = trace.as_deref_mut() {
             t.candidates
                 .push((quad, refined, verdict.as_ref().copied().unwrap_or(0.0)));
@@ -335,8 +337,10 @@ pub(crate) fn ink_mask(image: &GrayImage, radius: u32, delta: u32) -> GrayImage 
 enum Source {
     /// The hull of outline contour `k`; its traced sides can rebuild it.
     Outline(usize),
-    /// Rebuilt from traced sides, cell holes or Hough lines.
+    /// Rebuilt from traced sides or cell holes.
     Rebuilt,
+    /// Two outer lines of each Hough family.
+    Hough,
     /// Cell holes of a large outline, searched after a grid was found: replaces that grid
     /// when valid and at least this large (working pixels²).
     Larger(f32),
@@ -426,6 +430,16 @@ fn contour_points(contour: &imageproc::contours::Contour<i32>) -> Vec<Point> {
         .collect()
 }
 
+/// Ink pixels of `mask` on `line` (one sample per pixel along it).
+fn ink_along(mask: &GrayImage, line: &Line) -> u32 {
+    let d = Point::new(-line.b, line.a);
+    let foot = Point::new(line.a * line.c, line.b * line.c);
+    let far = (mask.width() + mask.height()) as i32;
+    (-far..=far)
+        .filter(|&t| ink_at(mask, foot + d.scaled(t as f32)))
+        .count() as u32
+}
+
 /// Hough fallback: lines of the ink mask (at half working scale) grouped into two direction
 /// families; in each, the pair of outer lines whose 9 equal divisions are best matched by
 /// detected lines gives two sides of the grid. Returns one quad (TL, TR, BR, BL, working
@@ -449,7 +463,7 @@ fn hough_quad(mask: &GrayImage, options: &DetectOptions) -> (Vec<[Point; 4]>, Ve
         }
     }
     let min_side = options.min_grid_side_px / 2.0;
-    let lines = detect_lines(
+    let detected = detect_lines(
         &half,
         LineDetectionOptions {
             vote_threshold: (min_side * 0.8) as u32,
@@ -465,6 +479,22 @@ fn hough_quad(mask: &GrayImage, options: &DetectOptions) -> (Vec<[Point; 4]>, Ve
             c: l.r,
         }
     };
+    // Dense print (or a grid whose lines are broken at every crossing) passes the vote
+    // threshold along many slanting lines too. A grid line is among the ~20 best-supported
+    // lines, so lines with less than half the ink of the 20th best are dropped, and the
+    // direction histogram counts ink, not lines.
+    let support: Vec<u32> = detected
+        .iter()
+        .map(|l| ink_along(&half, &as_line(l)))
+        .collect();
+    let mut ranked = support.clone();
+    ranked.sort_unstable_by(|a, b| b.cmp(a));
+    let floor = ranked.get(19).or(ranked.last()).copied().unwrap_or(0) / 2;
+    let (lines, support): (Vec<_>, Vec<u32>) = detected
+        .into_iter()
+        .zip(support)
+        .filter(|(_, s)| *s >= floor)
+        .unzip();
     let endpoints = |l: &Line| {
         let d = Point::new(-l.b, l.a);
         let foot = Point::new(l.a * l.c, l.b * l.c);
@@ -481,8 +511,8 @@ fn hough_quad(mask: &GrayImage, options: &DetectOptions) -> (Vec<[Point; 4]>, Ve
         .collect();
     // Dominant direction, then the family roughly perpendicular to it.
     let mut hist = [0u32; 180];
-    for l in &lines {
-        hist[l.angle_in_degrees as usize % 180] += 1;
+    for (l, s) in lines.iter().zip(&support) {
+        hist[l.angle_in_degrees as usize % 180] += s;
     }
     let smooth = |a: i32| -> u32 {
         (-4..=4)
@@ -520,7 +550,11 @@ fn hough_quad(mask: &GrayImage, options: &DetectOptions) -> (Vec<[Point; 4]>, Ve
             })
             .collect();
         pos.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut best: Option<(usize, f32, usize, usize)> = None;
+        // Best pair: most of the 8 inner divisions matched by a detected line, then the
+        // inner lines' directions closest to those interpolated between the two outer lines
+        // (a line slanting across the lattice can sit at the right place at the centre
+        // only), then the wider span.
+        let mut best: Option<(usize, f32, f32, usize, usize)> = None;
         for i in 0..pos.len() {
             for j in i + 1..pos.len() {
                 let span = pos[j].0 - pos[i].0;
@@ -528,18 +562,39 @@ fn hough_quad(mask: &GrayImage, options: &DetectOptions) -> (Vec<[Point; 4]>, Ve
                     continue;
                 }
                 let step = span / 9.0;
-                let matched = (1..9)
-                    .filter(|k| {
-                        let want = pos[i].0 + *k as f32 * step;
-                        pos.iter().any(|(p, _)| (p - want).abs() < 0.2 * step)
-                    })
-                    .count();
-                if best.is_none_or(|(m, s, _, _)| matched > m || (matched == m && span > s)) {
-                    best = Some((matched, span, i, j));
+                let (ni, mut nj) = (
+                    Point::new(pos[i].1.a, pos[i].1.b),
+                    Point::new(pos[j].1.a, pos[j].1.b),
+                );
+                if ni.x * nj.x + ni.y * nj.y < 0.0 {
+                    nj = nj.scaled(-1.0);
+                }
+                let (mut matched, mut slant) = (0usize, 0.0f32);
+                for k in 1..9 {
+                    let want = pos[i].0 + k as f32 * step;
+                    let expected = ni.lerp(nj, k as f32 / 9.0).unit();
+                    let nearest = pos
+                        .iter()
+                        .filter(|(p, _)| (p - want).abs() < 0.2 * step)
+                        .map(|(_, l)| expected.cross(Point::new(l.a, l.b)).abs())
+                        .min_by(f32::total_cmp);
+                    if let Some(s) = nearest {
+                        matched += 1;
+                        slant += s;
+                    }
+                }
+                let slant = slant / matched.max(1) as f32;
+                let better = best.is_none_or(|(m, sl, sp, _, _)| {
+                    matched > m
+                        || (matched == m
+                            && (slant < sl - 0.01 || (slant <= sl + 0.01 && span > sp)))
+                });
+                if better {
+                    best = Some((matched, slant, span, i, j));
                 }
             }
         }
-        let (matched, _, i, j) = best?;
+        let (matched, _, _, i, j) = best?;
         (matched >= 6).then(|| (pos[i].1, pos[j].1))
     };
     let mut quads = Vec::new();
@@ -904,9 +959,37 @@ impl From<String> for Rejection {
     }
 }
 
-/// Checks that `lattice` sits on a real 9×9 grid; returns its score or why not.
+/// How many of the 40 lattice lines crossing the border run on past it, half a cell out.
+fn lines_running_on(mask: &GrayImage, lattice: &Lattice) -> usize {
+    let p = &lattice.points_in_image;
+    let mut runs_on = 0;
+    for k in 0..10 {
+        for (inner, border) in [
+            (p[1][k], p[0][k]),
+            (p[8][k], p[9][k]),
+            (p[k][1], p[k][0]),
+            (p[k][8], p[k][9]),
+        ] {
+            let out = border - inner;
+            if edge_coverage(mask, border + out.scaled(0.25), border + out.scaled(0.75)) >= 0.5 {
+                runs_on += 1;
+            }
+        }
+    }
+    runs_on
+}
+
+/// Checks that `lattice` sits on a real 9×9 grid; returns its score or why not. With
+/// `must_end_at_border`, a lattice whose lines run on past its border (a 9×9 block of a
+/// larger grid) is rejected too: needed where nothing else says where the grid ends (Hough
+/// lines), but not for outlines, whose border is the end of a connected grid — a photo may
+/// show the next puzzle's grid just below.
 #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
-fn validate(mask: &GrayImage, lattice: &Lattice) -> Result<f32, Rejection> {
+fn validate(
+    mask: &GrayImage,
+    lattice: &Lattice,
+    must_end_at_border: bool,
+) -> Result<f32, Rejection> {
     let p = &lattice.points_in_image;
     if p.iter().flatten().any(|q| !q.is_finite()) {
         return Err(String::from("lattice left the image plane").into());
@@ -967,6 +1050,16 @@ fn validate(mask: &GrayImage, lattice: &Lattice) -> Result<f32, Rejection> {
     }
     if bend_median > 0.08 || bend_p90 > 0.45 {
         return Err(format!("uneven line spacing (median {bend_median:.2} cell)").into());
+    }
+    if must_end_at_border {
+        let runs_on = lines_running_on(mask, lattice);
+        tracing::trace!(runs_on, "lines running on past the border");
+        if runs_on >= 8 {
+            return Err(format!(
+                "{runs_on} of 40 lines run on past the border: part of a larger grid"
+            )
+            .into());
+        }
     }
     let score = (mean_edge - 0.5 * mean_half - bend_median).clamp(0.0, 1.0);
     if mean_edge < 0.6 || weak > 25 {
@@ -1084,7 +1177,7 @@ mod tests {
                 Point::new(140.0, 420.0),
             ])),
         );
-        let rejection = validate(&mask, &lattice).expect_err("thin lines lost by the mask");
+        let rejection = validate(&mask, &lattice, false).expect_err("thin lines lost by the mask");
         assert!(rejection.faint_score.is_some(), "{}", rejection.reason);
         // …the gray levels confirm it.
         let det = detect_with(&img, &options, None).expect("faint grid");
@@ -1142,6 +1235,35 @@ mod tests {
         );
         let det = detect_gray(&img).expect("grid");
         for (a, b) in det.corners_in_image.iter().zip(puzzle) {
+            assert!(a.distance(b) < 4.0, "{a:?} vs {b:?}");
+        }
+    }
+
+    #[test]
+    #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
+    fn finds_a_grid_whose_lines_never_touch_by_hough_lines() {
+        // Every edge stops short of the intersections: no outline encloses the grid and no
+        // cell is a closed hole, so only the Hough families can find it.
+        let corners = [
+            Point::new(170.0, 80.0),
+            Point::new(480.0, 95.0),
+            Point::new(470.0, 405.0),
+            Point::new(160.0, 395.0),
+        ];
+        let mut img = GrayImage::from_pixel(640, 480, Luma([205]));
+        let p = Lattice::from_corners(corners).points_in_image;
+        for i in 0..10 {
+            let thick = if i % 3 == 0 { 3.0 } else { 1.5 };
+            for j in 0..9 {
+                for (a, b) in [(p[i][j], p[i][j + 1]), (p[j][i], p[j + 1][i])] {
+                    put_line(&mut img, a.lerp(b, 0.15), a.lerp(b, 0.85), thick, 30);
+                }
+            }
+        }
+        let mut trace = DetectTrace::default();
+        let det = detect_with(&img, &DetectOptions::default(), Some(&mut trace)).expect("grid");
+        assert!(!trace.hough_lines.is_empty(), "the Hough fallback ran");
+        for (a, b) in det.corners_in_image.iter().zip(corners) {
             assert!(a.distance(b) < 4.0, "{a:?} vs {b:?}");
         }
     }
