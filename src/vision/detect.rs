@@ -960,6 +960,7 @@ impl From<String> for Rejection {
 }
 
 /// How many of the 40 lattice lines crossing the border run on past it, half a cell out.
+#[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
 fn lines_running_on(mask: &GrayImage, lattice: &Lattice) -> usize {
     let p = &lattice.points_in_image;
     let mut runs_on = 0;
