@@ -8,7 +8,8 @@
 //! 2. when an outline fails (it merged with a shadow or other print at a corner), quads rebuilt
 //!    from the sides traced near each corner (`outline`);
 //! 3. when every outline fails, the lattice of the cell holes (`cells`);
-//! 4. last, Hough lines grouped into two perpendicular families of ten evenly spaced lines;
+//! 4. last, Hough lines grouped into two perpendicular families of ten evenly spaced lines
+//!    (whose lattice must also end at its border, or it may be a block of a larger grid);
 //! 5. once a grid is found, the cell holes of a much larger outline that gave none (a puzzle
 //!    merged with a fold or shadow, beside a small printed solution): the larger grid wins.
 //!
