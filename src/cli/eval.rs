@@ -131,6 +131,10 @@ pub struct ImageResult {
     /// Detected corners (TL, TR, BR, BL) in image pixels, when a grid was found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub corners_in_image: Option<[vision::Point; 4]>,
+    /// Per corner, how far the true corner lies outside the found one (see
+    /// [`corner_offsets_out_pct`]); summarized, not printed per image.
+    #[serde(skip)]
+    pub corner_out_pct: Option<[f64; 4]>,
     /// Detection time (grayscale conversion included, decoding excluded), milliseconds.
     pub ms: f64,
     /// Why the image failed (load error or no-grid reason).
@@ -155,6 +159,12 @@ pub struct EvalSummary {
     pub corner_err_mean_pct: f64,
     /// Largest corner error over detected photos with ground truth, % of grid side.
     pub corner_err_max_pct: f64,
+    /// Median over found corners of how far the true corner lies outside the found one,
+    /// along the grid's diagonal, % of grid side. Near 0 when the labels follow the
+    /// detector's convention (corners on the border line's centre); a set labelled on the
+    /// border's outer edge, or further out, shows a positive bias here that counts against
+    /// every one of its corner errors.
+    pub corner_out_median_pct: f64,
     /// Share (0–1) of photos with ground truth whose four corners are all within
     /// [`CORNER_TOLERANCE_PCT`] (a missed grid counts as a failure).
     pub within_3pct: f64,
@@ -196,6 +206,21 @@ pub fn corner_error_pct(found: [Point; 4], truth: [Point; 4]) -> f64 {
     100.0 * worst / side
 }
 
+/// For each corner, how far `truth` lies outside `found` along the line from the found
+/// corners' centre through that corner, in % of `truth`'s mean side (negative: inside).
+pub fn corner_offsets_out_pct(found: [Point; 4], truth: [Point; 4]) -> [f64; 4] {
+    let side = mean_side(truth).max(1.0) as f64;
+    let centre = Point::new(
+        found.iter().map(|p| p.x).sum::<f32>() / 4.0,
+        found.iter().map(|p| p.y).sum::<f32>() / 4.0,
+    );
+    std::array::from_fn(|i| {
+        let out = (found[i] - centre).unit();
+        let d = truth[i] - found[i];
+        100.0 * f64::from(d.x * out.x + d.y * out.y) / side
+    })
+}
+
 fn percentile(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
@@ -219,6 +244,7 @@ pub fn evaluate(
                     grid_found: false,
                     corner_err_pct: None,
                     corners_in_image: None,
+                    corner_out_pct: None,
                     ms: 0.0,
                     error: Some(e.to_string()),
                     digits: None,
@@ -234,6 +260,9 @@ pub fn evaluate(
             _ => None,
         };
         let corners_in_image = detection.as_ref().ok().map(|d| d.corners_in_image);
+        let corner_out_pct = corners_in_image
+            .zip(photo.corners_in_image)
+            .map(|(found, truth)| corner_offsets_out_pct(found, truth));
         let (grid_found, corner_err_pct, error) = match detection {
             Ok(d) => (
                 true,
@@ -249,6 +278,7 @@ pub fn evaluate(
             grid_found,
             corner_err_pct,
             corners_in_image,
+            corner_out_pct,
             ms,
             error,
             digits,
@@ -273,6 +303,12 @@ fn summarize(ds: &Dataset, results: &[ImageResult]) -> EvalSummary {
         .map(|r| r.ms)
         .collect();
     ms.sort_by(f64::total_cmp);
+    let mut out: Vec<f64> = results
+        .iter()
+        .filter_map(|r| r.corner_out_pct)
+        .flatten()
+        .collect();
+    out.sort_by(f64::total_cmp);
     EvalSummary {
         images: results.len(),
         grids_found: results.iter().filter(|r| r.grid_found).count(),
@@ -283,6 +319,7 @@ fn summarize(ds: &Dataset, results: &[ImageResult]) -> EvalSummary {
             errs.iter().sum::<f64>() / errs.len() as f64
         },
         corner_err_max_pct: errs.iter().copied().fold(0.0, f64::max),
+        corner_out_median_pct: percentile(&out, 0.5),
         within_3pct: if with_truth == 0 {
             0.0
         } else {
@@ -325,13 +362,14 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         println!(
             "{} images, {} grids found, {:.1} % within {CORNER_TOLERANCE_PCT} % \
              (of {} with corners), corner error mean {:.2} % max {:.2} %, \
-             {:.1} ms median, {:.1} ms p95",
+             true corners {:+.2} % outside ours (median), {:.1} ms median, {:.1} ms p95",
             summary.images,
             summary.grids_found,
             100.0 * summary.within_3pct,
             summary.images_with_corners,
             summary.corner_err_mean_pct,
             summary.corner_err_max_pct,
+            summary.corner_out_median_pct,
             summary.ms_median,
             summary.ms_p95
         );
@@ -349,4 +387,34 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corner_offsets_are_signed_along_the_diagonal() {
+        let found = [
+            Point::new(100.0, 100.0),
+            Point::new(200.0, 100.0),
+            Point::new(200.0, 200.0),
+            Point::new(100.0, 200.0),
+        ];
+        // Truth 2 px further out on both axes at TL, 3 px inside along x at TR.
+        let mut truth = found;
+        truth[0] = Point::new(98.0, 98.0);
+        truth[1] = Point::new(197.0, 100.0);
+        let out = corner_offsets_out_pct(found, truth);
+        let side = mean_side(truth) as f64;
+        assert!(
+            (out[0] - 100.0 * 8f64.sqrt() / side).abs() < 1e-4,
+            "{out:?}"
+        );
+        assert!(
+            (out[1] + 100.0 * 3.0 / 2f64.sqrt() / side).abs() < 1e-4,
+            "{out:?}"
+        );
+        assert_eq!(out[2], 0.0);
+    }
 }
