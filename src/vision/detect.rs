@@ -923,7 +923,25 @@ fn refine_lattice(mask: &GrayImage, initial: &Lattice) -> Lattice {
             break;
         }
     }
-    smooth::repair_corners(&lattice).0
+    let (repaired, _) = smooth::repair_corners(&lattice);
+    keep_inked_corners(mask, &lattice, repaired)
+}
+
+/// The corners of `repaired` (moved to where their border lines meet), except where the
+/// corner of `refined` is clearly the inked one. A corner far from where its two border
+/// lines meet is either a stray (locked onto print beside the grid) or the real corner of a
+/// curled page. It stays only when ink runs the whole way along both its border edges and
+/// not along one of those from the meeting point (print beside the grid often inks both).
+fn keep_inked_corners(mask: &GrayImage, refined: &Lattice, mut repaired: Lattice) -> Lattice {
+    let p = &refined.points_in_image;
+    for (r, c, rn, cn) in [(0, 0, 1, 1), (0, 9, 1, 8), (9, 9, 8, 8), (9, 0, 8, 1)] {
+        let weakest =
+            |q: Point| edge_coverage(mask, q, p[r][cn]).min(edge_coverage(mask, q, p[rn][c]));
+        if weakest(p[r][c]) >= 0.9 && weakest(repaired.points_in_image[r][c]) < 0.6 {
+            repaired.points_in_image[r][c] = p[r][c];
+        }
+    }
+    repaired
 }
 
 /// Share of ink along the segment `a → b` (inner 80 %), accepting ink within one pixel of it.
@@ -1268,6 +1286,35 @@ mod tests {
         for (a, b) in det.corners_in_image.iter().zip(corners) {
             assert!(a.distance(b) < 4.0, "{a:?} vs {b:?}");
         }
+    }
+
+    #[test]
+    fn keeps_an_inked_curled_corner_and_drops_a_stray_one() {
+        // The page curls up at the bottom-right: the bottom border's last cell bends up to
+        // (500, 395), a third of a cell above where the straight border lines meet.
+        let straight = Lattice::from_corners([
+            Point::new(150.0, 60.0),
+            Point::new(500.0, 60.0),
+            Point::new(500.0, 410.0),
+            Point::new(150.0, 410.0),
+        ]);
+        let mut curled = straight;
+        curled.points_in_image[9][9] = Point::new(500.0, 395.0);
+        let meet = straight; // the straight lines meet at (500, 410)
+        let p = curled.points_in_image;
+        let mut img = GrayImage::new(640, 480);
+        put_line(&mut img, p[9][8], p[9][9], 2.0, 255);
+        put_line(&mut img, p[8][9], p[9][9], 2.0, 255);
+        let kept = keep_inked_corners(&img, &curled, meet);
+        assert_eq!(kept.points_in_image[9][9], p[9][9]);
+        // Print beside the grid inks the edges from where the lines meet as well: the
+        // meeting point wins.
+        put_line(&mut img, p[9][8], meet.points_in_image[9][9], 2.0, 255);
+        put_line(&mut img, p[8][9], meet.points_in_image[9][9], 2.0, 255);
+        let moved = keep_inked_corners(&img, &curled, meet);
+        assert_eq!(moved.points_in_image[9][9], meet.points_in_image[9][9]);
+        // The other corners were not in doubt.
+        assert_eq!(moved.points_in_image[0][0], meet.points_in_image[0][0]);
     }
 
     #[test]
