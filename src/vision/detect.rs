@@ -19,7 +19,9 @@
 //! them on. Validation (ink on every lattice edge, little on the half-way lines, even spacing)
 //! rejects 8×8, 10×10, crossword and other non-Sudoku grids; when too many edges lack ink but
 //! nothing else is wrong, the gray levels along every lattice line decide (`faint`: thin lines
-//! printed too light for the threshold). It does not read digits or track across frames.
+//! printed too light for the threshold). The chosen grid, when some line search failed, is
+//! refined once more letting gray-level valleys stand in for lines the mask lost, and that
+//! lattice is kept when it still validates. It does not read digits or track across frames.
 
 use std::borrow::Cow;
 
@@ -115,9 +117,19 @@ pub fn detect_with(
     let mut tried_holes = false;
     let mut tried_hough = false;
     let mut tried_larger = false;
-    let mut best: Option<(Lattice, f32)> = None;
+    // The best lattice so far, its score, the lattice it was refined from, whether it came
+    // from Hough lines and whether some line search failed while refining it.
+    let mut best: Option<(Lattice, f32, Lattice, bool, bool)> = None;
     let mut last_reason = String::from("no candidate outline");
     let mut tried = 0usize;
+    // Thin lines printed too light for the ink mask: when they were a lattice's only fault,
+    // the gray levels along every lattice line decide.
+    let judge = |lattice: &Lattice, hough: bool| -> Result<f32, String> {
+        validate(&mask, lattice, hough).or_else(|rejection| match rejection.faint_score {
+            Some(score) if faint::lines_present(&work, lattice) => Ok(score),
+            _ => Err(rejection.reason),
+        })
+    };
     let mut queue: Vec<([Point; 4], Source)> = outlines
         .iter()
         .rev()
@@ -157,7 +169,7 @@ pub fn detect_with(
             // A small grid was found beside a much larger outline that gave none: a puzzle
             // merged with a fold or a shadow, next to yesterday's printed solution. The
             // puzzle is the larger grid; its cells are holes of that outline.
-            if !tried_larger && let Some((found, _)) = &best {
+            if !tried_larger && let Some((found, ..)) = &best {
                 tried_larger = true;
                 let found_area = polygon_area(&found.corners());
                 let long = mask.width().max(mask.height()) as f32;
@@ -192,15 +204,9 @@ pub fn detect_with(
         }
         tried += 1;
         let initial = Lattice::from_corners(quad);
-        let refined = refine_lattice(&mask, &initial);
-        // Thin lines printed too light for the ink mask: when they were the only fault,
-        // the gray levels along every lattice line decide.
+        let (refined, missed) = refine_lattice_counted(&mask, None, &initial);
         let hough = matches!(source, Source::Hough);
-        let verdict =
-            validate(&mask, &refined, hough).or_else(|rejection| match rejection.faint_score {
-                Some(score) if faint::lines_present(&work, &refined) => Ok(score),
-                _ => Err(rejection.reason),
-            });
+        let verdict = judge(&refined, hough);
         if let Some(t) = trace.as_deref_mut() {
             t.candidates
                 .push((quad, refined, verdict.as_ref().copied().unwrap_or(0.0)));
@@ -211,16 +217,16 @@ pub fn detect_with(
                     if let Some(t) = trace.as_deref_mut() {
                         t.initial_lattice = Some(initial);
                     }
-                    best = Some((refined, score));
+                    best = Some((refined, score, initial, hough, missed));
                     break;
                 }
             }
             (Ok(score), _) => {
-                if best.as_ref().is_none_or(|(_, s)| score > *s) {
+                if best.as_ref().is_none_or(|(_, s, _, _, _)| score > *s) {
                     if let Some(t) = trace.as_deref_mut() {
                         t.initial_lattice = Some(initial);
                     }
-                    best = Some((refined, score));
+                    best = Some((refined, score, initial, hough, missed));
                 }
                 if score > 0.85 {
                     // Good enough: only a much larger grid could still replace it.
@@ -242,11 +248,24 @@ pub fn detect_with(
             }
         }
     }
-    let Some((lattice_in_work, score)) = best else {
+    let Some((lattice_in_work, score, initial, hough, missed)) = best else {
         if tried == 0 {
             return Err(NoGrid::NoOutline);
         }
         return Err(NoGrid::NoLattice(last_reason));
+    };
+    // A line the ink mask lost (in a shadow, the box mean is dark too) can still be a dark
+    // valley in the gray levels. Searching for those costs more than the mask, so only the
+    // chosen grid is refined again with them, and the result is kept when it still holds.
+    let (lattice_in_work, score) = match missed {
+        false => (lattice_in_work, score),
+        true => {
+            let regray = refine_lattice(&mask, Some(&work), &initial);
+            match judge(&regray, hough) {
+                Ok(s) => (regray, s),
+                Err(_) => (lattice_in_work, score),
+            }
+        }
     };
     let to_image = |p: Point| Point::new((p.x + 0.5) * factor - 0.5, (p.y + 0.5) * factor - 0.5);
     let lattice = lattice_in_work.map(to_image);
@@ -805,6 +824,7 @@ const LINE_FOUND: f32 = 0.45;
 /// whether both lines were found.
 fn refine_pass(
     mask: &GrayImage,
+    gray: Option<&GrayImage>,
     lattice: &Lattice,
     reach_cells: f32,
 ) -> (Lattice, [[bool; 10]; 10]) {
@@ -830,10 +850,18 @@ fn refine_pass(
                     _ => (-l, l),
                 }
             };
-            let (s0, s1) = span(c, cell_row);
-            let (h_off, h_score) = search_line(mask, here, dr, s0, s1, reach_cells * cell_col);
-            let (s0, s1) = span(r, cell_col);
-            let (v_off, v_score) = search_line(mask, here, dc, s0, s1, reach_cells * cell_row);
+            // A line the ink mask lost (in a shadow's edge, the box mean is dark too) can
+            // still be a dark valley in the gray levels.
+            let search = |dir: Point, (s0, s1): (f32, f32), reach: f32| {
+                let (off, score) = search_line(mask, here, dir, s0, s1, reach);
+                match gray.filter(|_| score < LINE_FOUND) {
+                    Some(g) => faint::valley(g, here, dir, s0, s1, reach)
+                        .map_or((off, score), |o| (o, LINE_FOUND)),
+                    None => (off, score),
+                }
+            };
+            let (h_off, h_score) = search(dr, span(c, cell_row), reach_cells * cell_col);
+            let (v_off, v_score) = search(dc, span(r, cell_col), reach_cells * cell_row);
             let nh = Point::new(-dr.y, dr.x);
             let nv = Point::new(-dc.y, dc.x);
             let h_line = Line::through(
@@ -904,16 +932,29 @@ fn fill_unfound(lattice: &mut Lattice, found: &[[bool; 10]; 10]) {
 
 /// Refines every intersection of `initial` onto the ink lines near it (two passes: wide, then
 /// narrow with local directions from the first pass).
-fn refine_lattice(mask: &GrayImage, initial: &Lattice) -> Lattice {
+fn refine_lattice(mask: &GrayImage, gray: Option<&GrayImage>, initial: &Lattice) -> Lattice {
+    refine_lattice_counted(mask, gray, initial).0
+}
+
+/// [`refine_lattice`], also saying whether some line search failed on the way (with the
+/// mask alone: whether the gray levels could add anything).
+fn refine_lattice_counted(
+    mask: &GrayImage,
+    gray: Option<&GrayImage>,
+    initial: &Lattice,
+) -> (Lattice, bool) {
     let mut lattice = *initial;
+    let mut missed = false;
     // Two rounds: points that found no line, or strayed, are predicted from the rest by the
     // smoothness repairs, and the second round can then lock them onto their lines.
     for (wide, narrow) in [(0.3, 0.15), (0.2, 0.1)] {
-        let (mut next, found) = refine_pass(mask, &lattice, wide);
+        let (mut next, found) = refine_pass(mask, gray, &lattice, wide);
+        missed |= found.iter().flatten().any(|f| !f);
         fill_unfound(&mut next, &found);
-        let (mut next, found) = refine_pass(mask, &next, narrow);
+        let (mut next, found) = refine_pass(mask, gray, &next, narrow);
         fill_unfound(&mut next, &found);
         let unfound = found.iter().flatten().filter(|f| !**f).count();
+        missed |= unfound > 0;
         let (next, moved_lines) = smooth::repair_along_lines(&next);
         let (next, moved_surface) = smooth::repair_outliers(&next);
         lattice = next;
@@ -924,7 +965,7 @@ fn refine_lattice(mask: &GrayImage, initial: &Lattice) -> Lattice {
         }
     }
     let (repaired, _) = smooth::repair_corners(&lattice);
-    keep_inked_corners(mask, &lattice, repaired)
+    (keep_inked_corners(mask, &lattice, repaired), missed)
 }
 
 /// The corners of `repaired` (moved to where their border lines meet), except where the
@@ -1190,6 +1231,7 @@ mod tests {
         let mask = ink_mask(&img, (640 / 40).clamp(4, 24), 8);
         let lattice = refine_lattice(
             &mask,
+            None,
             &Lattice::from_corners(order_corners([
                 Point::new(150.0, 60.0),
                 Point::new(510.0, 70.0),

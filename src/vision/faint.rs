@@ -4,9 +4,11 @@
 //! adaptive threshold keeps only the thick box lines, so `detect`'s validation finds too
 //! many edges without ink. Averaged along a whole edge, such a line is still a few gray
 //! levels darker than the paper beside it, while a lattice line laid over empty paper (a 9×9
-//! lattice fitted to an 8×8 or 10×10 grid) is not darker at all. [`faint_lines`] measures that
-//! contrast for every lattice edge. Working-image pixels; knows nothing of contours or of
-//! how the lattice was found.
+//! lattice fitted to an 8×8 or 10×10 grid) is not darker at all. [`lines_present`] measures
+//! that contrast for every lattice line. [`valley`] finds such a line near a predicted
+//! intersection when the mask has none there (also a border lost in a shadow, where the
+//! threshold's local mean is dark too). Working-image pixels; knows nothing of contours or
+//! of how the lattice was found.
 
 use image::GrayImage;
 
@@ -84,4 +86,82 @@ pub(crate) fn lines_present(gray: &GrayImage, lattice: &Lattice) -> bool {
     let faintest = contrasts[0];
     tracing::trace!(faintest, median, "faint line contrast");
     faintest >= 3.0_f32.max(0.2 * median)
+}
+
+/// Searches the gray levels for a line through (near) `p` running along `dir`, where the ink
+/// mask found none: the mean gray of the segment `p + t·n + s·dir, s ∈ [s0, s1]` for offsets
+/// `t ∈ [-reach, reach]` along the normal `n`, and the valley nearest `t = 0` that is at least
+/// 5 gray levels darker than the profile 3 px to either side. Returns its offset.
+pub(crate) fn valley(
+    gray: &GrayImage,
+    p: Point,
+    dir: Point,
+    s0: f32,
+    s1: f32,
+    reach: f32,
+) -> Option<f32> {
+    let n = Point::new(-dir.y, dir.x);
+    let steps = reach.ceil().clamp(1.0, 64.0) as i32 + 3;
+    let samples = ((s1 - s0).abs().ceil() as i32).clamp(2, 256);
+    let profile: Vec<Option<f32>> = (-steps..=steps)
+        .map(|k| {
+            let base = p + n.scaled(k as f32);
+            let mut sum = 0.0;
+            for i in 0..=samples {
+                let s = s0 + (s1 - s0) * i as f32 / samples as f32;
+                sum += gray_at(gray, base + dir.scaled(s))?;
+            }
+            Some(sum / (samples + 1) as f32)
+        })
+        .collect();
+    let centre = steps as usize;
+    (3..profile.len() - 3)
+        .filter(|&k| {
+            let (Some(here), Some(left), Some(right)) =
+                (profile[k], profile[k - 3], profile[k + 3])
+            else {
+                return false;
+            };
+            let local_min = profile[k - 1].is_some_and(|v| here <= v)
+                && profile[k + 1].is_some_and(|v| here <= v);
+            local_min && left.min(right) - here >= 8.0
+        })
+        .min_by_key(|&k| k.abs_diff(centre))
+        .map(|k| k as f32 - steps as f32)
+        .filter(|t| t.abs() <= reach)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Luma;
+
+    /// Paper at 180 with a horizontal line `depth` levels darker, 2 px thick, at `y`.
+    fn paper_with_line(y: u32, depth: u8) -> GrayImage {
+        GrayImage::from_fn(80, 80, |_, yy| {
+            Luma([if yy == y || yy == y + 1 {
+                180 - depth
+            } else {
+                180
+            }])
+        })
+    }
+
+    #[test]
+    fn valley_finds_a_line_too_faint_for_the_mask_and_nothing_on_blank_paper() {
+        let p = Point::new(40.0, 35.0);
+        let along = Point::new(1.0, 0.0);
+        // The normal of `along` points down (y increasing): the line at y = 40..41 is 5 to
+        // 6 px below.
+        let t = valley(&paper_with_line(40, 9), p, along, -15.0, 15.0, 8.0).expect("line");
+        assert!((5.0..=6.0).contains(&t), "{t}");
+        assert_eq!(
+            valley(&paper_with_line(40, 3), p, along, -15.0, 15.0, 8.0),
+            None
+        );
+        assert_eq!(
+            valley(&paper_with_line(60, 9), p, along, -15.0, 15.0, 8.0),
+            None
+        );
+    }
 }
