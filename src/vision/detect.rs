@@ -13,6 +13,11 @@
 //! 5. once a grid is found, the cell holes of a much larger outline that gave none (a puzzle
 //!    merged with a fold or shadow, beside a small printed solution): the larger grid wins.
 //!
+//! The design put Hough lines first. Contours come first here because they cost a few
+//! milliseconds where a Hough transform costs tens (its edge or line voting alone), and they
+//! found every grid of the shared photo sets. Hough lines remain for grids whose lines do not
+//! join up into one outline or closed cells.
+//!
 //! Each candidate's lattice (from its homography) is refined point by point onto the two grid
 //! lines through each intersection, so bent paper and lens distortion are followed rather than
 //! one homography; strays are put back by smoothness fits (`smooth`) and a second round locks
