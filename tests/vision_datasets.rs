@@ -21,7 +21,13 @@ fn corner_error_pct(found: [Point; 4], truth: [Point; 4]) -> f32 {
     100.0 * worst / mean_side(truth)
 }
 
+/// Checks every photo of set `name`, first shrunk to `long_side_px` (its long side) when
+/// given, as a webcam would deliver it.
 fn check_set(name: &str, floor_pct: usize) {
+    check_set_at(name, floor_pct, None);
+}
+
+fn check_set_at(name: &str, floor_pct: usize, long_side_px: Option<u32>) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/datasets")
         .join(name);
@@ -33,7 +39,14 @@ fn check_set(name: &str, floor_pct: usize) {
             continue;
         };
         total += 1;
-        let image = vision::load_image(&photo.image_path).unwrap();
+        let mut image = vision::load_image(&photo.image_path).unwrap();
+        let mut truth = truth;
+        if let Some(long) = long_side_px {
+            let (w, h) = (image.width() as f32, image.height() as f32);
+            image = image.resize(long, long, image::imageops::FilterType::Triangle);
+            let (sx, sy) = (image.width() as f32 / w, image.height() as f32 / h);
+            truth = truth.map(|p| Point::new((p.x + 0.5) * sx - 0.5, (p.y + 0.5) * sy - 0.5));
+        }
         match vision::detect(&image) {
             Ok(d) => {
                 let e = corner_error_pct(d.corners_in_image, truth);
@@ -47,6 +60,7 @@ fn check_set(name: &str, floor_pct: usize) {
         }
     }
     assert!(total >= 20, "{name}: only {total} photos");
+    eprintln!("{name} ({long_side_px:?} px): {good}/{total} within 3 %; misses {failures:?}");
     assert!(
         good * 100 >= total * floor_pct,
         "{name}: {good}/{total} within 3 %; failures {failures:?}"
@@ -66,4 +80,12 @@ fn kubiesa_train_corners_within_3pct() {
 #[test]
 fn kubiesa_val_corners_within_3pct() {
     check_set("kubiesa-val", 98);
+}
+
+/// The validation photos shrunk to 640 px, a webcam's resolution (2026-11-21: 78/80. The
+/// misses: 01_06_honor_view_10_1 has its bottom-left cells in a hand's shadow, and
+/// 01_04_iphone_14_1's handwriting and pencil marks leave 26 weak edges, one over the limit).
+#[test]
+fn kubiesa_val_corners_within_3pct_at_webcam_resolution() {
+    check_set_at("kubiesa-val", 96, Some(640));
 }
