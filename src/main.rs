@@ -66,10 +66,25 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", error_chain(&e));
             ExitCode::from(1)
         }
     }
+}
+
+/// `e` and its causes, `: `-separated, leaving out a cause whose text the message already
+/// holds (library errors name their cause in their own text, e.g. "cannot read X: <io
+/// error>", and also expose it as their source).
+fn error_chain(e: &anyhow::Error) -> String {
+    let mut out = e.to_string();
+    for cause in e.chain().skip(1) {
+        let text = cause.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+    }
+    out
 }
 
 /// Output piped into `head` or a pager that quits closes stdout; `println!` then panics. Stop

@@ -85,8 +85,9 @@ fn print_detection(d: &GridDetection) {
     }
 }
 
-/// Writes `1-threshold.png`, `2-candidates.png` (plus `2-candidate-N.png`, each candidate's refined
-/// lattice), `3-lattice.png` and `4-grid.png`.
+/// Writes `1-threshold.png`, `2-lines.png` (the Hough lines of the ink mask, green when the
+/// Hough fallback ran, grey when it was not needed), `2-candidates.png` (plus
+/// `2-candidate-N.png`, each candidate's refined lattice), `3-lattice.png` and `4-grid.png`.
 fn write_debug(
     dir: &Path,
     gray: &image::GrayImage,
@@ -95,6 +96,16 @@ fn write_debug(
 ) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir)?;
     trace.ink_mask.save(dir.join("1-threshold.png"))?;
+    let mut lines: RgbImage = image::DynamicImage::ImageLuma8(trace.work.clone()).to_rgb8();
+    let colour = if trace.hough_ran {
+        Rgb([0, 200, 0])
+    } else {
+        Rgb([150, 150, 150])
+    };
+    for (a, b) in &trace.hough_lines {
+        draw_line_segment_mut(&mut lines, (a.x, a.y), (b.x, b.y), colour);
+    }
+    lines.save(dir.join("2-lines.png"))?;
     // Candidate outlines (red: rejected, green: accepted) and the unrefined lattice (blue),
     // in working-image pixels.
     let mut cand: RgbImage = image::DynamicImage::ImageLuma8(trace.work.clone()).to_rgb8();

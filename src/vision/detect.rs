@@ -71,8 +71,11 @@ pub struct DetectTrace {
     pub initial_lattice: Option<Lattice>,
     /// Working → image scale factor (image = (work + 0.5) · factor − 0.5).
     pub work_to_image: f32,
-    /// Hough lines (two endpoints each, working pixels) when the Hough fallback ran.
+    /// The Hough lines of the ink mask (two endpoints each, working pixels). Recorded for
+    /// debugging even when the Hough fallback did not run.
     pub hough_lines: Vec<(Point, Point)>,
+    /// Whether the Hough fallback ran (every other candidate had failed).
+    pub hough_ran: bool,
 }
 
 /// Finds the Sudoku grid in a photo of any pixel type (converted to 8-bit gray).
@@ -165,6 +168,7 @@ pub fn detect_with(
                 let (quads, lines) = hough_quad(&mask, options);
                 if let Some(t) = trace.as_deref_mut() {
                     t.hough_lines = lines;
+                    t.hough_ran = true;
                 }
                 if !quads.is_empty() {
                     queue.extend(quads.into_iter().rev().map(|q| (q, Source::Hough)));
@@ -252,6 +256,12 @@ pub fn detect_with(
                 }
             }
         }
+    }
+    if let Some(t) = trace.as_deref_mut()
+        && !tried_hough
+    {
+        // Only for the debug drawing: the lines the fallback would have seen.
+        t.hough_lines = hough_quad(&mask, options).1;
     }
     let Some((lattice_in_work, score, initial, hough, missed)) = best else {
         if tried == 0 {
@@ -1329,7 +1339,8 @@ mod tests {
         }
         let mut trace = DetectTrace::default();
         let det = detect_with(&img, &DetectOptions::default(), Some(&mut trace)).expect("grid");
-        assert!(!trace.hough_lines.is_empty(), "the Hough fallback ran");
+        assert!(trace.hough_ran, "the Hough fallback ran");
+        assert!(!trace.hough_lines.is_empty());
         for (a, b) in det.corners_in_image.iter().zip(corners) {
             assert!(a.distance(b) < 4.0, "{a:?} vs {b:?}");
         }
