@@ -257,7 +257,7 @@ pub fn detect_with(
             }
         }
     }
-    if let Some(t) = trace.as_deref_mut()
+    if let Some(t) = trace
         && !tried_hough
     {
         // Only for the debug drawing: the lines the fallback would have seen.
