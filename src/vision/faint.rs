@@ -12,6 +12,7 @@
 
 use image::GrayImage;
 
+use super::rectify::interpolate;
 use super::{Lattice, Point};
 
 /// Gray level at `p`, bilinear; `None` outside the image.
@@ -20,14 +21,7 @@ fn gray_at(gray: &GrayImage, p: Point) -> Option<f32> {
     if !(p.x >= 0.0 && p.y >= 0.0 && p.x <= (w - 1) as f32 && p.y <= (h - 1) as f32) {
         return None;
     }
-    let (x0, y0) = (p.x as u32, p.y as u32);
-    let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
-    let (fx, fy) = (p.x - x0 as f32, p.y - y0 as f32);
-    let raw = gray.as_raw();
-    let at = |x: u32, y: u32| raw[(y * w + x) as usize] as f32;
-    let top = at(x0, y0) * (1.0 - fx) + at(x1, y0) * fx;
-    let bottom = at(x0, y1) * (1.0 - fx) + at(x1, y1) * fx;
-    Some(top * (1.0 - fy) + bottom * fy)
+    Some(interpolate(gray, p.x, p.y))
 }
 
 /// How many gray levels the edge `a → b` is darker than the paper `paper_px` to each side:
@@ -55,7 +49,7 @@ fn edge_contrast(gray: &GrayImage, a: Point, b: Point, paper_px: f32) -> Option<
 /// Gray-level contrast of each lattice line: for each of the 10 row lines and then the 10
 /// column lines, the median contrast of its 9 edges. `None` when part of the lattice lies
 /// outside `gray`.
-pub(crate) fn line_contrasts(gray: &GrayImage, lattice: &Lattice) -> Option<[f32; 20]> {
+fn line_contrasts(gray: &GrayImage, lattice: &Lattice) -> Option<[f32; 20]> {
     let p = &lattice.points_in_image;
     let paper_px = (0.22 * lattice.mean_side() / 9.0).max(3.0);
     let mut out = [0.0f32; 20];
@@ -91,7 +85,7 @@ pub(crate) fn lines_present(gray: &GrayImage, lattice: &Lattice) -> bool {
 /// Searches the gray levels for a line through (near) `p` running along `dir`, where the ink
 /// mask found none: the mean gray of the segment `p + t·n + s·dir, s ∈ [s0, s1]` for offsets
 /// `t ∈ [-reach, reach]` along the normal `n`, and the valley nearest `t = 0` that is at least
-/// 5 gray levels darker than the profile 3 px to either side. Returns its offset.
+/// 8 gray levels darker than the profile 3 px to either side. Returns its offset.
 pub(crate) fn valley(
     gray: &GrayImage,
     p: Point,

@@ -68,6 +68,15 @@ pub(crate) fn sample_bilinear(image: &GrayImage, p: Point) -> u8 {
     }
     let x = p.x.clamp(0.0, (w - 1) as f32);
     let y = p.y.clamp(0.0, (h - 1) as f32);
+    // Non-negative, so adding one half and truncating rounds half away from zero like
+    // `f32::round`; `as u8` saturates at 255.
+    (interpolate(image, x, y) + 0.5) as u8
+}
+
+/// Bilinear interpolation of `image` at `(x, y)`, which must lie in `[0, w − 1] × [0, h − 1]`
+/// (callers check their own bounds).
+pub(crate) fn interpolate(image: &GrayImage, x: f32, y: f32) -> f32 {
+    let (w, h) = image.dimensions();
     // x, y ≥ 0 here, so truncation is floor (and avoids a libm call per pixel).
     let x0 = x as u32;
     let y0 = y as u32;
@@ -79,9 +88,7 @@ pub(crate) fn sample_bilinear(image: &GrayImage, p: Point) -> u8 {
     let at = |xx: u32, yy: u32| raw[(yy * w + xx) as usize] as f32;
     let top = at(x0, y0) * (1.0 - fx) + at(x1, y0) * fx;
     let bottom = at(x0, y1) * (1.0 - fx) + at(x1, y1) * fx;
-    // Non-negative, so adding one half and truncating rounds half away from zero like
-    // `f32::round`; `as u8` saturates at 255.
-    (top * (1.0 - fy) + bottom * fy + 0.5) as u8
+    top * (1.0 - fy) + bottom * fy
 }
 
 #[cfg(test)]
