@@ -82,14 +82,10 @@ pub(crate) fn traced_quads(quad: [Point; 4], contour: &[Point]) -> Vec<[Point; 4
         let to_prev = quad[(k + 3) % 4] - quad[k];
         let run_f = mean(&forward) - quad[k];
         let run_b = mean(&backward) - quad[k];
-        let unit = |v: Point| {
-            let l = v.length().max(1e-6);
-            Point::new(v.x / l, v.y / l)
-        };
         (sides[k], runs[k]) = if to_next.cross(to_prev).signum() == run_f.cross(run_b).signum() {
-            ((lf, lb), (unit(run_f), unit(run_b)))
+            ((lf, lb), (run_f.unit(), run_b.unit()))
         } else {
-            ((lb, lf), (unit(run_b), unit(run_f)))
+            ((lb, lf), (run_b.unit(), run_f.unit()))
         };
     }
     let meet = |a: Option<Line>, b: Option<Line>| -> Option<Point> { a?.intersect(&b?) };
