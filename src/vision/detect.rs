@@ -1181,14 +1181,19 @@ mod tests {
     #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
     fn synthetic_grid(corners: [Point; 4]) -> GrayImage {
         let mut img = GrayImage::from_pixel(640, 480, Luma([210]));
-        let lat = Lattice::from_corners(corners);
-        let p = lat.points_in_image;
-        for i in 0..10 {
-            let thick = if i % 3 == 0 { 4.0 } else { 1.5 };
-            put_line(&mut img, p[i][0], p[i][9], thick, 30);
-            put_line(&mut img, p[0][i], p[9][i], thick, 30);
-        }
+        draw_grid(&mut img, corners, 4.0);
         img
+    }
+
+    /// Draws a 9×9 grid with corners `corners`: box lines `box_px` thick, thin lines 1.5 px.
+    #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
+    fn draw_grid(img: &mut GrayImage, corners: [Point; 4], box_px: f32) {
+        let p = Lattice::from_corners(corners).points_in_image;
+        for i in 0..10 {
+            let thick = if i % 3 == 0 { box_px } else { 1.5 };
+            put_line(img, p[i][0], p[i][9], thick, 30);
+            put_line(img, p[0][i], p[9][i], thick, 30);
+        }
     }
 
     #[test]
@@ -1207,18 +1212,21 @@ mod tests {
         }
     }
 
+    /// Where [`faint_grid`] draws its grid (TL, TR, BR, BL).
+    const FAINT_CORNERS: [Point; 4] = [
+        Point::new(150.0, 60.0),
+        Point::new(510.0, 70.0),
+        Point::new(500.0, 430.0),
+        Point::new(140.0, 420.0),
+    ];
+
     /// A grid whose box lines are black and whose thin lines are black on two edges in three
     /// and only 6 gray levels darker than the paper on the third (too light for the ink
     /// mask); thin line `skip` is not printed at all.
     #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
     fn faint_grid(skip: Option<usize>) -> GrayImage {
         let mut img = GrayImage::from_pixel(640, 480, Luma([200]));
-        let lat = Lattice::from_corners([
-            Point::new(150.0, 60.0),
-            Point::new(510.0, 70.0),
-            Point::new(500.0, 430.0),
-            Point::new(140.0, 420.0),
-        ]);
+        let lat = Lattice::from_corners(FAINT_CORNERS);
         let p = lat.points_in_image;
         for i in 0..10 {
             if i % 3 == 0 {
@@ -1244,22 +1252,13 @@ mod tests {
         let options = DetectOptions::default();
         // The ink mask alone rejects it…
         let mask = ink_mask(&img, (640 / 40).clamp(4, 24), 8);
-        let lattice = refine_lattice(
-            &mask,
-            None,
-            &Lattice::from_corners(order_corners([
-                Point::new(150.0, 60.0),
-                Point::new(510.0, 70.0),
-                Point::new(500.0, 430.0),
-                Point::new(140.0, 420.0),
-            ])),
-        );
+        let lattice = refine_lattice(&mask, None, &Lattice::from_corners(FAINT_CORNERS));
         let rejection = validate(&mask, &lattice, false).expect_err("thin lines lost by the mask");
         assert!(rejection.faint_score.is_some(), "{}", rejection.reason);
         // …the gray levels confirm it.
         let det = detect_with(&img, &options, None).expect("faint grid");
-        assert!(det.corners_in_image[0].distance(Point::new(150.0, 60.0)) < 4.0);
-        assert!(det.corners_in_image[2].distance(Point::new(500.0, 430.0)) < 4.0);
+        assert!(det.corners_in_image[0].distance(FAINT_CORNERS[0]) < 4.0);
+        assert!(det.corners_in_image[2].distance(FAINT_CORNERS[2]) < 4.0);
     }
 
     #[test]
@@ -1289,12 +1288,7 @@ mod tests {
                 Point::new(470.0, 470.0),
             ],
         ] {
-            let p = Lattice::from_corners(corners).points_in_image;
-            for i in 0..10 {
-                let thick = if i % 3 == 0 { 3.0 } else { 1.5 };
-                put_line(&mut img, p[i][0], p[i][9], thick, 30);
-                put_line(&mut img, p[0][i], p[9][i], thick, 30);
-            }
+            draw_grid(&mut img, corners, 3.0);
         }
         put_line(
             &mut img,
