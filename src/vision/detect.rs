@@ -125,9 +125,7 @@ pub fn detect_with(
     let mut tried_holes = false;
     let mut tried_hough = false;
     let mut tried_larger = false;
-    // The best lattice so far, its score, the lattice it was refined from, whether it came
-    // from Hough lines and whether some line search failed while refining it.
-    let mut best: Option<(Lattice, f32, Lattice, bool, bool)> = None;
+    let mut best: Option<Chosen> = None;
     let mut last_reason = String::from("no candidate outline");
     let mut tried = 0usize;
     // Thin lines printed too light for the ink mask: when they were a lattice's only fault,
@@ -178,9 +176,9 @@ pub fn detect_with(
             // A small grid was found beside a much larger outline that gave none: a puzzle
             // merged with a fold or a shadow, next to yesterday's printed solution. The
             // puzzle is the larger grid; its cells are holes of that outline.
-            if !tried_larger && let Some((found, ..)) = &best {
+            if !tried_larger && let Some(found) = &best {
                 tried_larger = true;
-                let found_area = polygon_area(&found.corners());
+                let found_area = polygon_area(&found.lattice.corners());
                 let long = mask.width().max(mask.height()) as f32;
                 for o in outlines
                     .iter()
@@ -216,6 +214,13 @@ pub fn detect_with(
         let (refined, missed) = refine_lattice_counted(&mask, None, &initial);
         let hough = matches!(source, Source::Hough);
         let verdict = judge(&refined, hough);
+        let chosen = |score| Chosen {
+            lattice: refined,
+            score,
+            initial,
+            hough,
+            missed,
+        };
         if let Some(t) = trace.as_deref_mut() {
             t.candidates
                 .push((quad, refined, verdict.as_ref().copied().unwrap_or(0.0)));
@@ -226,16 +231,16 @@ pub fn detect_with(
                     if let Some(t) = trace.as_deref_mut() {
                         t.initial_lattice = Some(initial);
                     }
-                    best = Some((refined, score, initial, hough, missed));
+                    best = Some(chosen(score));
                     break;
                 }
             }
             (Ok(score), _) => {
-                if best.as_ref().is_none_or(|(_, s, _, _, _)| score > *s) {
+                if best.as_ref().is_none_or(|b| score > b.score) {
                     if let Some(t) = trace.as_deref_mut() {
                         t.initial_lattice = Some(initial);
                     }
-                    best = Some((refined, score, initial, hough, missed));
+                    best = Some(chosen(score));
                 }
                 if score > 0.85 {
                     // Good enough: only a much larger grid could still replace it.
@@ -263,7 +268,14 @@ pub fn detect_with(
         // Only for the debug drawing: the lines the fallback would have seen.
         t.hough_lines = hough_quad(&mask, options).1;
     }
-    let Some((lattice_in_work, score, initial, hough, missed)) = best else {
+    let Some(Chosen {
+        lattice: lattice_in_work,
+        score,
+        initial,
+        hough,
+        missed,
+    }) = best
+    else {
         if tried == 0 {
             return Err(NoGrid::NoOutline);
         }
@@ -365,6 +377,20 @@ pub(crate) fn ink_mask(image: &GrayImage, radius: u32, delta: u32) -> GrayImage 
         }
     }
     GrayImage::from_raw(w, h, out).unwrap_or_else(|| GrayImage::new(w, h))
+}
+
+/// The best candidate so far.
+struct Chosen {
+    /// Its refined lattice, working pixels.
+    lattice: Lattice,
+    /// Its validation score.
+    score: f32,
+    /// The lattice it was refined from (its quad's homography).
+    initial: Lattice,
+    /// Whether it came from Hough lines (validated with the border check).
+    hough: bool,
+    /// Whether some line search failed while refining it (gray levels may add something).
+    missed: bool,
 }
 
 /// Where a candidate quad came from.
