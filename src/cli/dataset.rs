@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use anyhow::{Context as _, bail};
 use clap::Args;
 
+use sudoku_lens::dataset::read_name_list;
+use sudoku_lens::digits::Classifier;
 use sudoku_lens::digits::export::{
     CellWriter, PhotoExportOptions, export_photo_set, export_synthetic,
 };
@@ -50,6 +52,10 @@ pub struct DatasetArgs {
     /// Allow a folder whose name ends in `-val` (validation data must not be trained on).
     #[arg(long)]
     pub allow_validation: bool,
+    /// A file of photo names (one per line, `#` comments) never exported: a held-back
+    /// evaluation split such as models/train/holdout/*.txt; repeatable.
+    #[arg(long = "exclude")]
+    pub exclude: Vec<PathBuf>,
 }
 
 /// Runs `dataset`.
@@ -69,6 +75,13 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
     let mut rng = Rng::new(args.seed);
     let mut writer = CellWriter::create(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
+    let mut exclude = std::collections::HashSet::new();
+    for list in &args.exclude {
+        exclude.extend(read_name_list(list)?);
+    }
+    // Photos without ground-truth corners are cut along the detector's lattice when the
+    // embedded model confirms it.
+    let mut verifier = Classifier::new().context("loading the embedded digit model")?;
     let options = PhotoExportOptions {
         cell_size_px: CELL_SIZE_PX,
         jitter_fraction: args.jitter,
@@ -76,17 +89,31 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
         use_detector: !args.no_detector,
         detector_tolerance: args.detector_tolerance,
         ink_repeats: args.ink_repeats,
+        exclude,
     };
     for dir in &args.photos {
         let name = dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let stats = export_photo_set(&mut writer, dir, &name, &options, &mut rng)
-            .with_context(|| format!("exporting {}", dir.display()))?;
+        let stats = export_photo_set(
+            &mut writer,
+            dir,
+            &name,
+            &options,
+            &mut rng,
+            Some(&mut verifier),
+        )
+        .with_context(|| format!("exporting {}", dir.display()))?;
         eprintln!(
-            "{name}: {} photos ({} without corners), detector lattice used on {}, {} cells",
-            stats.photos, stats.no_corners, stats.detector_used, stats.cells
+            "{name}: {} photos ({} held back; {} without corners, {} of them cut along the \
+             model-checked detector lattice), detector lattice also used on {}, {} cells",
+            stats.photos,
+            stats.excluded,
+            stats.no_corners,
+            stats.verified_without_corners,
+            stats.detector_used,
+            stats.cells
         );
     }
     if args.synthetic_per_class > 0 {

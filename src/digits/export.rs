@@ -7,15 +7,15 @@
 //! `cells.u8` (N × 1024 bytes, ink × 255), `labels.u8` (N bytes, 0–10) and `meta.csv`
 //! (one row per cell: index, label, source). It does not train anything.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use image::GrayImage;
 
-use super::NUM_CLASSES;
 use super::synth::{FontBank, Rng, render_cell};
+use super::{Classifier, NUM_CLASSES};
 use crate::sudoku::parse::parse_labels;
 use crate::vision::rectify::{cell_crops, warp_grid};
 use crate::vision::{CELL_INPUT_LEN, Lattice, Point, normalize_cell};
@@ -227,15 +227,27 @@ pub struct PhotoExportOptions {
     /// Oversampling of non-empty cells (each digit / pencil cell is written this many times
     /// per cut; empties once) — balances the classes.
     pub ink_repeats: usize,
+    /// Photo names (file stems) left out: a held-back evaluation split.
+    pub exclude: HashSet<String>,
 }
+
+/// Share of a photo's labelled digit cells that the current model must read as labelled for
+/// the detector's lattice to stand in for missing ground-truth corners. A lattice shifted by
+/// a cell or on another grid reads other digits there, so it cannot pass; a right lattice
+/// passes even where the model is still weak (a new handwriting style).
+pub const VERIFY_DIGIT_SHARE: f32 = 0.6;
 
 /// Counts from one export step.
 #[derive(Clone, Debug, Default)]
 pub struct PhotoExportStats {
     /// Photos read.
     pub photos: usize,
-    /// Photos without ground-truth corners (skipped).
+    /// Photos without ground-truth corners.
     pub no_corners: usize,
+    /// … of which the detector's lattice, checked by the model's reading, was used.
+    pub verified_without_corners: usize,
+    /// Photos left out by [`PhotoExportOptions::exclude`].
+    pub excluded: usize,
     /// Photos where the detector's lattice was used too.
     pub detector_used: usize,
     /// Cells written.
@@ -251,22 +263,46 @@ pub fn normalized_cells(image: &GrayImage, lattice: &Lattice, cell_size_px: u32)
         .collect()
 }
 
-/// Exports the real cells of every photo in `set_dir`, tagging rows with `set_name`.
+/// The detector's lattice of a photo without ground-truth corners, when `classifier` reads
+/// at least [`VERIFY_DIGIT_SHARE`] of the labelled digit cells (and at least ten) under it as
+/// labelled; `None` otherwise.
+fn verified_detection(
+    image: &GrayImage,
+    labels: &[u8; 81],
+    classifier: &mut Classifier,
+    cell_size_px: u32,
+) -> Option<Lattice> {
+    let lattice = crate::vision::detect_gray(image).ok()?.lattice();
+    let cells = normalized_cells(image, &lattice, cell_size_px);
+    let readings = classifier.classify(&cells).ok()?;
+    let digits: Vec<usize> = (0..81).filter(|&i| (1..=9).contains(&labels[i])).collect();
+    let agree = digits
+        .iter()
+        .filter(|&&i| readings[i].class.value() == labels[i])
+        .count();
+    (digits.len() >= 10 && agree as f32 >= VERIFY_DIGIT_SHARE * digits.len() as f32)
+        .then_some(lattice)
+}
+
+/// Exports the real cells of every photo in `set_dir`, tagging rows with `set_name`. Photos
+/// without ground-truth corners are cut along the detector's lattice when `verifier` is given
+/// and confirms it (see [`VERIFY_DIGIT_SHARE`]), and skipped otherwise.
 pub fn export_photo_set(
     writer: &mut CellWriter,
     set_dir: &Path,
     set_name: &str,
     options: &PhotoExportOptions,
     rng: &mut Rng,
+    mut verifier: Option<&mut Classifier>,
 ) -> Result<PhotoExportStats, ExportError> {
     let photos = read_photo_set(set_dir)?;
     let mut stats = PhotoExportStats::default();
     for photo in &photos {
         stats.photos += 1;
-        let Some(corners) = photo.corners else {
-            stats.no_corners += 1;
+        if options.exclude.contains(&photo.name) {
+            stats.excluded += 1;
             continue;
-        };
+        }
         let image = match crate::vision::load_image(&photo.image) {
             Ok(i) => i.to_luma8(),
             Err(e) => {
@@ -274,8 +310,20 @@ pub fn export_photo_set(
                 continue;
             }
         };
-        let truth = Lattice::from_corners(corners);
-        let mut lattices = vec![("gt", truth)];
+        let (corners, checked) = match photo.corners {
+            Some(c) => (c, None),
+            None => {
+                stats.no_corners += 1;
+                let found = verifier.as_deref_mut().and_then(|classifier| {
+                    verified_detection(&image, &photo.labels, classifier, options.cell_size_px)
+                });
+                let Some(lattice) = found else { continue };
+                stats.verified_without_corners += 1;
+                (lattice.corners(), Some(lattice))
+            }
+        };
+        let truth = checked.unwrap_or_else(|| Lattice::from_corners(corners));
+        let mut lattices = vec![(if checked.is_some() { "detector" } else { "gt" }, truth)];
         let side = truth.mean_side();
         for _ in 0..options.jitter_copies {
             let moved = corners.map(|p| {
@@ -287,6 +335,7 @@ pub fn export_photo_set(
             lattices.push(("jitter", Lattice::from_corners(moved)));
         }
         if options.use_detector
+            && checked.is_none()
             && let Ok(det) = crate::vision::detect_gray(&image)
         {
             let lat = det.lattice();

@@ -69,6 +69,101 @@ pub fn normalize_cell(crop: &GrayImage) -> Vec<f32> {
     out
 }
 
+/// Which way a grid's ink differs from its paper.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Polarity {
+    /// Dark digits on light paper: print, light app themes.
+    DarkOnLight,
+    /// Light digits on a dark ground: dark app themes, dark tiles.
+    LightOnDark,
+}
+
+/// Levels by which a pixel must differ from its crop's median to count as ink.
+const POLARITY_DELTA: i32 = 24;
+
+/// How much ink of each polarity a crop holds: the summed level differences from the crop's
+/// median of the pixels at least [`POLARITY_DELTA`] darker and lighter, over the crop's
+/// middle (the outer fifth, where grid lines sit, is left out).
+fn ink_masses(crop: &GrayImage) -> (f32, f32) {
+    let (w, h) = crop.dimensions();
+    let (x0, x1, y0, y1) = (w / 5, w - w / 5, h / 5, h - h / 5);
+    if x1 <= x0 || y1 <= y0 {
+        return (0.0, 0.0);
+    }
+    let mut hist = [0u32; 256];
+    for y in y0..y1 {
+        for x in x0..x1 {
+            hist[crop.get_pixel(x, y).0[0] as usize] += 1;
+        }
+    }
+    let n = (x1 - x0) * (y1 - y0);
+    let mut acc = 0;
+    let mut median = 0i32;
+    for (v, &c) in hist.iter().enumerate() {
+        acc += c;
+        if 2 * acc >= n {
+            median = v as i32;
+            break;
+        }
+    }
+    let (mut dark, mut light) = (0.0f32, 0.0f32);
+    for (v, &c) in hist.iter().enumerate() {
+        let d = v as i32 - median;
+        if d <= -POLARITY_DELTA {
+            dark += (-d * c as i32) as f32;
+        } else if d >= POLARITY_DELTA {
+            light += (d * c as i32) as f32;
+        }
+    }
+    let area = n as f32;
+    (dark / area, light / area)
+}
+
+/// The grid's ink polarity, from all its cell crops: whichever of darker or lighter ink
+/// carries more mass. A dark-mode screenshot has light digits; its lines may be lighter or
+/// darker than the cells (tiles on a darker ground), so the digits decide, not the lines.
+/// Ties (a blank grid) read as [`Polarity::DarkOnLight`].
+pub fn grid_polarity(crops: &[GrayImage]) -> Polarity {
+    let (dark, light) = crops
+        .iter()
+        .map(ink_masses)
+        .fold((0.0, 0.0), |(d, l), (cd, cl)| (d + cd, l + cl));
+    if light > dark {
+        Polarity::LightOnDark
+    } else {
+        Polarity::DarkOnLight
+    }
+}
+
+/// Classifier inputs for a grid's 81 (or any number of) cell crops: each crop is normalized
+/// by [`normalize_cell`] after turning its ink dark, so light-on-dark grids read like print.
+/// The grid's polarity ([`grid_polarity`]) decides, except in a cell whose own ink is clearly
+/// of the other polarity (four times the mass, and a stroke's worth): a selected cell drawn as
+/// a white digit on a coloured fill in a light theme.
+pub fn normalize_cells(crops: &[GrayImage]) -> Vec<Vec<f32>> {
+    let grid = grid_polarity(crops);
+    crops
+        .iter()
+        .map(|crop| {
+            let (dark, light) = ink_masses(crop);
+            let (own, other) = match grid {
+                Polarity::DarkOnLight => (dark, light),
+                Polarity::LightOnDark => (light, dark),
+            };
+            // A stroke covering ~5 % of the middle at ≥ 60 levels of contrast.
+            let flip = other > 4.0 * own && other > 3.0;
+            let invert = (grid == Polarity::LightOnDark) != flip;
+            if invert {
+                let mut inverted = crop.clone();
+                imageops::invert(&mut inverted);
+                normalize_cell(&inverted)
+            } else {
+                normalize_cell(crop)
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,6 +189,68 @@ mod tests {
         let centre = v[(16 * CELL_INPUT_PX + 16) as usize];
         assert!(centre > 0.8, "centre {centre}");
         assert!(v[0] < 0.05);
+    }
+
+    fn stroke_cell(paper: u8, ink: u8) -> GrayImage {
+        let mut img = GrayImage::from_pixel(40, 40, Luma([paper]));
+        for y in 8..32 {
+            for x in 18..23 {
+                img.put_pixel(x, y, Luma([ink]));
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn light_on_dark_grids_read_like_print() {
+        let print: Vec<GrayImage> = (0..81)
+            .map(|i| {
+                if i % 3 == 0 {
+                    stroke_cell(230, 30)
+                } else {
+                    GrayImage::from_pixel(40, 40, Luma([230]))
+                }
+            })
+            .collect();
+        let dark: Vec<GrayImage> = (0..81)
+            .map(|i| {
+                if i % 3 == 0 {
+                    stroke_cell(25, 225)
+                } else {
+                    GrayImage::from_pixel(40, 40, Luma([25]))
+                }
+            })
+            .collect();
+        assert_eq!(grid_polarity(&print), Polarity::DarkOnLight);
+        assert_eq!(grid_polarity(&dark), Polarity::LightOnDark);
+        let (a, b) = (normalize_cells(&print), normalize_cells(&dark));
+        for (x, y) in a.iter().zip(&b) {
+            let diff = x
+                .iter()
+                .zip(y)
+                .map(|(p, q)| (p - q).abs())
+                .fold(0.0, f32::max);
+            assert!(diff < 0.05, "inverted grid reads differently ({diff})");
+        }
+        // The stroke is ink in both.
+        assert!(b[0][(16 * CELL_INPUT_PX + 16) as usize] > 0.8);
+    }
+
+    #[test]
+    fn a_white_digit_on_a_dark_selected_cell_is_read_in_a_light_grid() {
+        let mut crops: Vec<GrayImage> = (0..81)
+            .map(|i| {
+                if i % 4 == 0 {
+                    stroke_cell(235, 40)
+                } else {
+                    GrayImage::from_pixel(40, 40, Luma([235]))
+                }
+            })
+            .collect();
+        crops[5] = stroke_cell(60, 250);
+        let inputs = normalize_cells(&crops);
+        assert!(inputs[5][(16 * CELL_INPUT_PX + 16) as usize] > 0.8);
+        assert!(inputs[5][(16 * CELL_INPUT_PX + 4) as usize] < 0.1);
     }
 
     #[test]
