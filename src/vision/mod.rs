@@ -18,7 +18,7 @@ pub mod rectify;
 mod smooth;
 pub mod tracker;
 
-pub use detect::{DetectOptions, detect, detect_gray, detect_with};
+pub use detect::{DetectOptions, Rejection, detect, detect_gray, detect_with};
 pub use geometry::{Homography, Line, Point};
 pub use load::{LoadError, MAX_IMAGE_PIXELS, load_image, load_image_from_memory, to_gray};
 pub use normalize::{
@@ -156,7 +156,8 @@ pub enum NoGrid {
     /// No ink region large and square enough to be a grid outline.
     #[error("no quadrilateral outline large enough to be a grid")]
     NoOutline,
-    /// Outlines were found, but none carries a 9×9 lattice of grid lines.
+    /// Outlines were found, but none carries a 9×9 lattice of grid lines; the reason is the
+    /// last candidate's.
     #[error("no 9×9 lattice of grid lines ({0})")]
-    NoLattice(String),
+    NoLattice(Rejection),
 }

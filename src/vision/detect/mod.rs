@@ -1,0 +1,523 @@
+//! Grid detection: photo → located 9×9 grid with a refined 10×10 lattice of line intersections.
+//!
+//! Pipeline (all at a working scale of about [`DetectOptions::work_long_side_px`]):
+//! grayscale → area downscale → adaptive threshold (ink = foreground; `threshold`) → contours
+//! → candidate quads, proposed by the stages of `Stage` in turn until one validates:
+//! 1. the largest ink outlines, each reduced to the largest quadrilateral inscribed in its
+//!    convex hull (raw contour points, never polygon-simplified; `candidates`);
+//! 2. when an outline fails (it merged with a shadow or other print at a corner), quads rebuilt
+//!    from the sides traced near each corner (`outline`), tried before the next outline;
+//! 3. when every outline fails, the lattice of the cell holes (`cells`);
+//! 4. last, Hough lines grouped into two perpendicular families of ten evenly spaced lines
+//!    (`hough`; whose lattice must also end at its border, or it may be a block of a larger
+//!    grid);
+//! 5. once a grid is found, the cell holes of a much larger outline that gave none (a puzzle
+//!    merged with a fold or shadow, beside a small printed solution): the larger grid wins.
+//!
+//! The design put Hough lines first. Contours come first here because they cost a few
+//! milliseconds where a Hough transform costs tens (its edge or line voting alone), and they
+//! found every grid of the shared photo sets. Hough lines remain for grids whose lines do not
+//! join up into one outline or closed cells.
+//!
+//! Each candidate's lattice (from its homography) is refined point by point onto the two grid
+//! lines through each intersection (`refine`), so bent paper and lens distortion are followed
+//! rather than one homography; strays are put back by smoothness fits (`smooth`) and a second
+//! round locks them on. Validation (`validate`: ink on every lattice edge, little on the
+//! half-way lines, even spacing) rejects 8×8, 10×10, crossword and other non-Sudoku grids with
+//! a typed [`Rejection`]; when too many edges lack ink but nothing else is wrong, the gray
+//! levels along every lattice line decide (`faint`: thin lines printed too light for the
+//! threshold). The chosen grid, when some line search failed, is refined once more letting
+//! gray-level valleys stand in for lines the mask lost, and that lattice is kept when it still
+//! validates. This module orchestrates those stages; it does not read digits or track across
+//! frames.
+
+mod candidates;
+mod hough;
+mod refine;
+mod threshold;
+mod validate;
+
+use std::borrow::Cow;
+
+use image::{DynamicImage, GrayImage};
+use imageproc::contours::Contour;
+
+use super::geometry::polygon_area;
+use super::{GridDetection, Lattice, NoGrid, Point, cells, outline};
+use candidates::{Outline, candidate_outlines, contour_points, order_corners};
+use refine::{refine_lattice, refine_lattice_counted};
+use validate::judge;
+
+pub use validate::Rejection;
+
+/// Tuning knobs of [`detect_with`]. `Default` is what [`detect`] uses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DetectOptions {
+    /// Long side of the working image in pixels; larger photos are area-downscaled to it.
+    pub work_long_side_px: u32,
+    /// How many of the largest ink outlines are tried as grid candidates.
+    pub max_candidates: usize,
+    /// Smallest grid side at working scale, in pixels (smaller outlines are ignored).
+    pub min_grid_side_px: f32,
+}
+
+impl Default for DetectOptions {
+    fn default() -> Self {
+        Self {
+            work_long_side_px: 640,
+            max_candidates: 6,
+            min_grid_side_px: 90.0,
+        }
+    }
+}
+
+/// Intermediate products of one detection, for debugging drawings (`scan --debug`).
+/// All geometry is in working-image pixels; `work_to_image` maps it back.
+#[derive(Clone, Debug, Default)]
+pub struct DetectTrace {
+    /// The downscaled grayscale working image.
+    pub work: GrayImage,
+    /// The thresholded ink mask (255 = ink).
+    pub ink_mask: GrayImage,
+    /// Candidate outline quads tried, with their refined lattice and validation score
+    /// (0 when rejected).
+    pub candidates: Vec<([Point; 4], Lattice, f32)>,
+    /// The lattice predicted from the chosen outline before refinement.
+    pub initial_lattice: Option<Lattice>,
+    /// Working → image scale factor (image = (work + 0.5) · factor − 0.5).
+    pub work_to_image: f32,
+    /// The Hough lines of the ink mask (two endpoints each, working pixels). Recorded for
+    /// debugging even when the Hough fallback did not run.
+    pub hough_lines: Vec<(Point, Point)>,
+    /// Whether the Hough fallback ran (every other candidate had failed).
+    pub hough_ran: bool,
+}
+
+/// Finds the Sudoku grid in a photo of any pixel type (converted to 8-bit gray).
+pub fn detect(image: &DynamicImage) -> Result<GridDetection, NoGrid> {
+    let gray: Cow<'_, GrayImage> = match image {
+        DynamicImage::ImageLuma8(g) => Cow::Borrowed(g),
+        other => Cow::Owned(super::load::to_gray(other)),
+    };
+    detect_gray(&gray)
+}
+
+/// Finds the Sudoku grid in an 8-bit grayscale image with default options.
+pub fn detect_gray(image: &GrayImage) -> Result<GridDetection, NoGrid> {
+    detect_with(image, &DetectOptions::default(), None)
+}
+
+/// Finds the Sudoku grid with explicit options, optionally recording intermediate stages.
+pub fn detect_with(
+    image: &GrayImage,
+    options: &DetectOptions,
+    mut trace: Option<&mut DetectTrace>,
+) -> Result<GridDetection, NoGrid> {
+    let (width, height) = image.dimensions();
+    if width.min(height) < 32 {
+        return Err(NoGrid::TooSmall { width, height });
+    }
+    let working = threshold::working_images(image, options.work_long_side_px);
+    let (work, mask) = (working.gray.as_ref(), &working.mask);
+    if let Some(t) = trace.as_deref_mut() {
+        t.work = work.clone();
+        t.ink_mask = mask.clone();
+        t.work_to_image = working.work_to_image;
+    }
+    let contours = imageproc::contours::find_contours::<i32>(mask);
+    let outlines = candidate_outlines(&contours, options);
+    let long_side_px = mask.width().max(mask.height()) as f32;
+
+    let mut search = Search {
+        mask,
+        work,
+        trace: trace.as_deref_mut(),
+        best: None,
+        last_rejection: None,
+    };
+    // Stage::Outlines, with Stage::TracedSides after each outline that fails.
+    search.outlines(&outlines, &contours);
+    // No outline gave a grid (each merged with other ink beyond repair): the cells inside the
+    // grid are still holes of one size on a lattice.
+    if search.best.is_none() {
+        let quads = cells::quads_from_holes(&contours, options.min_grid_side_px, long_side_px);
+        search.try_in_turn(Stage::CellHoles, quads.into_iter().map(order_corners));
+    }
+    // Contours gave nothing usable (broken outer border, grid merged with other print): a
+    // Hough-line lattice fit.
+    let hough_ran = search.best.is_none();
+    if hough_ran {
+        let (quads, lines) = hough::hough_quads(mask, options);
+        if let Some(t) = search.trace.as_deref_mut() {
+            t.hough_lines = lines;
+            t.hough_ran = true;
+        }
+        search.try_in_turn(Stage::Hough, quads);
+    }
+    // A small grid may have been found beside a much larger outline that gave none.
+    search.larger_grid(&outlines, &contours, options.min_grid_side_px, long_side_px);
+    let Search {
+        best,
+        last_rejection,
+        ..
+    } = search;
+
+    if let Some(t) = trace
+        && !hough_ran
+    {
+        // Only for the debug drawing: the lines the fallback would have seen.
+        t.hough_lines = hough::hough_quads(mask, options).1;
+    }
+    let Some(best) = best else {
+        // Every candidate tried was rejected, or none was tried at all.
+        return Err(match last_rejection {
+            Some(rejection) => NoGrid::NoLattice(rejection),
+            None => NoGrid::NoOutline,
+        });
+    };
+    let (lattice_in_work, score) = refine_in_gray_valleys(mask, work, best);
+    let factor = working.work_to_image;
+    let to_image = |p: Point| Point::new((p.x + 0.5) * factor - 0.5, (p.y + 0.5) * factor - 0.5);
+    let lattice = lattice_in_work.map(to_image);
+    // Corners at the border line's centre, like the lattice: kubiesa's ground truth uses
+    // that convention (wichtounet's sits ~1 % further out).
+    Ok(GridDetection {
+        corners_in_image: lattice.corners(),
+        lattice_in_image: lattice.points_in_image,
+        score,
+    })
+}
+
+/// The stages that propose candidate quads, in the order [`detect_with`] runs them; each
+/// candidate is tagged with the stage it came from. After them, the chosen grid may still be
+/// refined once more in gray-level valleys ([`refine_in_gray_valleys`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// The hull quads of the largest ink outlines, largest first.
+    Outlines,
+    /// Quads rebuilt from the sides traced near each corner of an outline that failed (it
+    /// merged with other ink at a corner), tried before the next outline while no grid is
+    /// found.
+    TracedSides,
+    /// The lattices of the cell holes, when no outline gave a grid.
+    CellHoles,
+    /// Two outer lines of each of two Hough line families, when contours gave no grid.
+    Hough,
+    /// Cell holes of an outline much larger than the grid found: they replace it.
+    LargerGrid,
+}
+
+impl Stage {
+    /// Whether the stage's lattices must also end at their border: nothing else says where a
+    /// Hough lattice ends, while an outline's border is the end of a connected grid (a photo
+    /// may show the next puzzle's grid just below).
+    fn must_end_at_border(self) -> bool {
+        self == Stage::Hough
+    }
+}
+
+/// The best candidate so far.
+struct Chosen {
+    /// Its refined lattice, working pixels.
+    lattice: Lattice,
+    /// Its validation score.
+    score: f32,
+    /// The lattice it was refined from (its quad's homography).
+    initial: Lattice,
+    /// The stage that proposed it.
+    stage: Stage,
+    /// Whether some line search failed while refining it (gray levels may add something).
+    missed: bool,
+}
+
+/// A candidate quad after refinement and validation.
+struct Tried {
+    /// Its refined lattice, working pixels.
+    lattice: Lattice,
+    /// The lattice predicted from the quad.
+    initial: Lattice,
+    /// Whether some line search failed while refining it.
+    missed: bool,
+    /// Its score, or why it is no grid.
+    verdict: Result<f32, Rejection>,
+}
+
+/// What became of a quad offered to [`Search::offer`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Offer {
+    /// It reaches far outside the image: not tried.
+    Skipped,
+    /// It is no grid.
+    Rejected,
+    /// It is a grid (kept when better than the best so far).
+    Valid,
+    /// It is a grid good enough that only a much larger grid could still replace it: the
+    /// stage ends.
+    Enough,
+}
+
+/// The candidate search over the stages: refines and judges quads on the ink mask, keeps the
+/// best one and records what the trace wants.
+struct Search<'a> {
+    /// The ink mask (working pixels).
+    mask: &'a GrayImage,
+    /// The gray working image (for the `faint` re-check).
+    work: &'a GrayImage,
+    trace: Option<&'a mut DetectTrace>,
+    best: Option<Chosen>,
+    /// Why the last rejected candidate was rejected.
+    last_rejection: Option<Rejection>,
+}
+
+impl Search<'_> {
+    /// Refines and judges `quad`; `None` when it reaches far outside the image (rebuilt or
+    /// Hough quads can: a grid mostly outside the photo cannot be read, and its huge cells
+    /// would make refinement slow).
+    fn try_quad(&mut self, quad: [Point; 4], stage: Stage) -> Option<Tried> {
+        let (w, h) = (self.mask.width() as f32, self.mask.height() as f32);
+        if quad
+            .iter()
+            .any(|p| p.x < -0.25 * w || p.y < -0.25 * h || p.x > 1.25 * w || p.y > 1.25 * h)
+        {
+            return None;
+        }
+        let initial = Lattice::from_corners(quad);
+        let (lattice, missed) = refine_lattice_counted(self.mask, None, &initial);
+        let verdict = judge(self.mask, self.work, &lattice, stage.must_end_at_border());
+        if let Some(t) = self.trace.as_deref_mut() {
+            t.candidates
+                .push((quad, lattice, verdict.as_ref().copied().unwrap_or(0.0)));
+        }
+        if let Err(rejection) = &verdict {
+            self.last_rejection = Some(rejection.clone());
+        }
+        Some(Tried {
+            lattice,
+            initial,
+            missed,
+            verdict,
+        })
+    }
+
+    /// Makes `tried` (valid with `score`) the best candidate.
+    fn choose(&mut self, tried: &Tried, score: f32, stage: Stage) {
+        if let Some(t) = self.trace.as_deref_mut() {
+            t.initial_lattice = Some(tried.initial);
+        }
+        self.best = Some(Chosen {
+            lattice: tried.lattice,
+            score,
+            initial: tried.initial,
+            stage,
+            missed: tried.missed,
+        });
+    }
+
+    /// Tries `quad` and keeps it when it validates with a better score than the best so far.
+    fn offer(&mut self, quad: [Point; 4], stage: Stage) -> Offer {
+        let Some(tried) = self.try_quad(quad, stage) else {
+            return Offer::Skipped;
+        };
+        let Ok(score) = tried.verdict else {
+            return Offer::Rejected;
+        };
+        if self.best.as_ref().is_none_or(|b| score > b.score) {
+            self.choose(&tried, score, stage);
+        }
+        if score > 0.85 {
+            Offer::Enough
+        } else {
+            Offer::Valid
+        }
+    }
+
+    /// Offers `quads` in turn until one is good enough.
+    fn try_in_turn(&mut self, stage: Stage, quads: impl IntoIterator<Item = [Point; 4]>) {
+        for quad in quads {
+            if self.offer(quad, stage) == Offer::Enough {
+                return;
+            }
+        }
+    }
+
+    /// [`Stage::Outlines`]: the outlines' grid-shaped quads in turn, largest first. While no
+    /// grid is found, an outline that fails may have merged with other ink at a corner: the
+    /// quads rebuilt from its sides traced near each corner ([`Stage::TracedSides`]) are tried
+    /// before the next outline.
+    fn outlines(&mut self, outlines: &[Outline], contours: &[Contour<i32>]) {
+        for o in outlines {
+            let Some(quad) = o.quad else { continue };
+            match self.offer(quad, Stage::Outlines) {
+                Offer::Enough => return,
+                Offer::Rejected if self.best.is_none() => {
+                    let contour = contour_points(&contours[o.contour]);
+                    let traced = outline::traced_quads(quad, &contour);
+                    for q in traced {
+                        if self.offer(order_corners(q), Stage::TracedSides) == Offer::Enough {
+                            return;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// [`Stage::LargerGrid`]: a small grid found beside a much larger outline that gave none
+    /// is likely a puzzle merged with a fold or a shadow, next to yesterday's printed
+    /// solution. The puzzle is the larger grid; its cells are holes of that outline. The
+    /// first valid lattice of at least twice the found grid's area replaces it.
+    fn larger_grid(
+        &mut self,
+        outlines: &[Outline],
+        contours: &[Contour<i32>],
+        min_grid_side_px: f32,
+        long_side_px: f32,
+    ) {
+        let Some(found) = &self.best else { return };
+        let found_area = polygon_area(&found.lattice.corners());
+        let per_outline: Vec<Vec<[Point; 4]>> = outlines
+            .iter()
+            .filter(|o| o.bbox_area > 3.0 * found_area)
+            .take(2)
+            .map(|o| {
+                let holes = contours.iter().filter(|c| c.parent == Some(o.contour));
+                cells::quads_from_holes(holes, min_grid_side_px, long_side_px)
+            })
+            .collect();
+        // The second outline's holes before the first's: the order detection has always used
+        // (and was measured with).
+        for quad in per_outline.into_iter().rev().flatten() {
+            let Some(tried) = self.try_quad(order_corners(quad), Stage::LargerGrid) else {
+                continue;
+            };
+            if let Ok(score) = tried.verdict
+                && polygon_area(&tried.lattice.corners()) >= 2.0 * found_area
+            {
+                self.choose(&tried, score, Stage::LargerGrid);
+                return;
+            }
+        }
+    }
+}
+
+/// The chosen grid's lattice and score after one more refinement in which gray-level valleys
+/// stand in for lines the ink mask lost (in a shadow, the box mean is dark too). Searching for
+/// those costs more than the mask, so only the chosen grid, and only when some line search
+/// failed, is refined again; the result is kept when it still validates.
+fn refine_in_gray_valleys(mask: &GrayImage, work: &GrayImage, chosen: Chosen) -> (Lattice, f32) {
+    if !chosen.missed {
+        return (chosen.lattice, chosen.score);
+    }
+    let regray = refine_lattice(mask, Some(work), &chosen.initial);
+    match judge(mask, work, &regray, chosen.stage.must_end_at_border()) {
+        Ok(score) => (regray, score),
+        Err(_) => (chosen.lattice, chosen.score),
+    }
+}
+
+/// Draws a straight line `thick` px wide in gray level `v` (nearest pixels), for tests.
+#[cfg(test)]
+fn put_line(img: &mut GrayImage, a: Point, b: Point, thick: f32, v: u8) {
+    let len = a.distance(b).ceil() as usize * 2 + 1;
+    for i in 0..=len {
+        let q = a.lerp(b, i as f32 / len as f32);
+        let t = thick / 2.0;
+        let mut yy = (q.y - t).floor();
+        while yy <= q.y + t {
+            let mut xx = (q.x - t).floor();
+            while xx <= q.x + t {
+                if xx >= 0.0 && yy >= 0.0 && (xx as u32) < img.width() && (yy as u32) < img.height()
+                {
+                    img.put_pixel(xx as u32, yy as u32, image::Luma([v]));
+                }
+                xx += 1.0;
+            }
+            yy += 1.0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use image::Luma;
+
+    use super::*;
+
+    #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
+    fn synthetic_grid(corners: [Point; 4]) -> GrayImage {
+        let mut img = GrayImage::from_pixel(640, 480, Luma([210]));
+        draw_grid(&mut img, corners, 4.0);
+        img
+    }
+
+    /// Draws a 9×9 grid with corners `corners`: box lines `box_px` thick, thin lines 1.5 px.
+    #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
+    fn draw_grid(img: &mut GrayImage, corners: [Point; 4], box_px: f32) {
+        let p = Lattice::from_corners(corners).points_in_image;
+        for i in 0..10 {
+            let thick = if i % 3 == 0 { box_px } else { 1.5 };
+            put_line(img, p[i][0], p[i][9], thick, 30);
+            put_line(img, p[0][i], p[9][i], thick, 30);
+        }
+    }
+
+    #[test]
+    fn finds_a_synthetic_rotated_grid() {
+        let c = Point::new(320.0, 240.0);
+        let angle = 0.5f32;
+        let half = 170.0;
+        let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)].map(|(x, y)| {
+            let (s, co) = angle.sin_cos();
+            Point::new(c.x + half * (x * co - y * s), c.y + half * (x * s + y * co))
+        });
+        let img = synthetic_grid(corners);
+        let det = detect_gray(&img).expect("grid");
+        for (a, b) in det.corners_in_image.iter().zip(corners) {
+            assert!(a.distance(b) < 4.0, "{a:?} vs {b:?}");
+        }
+    }
+
+    #[test]
+    #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
+    fn prefers_the_puzzle_merged_with_a_fold_over_a_small_printed_solution() {
+        // The puzzle's border touches a fold line that runs to a rule down the page margin,
+        // so its outline is no quad; a small solution grid sits clean in the corner.
+        let mut img = GrayImage::from_pixel(640, 480, Luma([210]));
+        let puzzle = [
+            Point::new(100.0, 40.0),
+            Point::new(400.0, 40.0),
+            Point::new(400.0, 340.0),
+            Point::new(100.0, 340.0),
+        ];
+        for corners in [
+            puzzle,
+            [
+                Point::new(470.0, 320.0),
+                Point::new(620.0, 320.0),
+                Point::new(620.0, 470.0),
+                Point::new(470.0, 470.0),
+            ],
+        ] {
+            draw_grid(&mut img, corners, 3.0);
+        }
+        put_line(
+            &mut img,
+            Point::new(20.0, 0.0),
+            Point::new(20.0, 479.0),
+            3.0,
+            30,
+        );
+        put_line(
+            &mut img,
+            Point::new(20.0, 205.0),
+            Point::new(635.0, 220.0),
+            3.0,
+            60,
+        );
+        let det = detect_gray(&img).expect("grid");
+        for (a, b) in det.corners_in_image.iter().zip(puzzle) {
+            assert!(a.distance(b) < 4.0, "{a:?} vs {b:?}");
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! The working image and its ink mask: the area downscale of a photo to the detector's working
+//! scale, the adaptive threshold that marks ink, and the one lookup of ink at a point.
+//!
+//! Owns pixel-level image preparation only; it knows nothing of outlines, lattices or grids.
+
+use std::borrow::Cow;
+
+use image::GrayImage;
+
+use crate::vision::Point;
+
+/// A photo at the detector's working scale, with its ink mask.
+pub(super) struct Working<'a> {
+    /// The grayscale working image (the photo itself when it is small enough).
+    pub gray: Cow<'a, GrayImage>,
+    /// Its adaptive-threshold ink mask (255 = ink).
+    pub mask: GrayImage,
+    /// Working → image scale factor (image = (work + 0.5) · factor − 0.5).
+    pub work_to_image: f32,
+}
+
+/// Area-downscales `image` so its long side is at most `work_long_side_px` (never below 64)
+/// and thresholds it with a box about a fortieth of that side.
+pub(super) fn working_images(image: &GrayImage, work_long_side_px: u32) -> Working<'_> {
+    let (width, height) = image.dimensions();
+    let long = width.max(height);
+    let target = work_long_side_px.max(64);
+    let (gray, work_to_image) = if long > target {
+        let scale = target as f32 / long as f32;
+        let small = area_downscale(image, scale);
+        let f = width as f32 / small.width() as f32;
+        (Cow::Owned(small), f)
+    } else {
+        (Cow::Borrowed(image), 1.0)
+    };
+    let radius = (gray.width().max(gray.height()) / 40).clamp(4, 24);
+    let mask = ink_mask(&gray, radius, 8);
+    Working {
+        gray,
+        mask,
+        work_to_image,
+    }
+}
+
+/// Area-averaging downscale by `scale` (< 1) in one pass over the source pixels.
+fn area_downscale(image: &GrayImage, scale: f32) -> GrayImage {
+    let (w, h) = image.dimensions();
+    let nw = ((w as f32 * scale).round() as u32).clamp(1, w);
+    let nh = ((h as f32 * scale).round() as u32).clamp(1, h);
+    let x_edges: Vec<u32> = (0..=nw)
+        .map(|x| (x as u64 * w as u64 / nw as u64) as u32)
+        .collect();
+    let y_edges: Vec<u32> = (0..=nh)
+        .map(|y| (y as u64 * h as u64 / nh as u64) as u32)
+        .collect();
+    let src = image.as_raw();
+    let mut out = Vec::with_capacity((nw * nh) as usize);
+    let mut acc = vec![0u32; nw as usize];
+    for oy in 0..nh as usize {
+        acc.iter_mut().for_each(|a| *a = 0);
+        let (y0, y1) = (y_edges[oy], y_edges[oy + 1].max(y_edges[oy] + 1).min(h));
+        for y in y0..y1 {
+            let row = &src[(y * w) as usize..((y + 1) * w) as usize];
+            for ox in 0..nw as usize {
+                let (x0, x1) = (x_edges[ox] as usize, x_edges[ox + 1] as usize);
+                acc[ox] += row[x0..x1.max(x0 + 1).min(w as usize)]
+                    .iter()
+                    .map(|&v| v as u32)
+                    .sum::<u32>();
+            }
+        }
+        for ox in 0..nw as usize {
+            let bw = (x_edges[ox + 1] - x_edges[ox]).max(1);
+            let bh = y1 - y0;
+            out.push((acc[ox] / (bw * bh).max(1)) as u8);
+        }
+    }
+    GrayImage::from_raw(nw, nh, out).unwrap_or_else(|| GrayImage::new(1, 1))
+}
+
+/// Adaptive threshold: a pixel is ink (255) when it is darker than the mean of the
+/// `(2·radius+1)²` box around it by more than `delta` levels.
+pub(super) fn ink_mask(image: &GrayImage, radius: u32, delta: u32) -> GrayImage {
+    let (w, h) = image.dimensions();
+    let (wu, hu) = (w as usize, h as usize);
+    let stride = wu + 1;
+    let mut integral = vec![0u32; stride * (hu + 1)];
+    let src = image.as_raw();
+    for y in 0..hu {
+        let mut row_sum = 0u32;
+        for x in 0..wu {
+            row_sum = row_sum.wrapping_add(src[y * wu + x] as u32);
+            // Wrapping: only differences of box corners are used, and a box sum fits in u32.
+            integral[(y + 1) * stride + x + 1] = integral[y * stride + x + 1].wrapping_add(row_sum);
+        }
+    }
+    let r = radius as usize;
+    let mut out = vec![0u8; wu * hu];
+    for y in 0..hu {
+        let y0 = y.saturating_sub(r);
+        let y1 = (y + r + 1).min(hu);
+        for x in 0..wu {
+            let x0 = x.saturating_sub(r);
+            let x1 = (x + r + 1).min(wu);
+            let area = ((y1 - y0) * (x1 - x0)) as u32;
+            let sum = integral[y1 * stride + x1]
+                .wrapping_add(integral[y0 * stride + x0])
+                .wrapping_sub(integral[y0 * stride + x1])
+                .wrapping_sub(integral[y1 * stride + x0]);
+            let v = src[y * wu + x] as u32;
+            if (v + delta) * area < sum {
+                out[y * wu + x] = 255;
+            }
+        }
+    }
+    GrayImage::from_raw(w, h, out).unwrap_or_else(|| GrayImage::new(w, h))
+}
+
+/// Ink at the nearest pixel of `p` (outside the image counts as no ink).
+#[inline]
+pub(super) fn ink_at(mask: &GrayImage, p: Point) -> bool {
+    // `as` truncates towards zero, which is rounding for x + 0.5 ≥ 0; `f32::round` is a libm
+    // call on baseline x86-64 and was the hottest function of detection.
+    let (x, y) = (p.x + 0.5, p.y + 0.5);
+    if !(x >= 0.0 && y >= 0.0) {
+        return false;
+    }
+    let (x, y) = (x as u32, y as u32);
+    if x >= mask.width() || y >= mask.height() {
+        return false;
+    }
+    mask.as_raw()[(y * mask.width() + x) as usize] != 0
+}

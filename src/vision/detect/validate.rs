@@ -1,0 +1,303 @@
+//! Lattice validation: whether a refined lattice sits on a real 9×9 grid (ink on every lattice
+//! edge, little on the half-way lines, even spacing, and for Hough candidates lines that end
+//! at the border), with a typed reason when it does not; and the gray-level second opinion
+//! (`faint`) for a lattice whose only fault was thin lines too light for the ink mask.
+//!
+//! Owns the accept/reject decision and the score; it never moves a lattice point.
+
+use image::GrayImage;
+
+use super::threshold::ink_at;
+use crate::vision::{Lattice, Point, faint};
+
+/// Why a candidate lattice is not a 9×9 Sudoku grid. The text names the measurement that
+/// failed (shares of sampled pixels that are ink; spacing in cell sides).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Rejection {
+    /// Some intersection is not a finite point (a degenerate candidate).
+    #[error("lattice left the image plane")]
+    LeftImagePlane,
+    /// The half-way lines between grid lines carry too much ink: handwriting, a finer grid
+    /// (18×18) or no grid at all.
+    #[error("ink between grid lines ({mean_half:.2}): not a 9×9 grid")]
+    InkBetweenLines {
+        /// Mean ink share along the half-way lines.
+        mean_half: f32,
+    },
+    /// The lines bend or their spacing is uneven (8×8, 10×10 or irregular grids).
+    #[error("uneven line spacing (median {bend_median:.2} cell)")]
+    UnevenSpacing {
+        /// Median second difference along the lines, in cell sides.
+        bend_median: f32,
+    },
+    /// Many lines run on past the border: a 9×9 block of a larger grid.
+    #[error("{runs_on} of 40 lines run on past the border: part of a larger grid")]
+    PartOfLargerGrid {
+        /// How many of the 40 lines crossing the border run on past it.
+        runs_on: usize,
+    },
+    /// Too many lattice edges lack ink.
+    #[error("grid lines missing (mean edge ink {mean_edge:.2}, {weak} weak edges)")]
+    LinesMissing {
+        /// Mean ink share along the 180 lattice edges.
+        mean_edge: f32,
+        /// Edges with less than 35 % ink.
+        weak: usize,
+    },
+}
+
+/// What [`validate`] says about a rejected lattice.
+pub(super) struct Rejected {
+    /// Why it was rejected.
+    pub rejection: Rejection,
+    /// The score the lattice would have if its thin lines are really there: set when the
+    /// only fault was edges without ink, and those were not too many.
+    pub faint_score: Option<f32>,
+}
+
+impl From<Rejection> for Rejected {
+    fn from(rejection: Rejection) -> Self {
+        Rejected {
+            rejection,
+            faint_score: None,
+        }
+    }
+}
+
+/// [`validate`] on the ink mask, with the gray levels of `gray` (the working image) deciding
+/// when thin lines printed too light for the mask were the lattice's only fault.
+pub(super) fn judge(
+    mask: &GrayImage,
+    gray: &GrayImage,
+    lattice: &Lattice,
+    must_end_at_border: bool,
+) -> Result<f32, Rejection> {
+    validate(mask, lattice, must_end_at_border).or_else(|rejected| match rejected.faint_score {
+        Some(score) if faint::lines_present(gray, lattice) => Ok(score),
+        _ => Err(rejected.rejection),
+    })
+}
+
+/// Share of ink along the segment `a → b` (inner 80 %), accepting ink within one pixel of it.
+pub(super) fn edge_coverage(mask: &GrayImage, a: Point, b: Point) -> f32 {
+    let len = a.distance(b);
+    let n_samples = (len * 0.8).ceil().max(4.0) as usize;
+    let d = (b - a).unit();
+    let n = Point::new(-d.y, d.x);
+    let mut hits = 0;
+    for i in 0..n_samples {
+        let t = 0.1 + 0.8 * (i as f32 + 0.5) / n_samples as f32;
+        let q = a.lerp(b, t);
+        if (-1..=1).any(|o| ink_at(mask, Point::new(q.x + o as f32 * n.x, q.y + o as f32 * n.y))) {
+            hits += 1;
+        }
+    }
+    hits as f32 / n_samples as f32
+}
+
+/// How many of the 40 lattice lines crossing the border run on past it, half a cell out.
+#[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
+fn lines_running_on(mask: &GrayImage, lattice: &Lattice) -> usize {
+    let p = &lattice.points_in_image;
+    let mut runs_on = 0;
+    for k in 0..10 {
+        for (inner, border) in [
+            (p[1][k], p[0][k]),
+            (p[8][k], p[9][k]),
+            (p[k][1], p[k][0]),
+            (p[k][8], p[k][9]),
+        ] {
+            let out = border - inner;
+            if edge_coverage(mask, border + out.scaled(0.25), border + out.scaled(0.75)) >= 0.5 {
+                runs_on += 1;
+            }
+        }
+    }
+    runs_on
+}
+
+/// Checks that `lattice` sits on a real 9×9 grid; returns its score or why not. With
+/// `must_end_at_border`, a lattice whose lines run on past its border (a 9×9 block of a
+/// larger grid) is rejected too: needed where nothing else says where the grid ends (Hough
+/// lines), but not for outlines, whose border is the end of a connected grid — a photo may
+/// show the next puzzle's grid just below.
+#[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
+fn validate(
+    mask: &GrayImage,
+    lattice: &Lattice,
+    must_end_at_border: bool,
+) -> Result<f32, Rejected> {
+    let p = &lattice.points_in_image;
+    if p.iter().flatten().any(|q| !q.is_finite()) {
+        return Err(Rejection::LeftImagePlane.into());
+    }
+    // Ink along each of the 180 lattice edges.
+    let mut edges = Vec::with_capacity(180);
+    for i in 0..10 {
+        for j in 0..9 {
+            edges.push(edge_coverage(mask, p[i][j], p[i][j + 1]));
+            edges.push(edge_coverage(mask, p[j][i], p[j + 1][i]));
+        }
+    }
+    let mean_edge = edges.iter().sum::<f32>() / edges.len() as f32;
+    let weak = edges.iter().filter(|&&e| e < 0.35).count();
+    // Ink along the half-way lines between grid lines (crossing cell interiors).
+    let mut halves = Vec::with_capacity(162);
+    for i in 0..9 {
+        for j in 0..9 {
+            let a = p[i][j].lerp(p[i + 1][j], 0.5);
+            let b = p[i][j + 1].lerp(p[i + 1][j + 1], 0.5);
+            halves.push(edge_coverage(mask, a, b));
+            let a = p[i][j].lerp(p[i][j + 1], 0.5);
+            let b = p[i + 1][j].lerp(p[i + 1][j + 1], 0.5);
+            halves.push(edge_coverage(mask, a, b));
+        }
+    }
+    let mean_half = halves.iter().sum::<f32>() / halves.len() as f32;
+    // Evenness: second differences along every line, in cell sides.
+    let cell = lattice.mean_side() / 9.0;
+    let mut bends = Vec::with_capacity(160);
+    for i in 0..10 {
+        for j in 1..9 {
+            for (a, b, c) in [
+                (p[i][j - 1], p[i][j], p[i][j + 1]),
+                (p[j - 1][i], p[j][i], p[j + 1][i]),
+            ] {
+                let dx = a.x - 2.0 * b.x + c.x;
+                let dy = a.y - 2.0 * b.y + c.y;
+                bends.push(dx.hypot(dy) / cell.max(1.0));
+            }
+        }
+    }
+    bends.sort_by(f32::total_cmp);
+    let bend_median = bends[bends.len() / 2];
+    let bend_p90 = bends[bends.len() * 9 / 10];
+    tracing::trace!(
+        mean_edge,
+        weak,
+        mean_half,
+        bend_median,
+        bend_p90,
+        "lattice validation"
+    );
+    // Handwriting and pencil marks put ink between the lines too; a finer grid (18×18)
+    // puts nearly as much there as on the lines.
+    if mean_half > 0.65 || mean_half > mean_edge - 0.3 {
+        return Err(Rejection::InkBetweenLines { mean_half }.into());
+    }
+    if bend_median > 0.08 || bend_p90 > 0.45 {
+        return Err(Rejection::UnevenSpacing { bend_median }.into());
+    }
+    if must_end_at_border {
+        let runs_on = lines_running_on(mask, lattice);
+        tracing::trace!(runs_on, "lines running on past the border");
+        if runs_on >= 8 {
+            return Err(Rejection::PartOfLargerGrid { runs_on }.into());
+        }
+    }
+    let score = (mean_edge - 0.5 * mean_half - bend_median).clamp(0.0, 1.0);
+    if mean_edge < 0.6 || weak > 25 {
+        // Up to a third of the edges may be lost by a faint print of the thin lines; more
+        // is not one grid.
+        let faint = mean_edge >= 0.5 && weak <= 60 && mean_half <= 0.3;
+        return Err(Rejected {
+            rejection: Rejection::LinesMissing { mean_edge, weak },
+            faint_score: faint.then_some(score),
+        });
+    }
+    Ok(score)
+}
+
+#[cfg(test)]
+mod tests {
+    use image::Luma;
+
+    use super::super::refine::refine_lattice;
+    use super::super::threshold::ink_mask;
+    use super::super::{DetectOptions, detect_gray, detect_with, put_line};
+    use super::*;
+
+    /// Where [`faint_grid`] draws its grid (TL, TR, BR, BL).
+    const FAINT_CORNERS: [Point; 4] = [
+        Point::new(150.0, 60.0),
+        Point::new(510.0, 70.0),
+        Point::new(500.0, 430.0),
+        Point::new(140.0, 420.0),
+    ];
+
+    /// A grid whose box lines are black and whose thin lines are black on two edges in three
+    /// and only 6 gray levels darker than the paper on the third (too light for the ink
+    /// mask); thin line `skip` is not printed at all.
+    #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
+    fn faint_grid(skip: Option<usize>) -> GrayImage {
+        let mut img = GrayImage::from_pixel(640, 480, Luma([200]));
+        let lat = Lattice::from_corners(FAINT_CORNERS);
+        let p = lat.points_in_image;
+        for i in 0..10 {
+            if i % 3 == 0 {
+                put_line(&mut img, p[i][0], p[i][9], 4.0, 30);
+                put_line(&mut img, p[0][i], p[9][i], 4.0, 30);
+                continue;
+            }
+            if skip == Some(i) {
+                continue;
+            }
+            for j in 0..9 {
+                let ink = if j % 3 == 1 { 194 } else { 30 };
+                put_line(&mut img, p[i][j], p[i][j + 1], 1.5, ink);
+                put_line(&mut img, p[j][i], p[j + 1][i], 1.5, ink);
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn finds_a_grid_whose_thin_lines_are_partly_too_faint_for_the_ink_mask() {
+        let img = faint_grid(None);
+        let options = DetectOptions::default();
+        // The ink mask alone rejects it…
+        let mask = ink_mask(&img, (640 / 40).clamp(4, 24), 8);
+        let lattice = refine_lattice(&mask, None, &Lattice::from_corners(FAINT_CORNERS));
+        let rejection = validate(&mask, &lattice, false).expect_err("thin lines lost by the mask");
+        assert!(rejection.faint_score.is_some(), "{}", rejection.rejection);
+        // …the gray levels confirm it.
+        let det = detect_with(&img, &options, None).expect("faint grid");
+        assert!(det.corners_in_image[0].distance(FAINT_CORNERS[0]) < 4.0);
+        assert!(det.corners_in_image[2].distance(FAINT_CORNERS[2]) < 4.0);
+    }
+
+    #[test]
+    fn a_faint_grid_missing_a_whole_line_is_no_grid() {
+        let img = faint_grid(Some(4));
+        assert!(detect_gray(&img).is_err());
+    }
+
+    #[test]
+    fn rejections_say_which_measurement_failed() {
+        let cases = [
+            (Rejection::LeftImagePlane, "lattice left the image plane"),
+            (
+                Rejection::InkBetweenLines { mean_half: 0.714 },
+                "ink between grid lines (0.71): not a 9×9 grid",
+            ),
+            (
+                Rejection::UnevenSpacing { bend_median: 0.125 },
+                "uneven line spacing (median 0.12 cell)",
+            ),
+            (
+                Rejection::PartOfLargerGrid { runs_on: 12 },
+                "12 of 40 lines run on past the border: part of a larger grid",
+            ),
+            (
+                Rejection::LinesMissing {
+                    mean_edge: 0.5,
+                    weak: 31,
+                },
+                "grid lines missing (mean edge ink 0.50, 31 weak edges)",
+            ),
+        ];
+        for (rejection, text) in cases {
+            assert_eq!(rejection.to_string(), text);
+        }
+    }
+}
