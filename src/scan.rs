@@ -12,7 +12,7 @@ use image::{DynamicImage, GrayImage};
 use crate::digits::{CellReading, Classifier, ModelError, Repair, suggest_repair};
 use crate::sudoku::solver::solve_values;
 use crate::sudoku::{Cell, Explained, Grid, SolveError, solve_explained};
-use crate::vision::{GridDetection, Lattice, NoGrid, normalize_cell};
+use crate::vision::{GridDetection, Lattice, NoGrid};
 
 /// Side of a rectified cell in pixels before normalization (training export uses it too).
 pub const CELL_SIZE_PX: u32 = 40;
@@ -198,11 +198,7 @@ impl Scanner {
         gray: &GrayImage,
         lattice: &Lattice,
     ) -> Result<Vec<CellReading>, ScanError> {
-        let grid = crate::vision::rectify::warp_grid(gray, lattice, CELL_SIZE_PX);
-        let cells: Vec<Vec<f32>> = crate::vision::rectify::cell_crops(&grid, CELL_SIZE_PX)
-            .iter()
-            .map(normalize_cell)
-            .collect();
+        let cells = crate::vision::rectify::cell_inputs(gray, lattice, CELL_SIZE_PX);
         Ok(self.classifier.classify(&cells)?)
     }
 }

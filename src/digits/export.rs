@@ -2,7 +2,7 @@
 //! ground-truth corners, with jittered corners and with the detector's own lattice) and from
 //! synthetic renderings ([`super::synth`]).
 //!
-//! Every cell goes through `vision::rectify` and `vision::normalize_cell`, exactly like
+//! Every cell goes through `vision::rectify::cell_inputs`, exactly like
 //! inference, so the model is trained on what it will see. Output is a folder with
 //! `cells.u8` (N × 1024 bytes, ink × 255), `labels.u8` (N bytes, 0–10) and `meta.csv`
 //! (one row per cell: index, label, source). It does not train anything.
@@ -17,7 +17,6 @@ use image::GrayImage;
 use super::synth::{FontBank, Rng, render_cell};
 use super::{Classifier, NUM_CLASSES};
 use crate::sudoku::parse::parse_labels;
-use crate::vision::rectify::{cell_crops, warp_grid};
 use crate::vision::{CELL_INPUT_LEN, Lattice, Point, normalize_cell};
 
 /// Why an export failed.
@@ -254,13 +253,10 @@ pub struct PhotoExportStats {
     pub cells: usize,
 }
 
-/// Cuts the 81 normalized cells of `image` along `lattice`.
+/// Cuts the 81 normalized cells of `image` along `lattice`, exactly as inference does
+/// ([`crate::vision::rectify::cell_inputs`]).
 pub fn normalized_cells(image: &GrayImage, lattice: &Lattice, cell_size_px: u32) -> Vec<Vec<f32>> {
-    let grid = warp_grid(image, lattice, cell_size_px);
-    cell_crops(&grid, cell_size_px)
-        .iter()
-        .map(normalize_cell)
-        .collect()
+    crate::vision::rectify::cell_inputs(image, lattice, cell_size_px)
 }
 
 /// The detector's lattice of a photo without ground-truth corners, when `classifier` reads

@@ -38,6 +38,14 @@ pub fn warp_grid(image: &GrayImage, lattice: &Lattice, cell_size_px: u32) -> Gra
     out
 }
 
+/// The classifier inputs of the grid under `lattice`: [`warp_grid`], [`cell_crops`], then
+/// [`super::normalize_cells`] (ink polarity decided over the whole grid). The one path from
+/// a photo to model input, used by inference and by training-data export alike.
+pub fn cell_inputs(image: &GrayImage, lattice: &Lattice, cell_size_px: u32) -> Vec<Vec<f32>> {
+    let grid = warp_grid(image, lattice, cell_size_px);
+    super::normalize_cells(&cell_crops(&grid, cell_size_px))
+}
+
 /// Cuts a rectified grid (as made by [`warp_grid`] with the same `cell_size_px`) into its 81
 /// cells, row-major (`r1c1, r1c2, …, r9c9`). Crops are clipped to the image, so a grid image
 /// smaller than expected yields smaller (possibly empty) crops rather than a panic.

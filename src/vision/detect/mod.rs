@@ -117,6 +117,41 @@ pub fn detect_with(
     if width.min(height) < 32 {
         return Err(NoGrid::TooSmall { width, height });
     }
+    // The ink mask looks for dark ink: light lines on a dark ground (dark-mode screens) are
+    // dark in the inverted picture. A mostly dark picture is tried that way first; either
+    // polarity is tried when the other finds nothing.
+    let inverted = || {
+        let mut inv = image.clone();
+        image::imageops::invert(&mut inv);
+        inv
+    };
+    let dark_first = threshold::mostly_dark(image);
+    let first = if dark_first {
+        detect_one_polarity(&inverted(), options, trace.as_deref_mut())
+    } else {
+        detect_one_polarity(image, options, trace.as_deref_mut())
+    };
+    let Err(first_error) = first else {
+        return first;
+    };
+    if let Some(t) = trace.as_deref_mut() {
+        *t = DetectTrace::default();
+    }
+    let second = if dark_first {
+        detect_one_polarity(image, options, trace)
+    } else {
+        detect_one_polarity(&inverted(), options, trace)
+    };
+    // The first polarity's reason is the one a user of a normal picture needs.
+    second.map_err(|_| first_error)
+}
+
+/// [`detect_with`] for dark ink on a lighter ground only.
+fn detect_one_polarity(
+    image: &GrayImage,
+    options: &DetectOptions,
+    mut trace: Option<&mut DetectTrace>,
+) -> Result<GridDetection, NoGrid> {
     let working = threshold::working_images(image, options.work_long_side_px);
     let (work, mask) = (working.gray.as_ref(), &working.mask);
     if let Some(t) = trace.as_deref_mut() {

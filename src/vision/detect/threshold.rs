@@ -34,12 +34,67 @@ pub(super) fn working_images(image: &GrayImage, work_long_side_px: u32) -> Worki
         (Cow::Borrowed(image), 1.0)
     };
     let radius = (gray.width().max(gray.height()) / 40).clamp(4, 24);
-    let mask = ink_mask(&gray, radius, 8);
+    // Sensor noise (webcam frames) makes single pixels darker than their box by chance: the
+    // mask then fills with specks that hide the lattice. Ink must stand out from the noise
+    // (2.5 σ), never less than the 8 levels print needs.
+    let delta = (2.5 * noise_sigma(&gray)).round().clamp(8.0, 32.0) as u32;
+    let mask = ink_mask(&gray, radius, delta);
     Working {
         gray,
         mask,
         work_to_image,
     }
+}
+
+/// Whether most of `image` is dark (median below 100 of 255, sampled on a coarse raster): a
+/// dark-mode screen, whose lines and digits are lighter than the ground.
+pub(super) fn mostly_dark(image: &GrayImage) -> bool {
+    let (w, h) = image.dimensions();
+    let step_x = (w / 64).max(1) as usize;
+    let step_y = (h / 64).max(1) as usize;
+    let mut hist = [0u32; 256];
+    let mut n = 0u32;
+    for y in (0..h as usize).step_by(step_y) {
+        for x in (0..w as usize).step_by(step_x) {
+            hist[image.as_raw()[y * w as usize + x] as usize] += 1;
+            n += 1;
+        }
+    }
+    hist[..100].iter().sum::<u32>() * 2 > n
+}
+
+/// Robust estimate of the per-pixel noise (standard deviation, gray levels): the median
+/// absolute deviation of horizontal neighbour differences on every other row, scaled to a
+/// Gaussian σ. Edges and print are few next to flat paper, so the median ignores them.
+pub(super) fn noise_sigma(image: &GrayImage) -> f32 {
+    let (w, h) = image.dimensions();
+    if w < 2 || h < 1 {
+        return 0.0;
+    }
+    let mut hist = [0u32; 256];
+    let mut n = 0u32;
+    let raw = image.as_raw();
+    for y in (0..h as usize).step_by(2) {
+        let row = &raw[y * w as usize..(y + 1) * w as usize];
+        for pair in row.windows(2) {
+            hist[pair[0].abs_diff(pair[1]) as usize] += 1;
+            n += 1;
+        }
+    }
+    // Median of |difference|; differences are centred on 0, so it is their MAD.
+    let mut acc = 0;
+    let mut mad = 0.0f32;
+    for (d, &count) in hist.iter().enumerate() {
+        acc += count;
+        if 2 * acc >= n {
+            // Interpolate inside the bin: integer levels make small σ coarse.
+            let below = (acc - count) as f32;
+            mad = d as f32 + ((n as f32 / 2.0 - below) / count.max(1) as f32) - 0.5;
+            break;
+        }
+    }
+    // σ of a difference of two pixels is √2 σ; MAD = 0.6745 σ for a Gaussian.
+    (mad.max(0.0) / 0.6745) / std::f32::consts::SQRT_2
 }
 
 /// Area-averaging downscale by `scale` (< 1) in one pass over the source pixels.
@@ -130,4 +185,38 @@ pub(super) fn ink_at(mask: &GrayImage, p: Point) -> bool {
         return false;
     }
     mask.as_raw()[(y * mask.width() + x) as usize] != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn noise_sigma_follows_added_noise_and_ignores_print() {
+        let flat = GrayImage::from_pixel(200, 150, image::Luma([200]));
+        assert!(noise_sigma(&flat) < 0.5);
+        // Gaussian noise of σ 6 from a fixed-seed Box–Muller.
+        let mut state = 0x1234_5678_u64;
+        let mut unit = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 40) as f32 + 0.5) / (1u64 << 24) as f32
+        };
+        let mut noisy = flat.clone();
+        for p in noisy.pixels_mut() {
+            let g = (-2.0 * unit().ln()).sqrt() * (std::f32::consts::TAU * unit()).cos();
+            p.0[0] = (200.0 + 6.0 * g).round().clamp(0.0, 255.0) as u8;
+        }
+        let sigma = noise_sigma(&noisy);
+        assert!((4.5..7.5).contains(&sigma), "σ {sigma} for added σ 6");
+        // Lines of print every 20 px barely move it.
+        let mut printed = flat.clone();
+        for (x, _, p) in printed.enumerate_pixels_mut() {
+            if x % 20 < 2 {
+                p.0[0] = 30;
+            }
+        }
+        assert!(noise_sigma(&printed) < 1.0);
+    }
 }
