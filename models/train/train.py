@@ -148,7 +148,7 @@ def split(src, holdout_groups, holdout_kubiesa, seed):
     return ~held_mask, held_mask, sorted(held)
 
 
-def sample_weights(x, y, src, empty_weight, kubiesa_weight, synthetic_weight, inky_empty_weight):
+def sample_weights(x, y, src, empty_weight, kubiesa_weight, synthetic_weight, inky_empty_weight, set_weights=()):
     w = np.ones(len(y))
     w[y == 0] *= empty_weight
     # Empty cells with ink in the middle (rubbed-out digits, stains, shadows) are the ones
@@ -159,6 +159,8 @@ def sample_weights(x, y, src, empty_weight, kubiesa_weight, synthetic_weight, in
     is_syn = np.char.startswith(src.astype(str), "synthetic")
     w[is_kub] *= kubiesa_weight
     w[is_syn] *= synthetic_weight
+    for name, weight in set_weights:
+        w[np.char.startswith(src.astype(str), name)] *= weight
     return w / w.sum()
 
 
@@ -364,6 +366,8 @@ def main():
     ap.add_argument("--kubiesa-weight", type=float, default=2.0)
     ap.add_argument("--synthetic-weight", type=float, default=0.7)
     ap.add_argument("--inky-empty-weight", type=float, default=4.0, help="extra weight of empties with ink")
+    ap.add_argument("--set-weight", action="append", default=[], metavar="PREFIX=W",
+                    help="sampling weight of cells whose source starts with PREFIX (repeatable)")
     ap.add_argument("--no-augment", action="store_true")
     ap.add_argument("--ghosts", type=float, default=0.05, help="share of empty cells given a faint digit")
     ap.add_argument("--pencil-composites", type=float, default=0.03, help="share of each batch made pencil cells")
@@ -382,7 +386,8 @@ def main():
     train_idx, held_idx = np.nonzero(train_mask)[0], np.nonzero(held_mask)[0]
     print(f"held out {len(held_groups)} groups ({len(held_idx)} cells): {held_groups}")
     w = sample_weights(x[train_idx], y[train_idx], src[train_idx], args.empty_weight, args.kubiesa_weight,
-                       args.synthetic_weight, args.inky_empty_weight)
+                       args.synthetic_weight, args.inky_empty_weight,
+                       [(k, float(v)) for k, v in (sw.split("=", 1) for sw in args.set_weight)])
 
     model = DigitNet(args.arch, args.hidden)
     params = sum(p.numel() for p in model.parameters())

@@ -134,14 +134,18 @@ pub fn detect_with(
     let Err(first_error) = first else {
         return first;
     };
-    if let Some(t) = trace.as_deref_mut() {
-        *t = DetectTrace::default();
-    }
+    // The debug trace shows the polarity that found the grid, else the first one tried.
+    let mut second_trace = trace.is_some().then(DetectTrace::default);
     let second = if dark_first {
-        detect_one_polarity(image, options, trace)
+        detect_one_polarity(image, options, second_trace.as_mut())
     } else {
-        detect_one_polarity(&inverted(), options, trace)
+        detect_one_polarity(&inverted(), options, second_trace.as_mut())
     };
+    if second.is_ok()
+        && let (Some(t), Some(second_trace)) = (trace, second_trace)
+    {
+        *t = second_trace;
+    }
     // The first polarity's reason is the one a user of a normal picture needs.
     second.map_err(|_| first_error)
 }

@@ -78,6 +78,21 @@ pub(super) fn judge(
     })
 }
 
+/// How far ink runs from `a` towards `b` without a gap, as a share of `a → b` (one-pixel
+/// steps; at most a half).
+fn ink_run(mask: &GrayImage, a: Point, b: Point) -> f32 {
+    let len = a.distance(b);
+    if len < 1.0 {
+        return 0.0;
+    }
+    let steps = (len / 2.0).ceil() as usize;
+    let mut run = 0;
+    while run < steps && ink_at(mask, a.lerp(b, run as f32 / len)) {
+        run += 1;
+    }
+    run as f32 / len
+}
+
 /// Share of ink along the segment `a → b` (inner 80 %), accepting ink within one pixel of it.
 pub(super) fn edge_coverage(mask: &GrayImage, a: Point, b: Point) -> f32 {
     let len = a.distance(b);
@@ -141,27 +156,35 @@ fn validate(
     }
     let mean_edge = edges.iter().sum::<f32>() / edges.len() as f32;
     let weak = edges.iter().filter(|&&e| e < 0.35).count();
-    // Ink along the half-way lines between grid lines, near the cells' edges only (a tenth to
-    // a fifth of a cell in from each grid line): a finer grid's lines, or the real lines
-    // under a lattice half a cell off, cross there; digits sit in the middle, so a grid full
-    // of them (a finished puzzle, handwriting in every cell) passes.
-    let mut half_ends = Vec::with_capacity(324);
+    // Ink along the half-way lines between grid lines, just beyond the lattice lines' own ink:
+    // a finer grid's lines, or the real lines under a lattice half a cell off, run on there;
+    // digits sit in the middle of their cells, so a grid full of them (a finished puzzle,
+    // handwriting in every cell) passes. The lines' ink width is measured, not assumed: blur
+    // and small cells (a webcam frame) widen it to a fifth of a cell.
+    let mut halves = Vec::with_capacity(162);
     for i in 0..9 {
         for j in 0..9 {
-            for (a, b) in [
-                (
-                    p[i][j].lerp(p[i + 1][j], 0.5),
-                    p[i][j + 1].lerp(p[i + 1][j + 1], 0.5),
-                ),
-                (
-                    p[i][j].lerp(p[i][j + 1], 0.5),
-                    p[i + 1][j].lerp(p[i + 1][j + 1], 0.5),
-                ),
-            ] {
-                half_ends.push(edge_coverage(mask, a.lerp(b, 0.1), a.lerp(b, 0.22)));
-                half_ends.push(edge_coverage(mask, a.lerp(b, 0.78), a.lerp(b, 0.9)));
-            }
+            halves.push((
+                p[i][j].lerp(p[i + 1][j], 0.5),
+                p[i][j + 1].lerp(p[i + 1][j + 1], 0.5),
+            ));
+            halves.push((
+                p[i][j].lerp(p[i][j + 1], 0.5),
+                p[i + 1][j].lerp(p[i + 1][j + 1], 0.5),
+            ));
         }
+    }
+    let mut runs: Vec<f32> = halves
+        .iter()
+        .flat_map(|&(a, b)| [ink_run(mask, a, b), ink_run(mask, b, a)])
+        .collect();
+    runs.sort_by(f32::total_cmp);
+    let line_ink = runs[runs.len() / 2].min(0.3);
+    let (near, far) = (line_ink + 0.04, line_ink + 0.16);
+    let mut half_ends = Vec::with_capacity(324);
+    for &(a, b) in &halves {
+        half_ends.push(edge_coverage(mask, a.lerp(b, near), a.lerp(b, far)));
+        half_ends.push(edge_coverage(mask, b.lerp(a, near), b.lerp(a, far)));
     }
     let mean_half = half_ends.iter().sum::<f32>() / half_ends.len() as f32;
     // Evenness: second differences along every line, in cell sides.
