@@ -15,8 +15,9 @@ use std::path::{Path, PathBuf};
 use image::GrayImage;
 
 use super::NUM_CLASSES;
-use super::synth::{FontBank, Rng, render_cell};
+use super::synth::render_cell;
 use crate::sudoku::parse::parse_labels;
+use crate::synthetic::{FontBank, Rng};
 use crate::vision::rectify::{cell_crops, warp_grid};
 use crate::vision::{CELL_INPUT_LEN, Lattice, Point, normalize_cell};
 
