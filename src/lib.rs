@@ -15,4 +15,5 @@ pub mod dataset;
 pub mod digits;
 pub mod scan;
 pub mod sudoku;
+pub mod synthetic;
 pub mod vision;

@@ -32,6 +32,8 @@ enum Command {
     Scan(cli::scan::ScanArgs),
     /// Measure grid detection on a photo data set (images/, labels/, corners.csv).
     Eval(cli::eval::EvalArgs),
+    /// Write seeded synthetic data sets: app screenshots or webcam frames of photos.
+    Synth(cli::synth::SynthArgs),
     /// Start the desktop app (the default with no subcommand).
     #[cfg(feature = "gui")]
     App(cli::app::AppArgs),
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
         Some(Command::Dataset(a)) => cli::dataset::run(a),
         Some(Command::Scan(a)) => cli::scan::run(a),
         Some(Command::Eval(a)) => cli::eval::run(a),
+        Some(Command::Synth(a)) => cli::synth::run(a),
         #[cfg(feature = "gui")]
         Some(Command::App(a)) => cli::app::run(a),
         None => cli::run_default(),

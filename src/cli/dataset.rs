@@ -12,8 +12,8 @@ use sudoku_lens::digits::Classifier;
 use sudoku_lens::digits::export::{
     CellWriter, PhotoExportOptions, export_photo_set, export_synthetic,
 };
-use sudoku_lens::digits::synth::{FontBank, Rng};
 use sudoku_lens::scan::CELL_SIZE_PX;
+use sudoku_lens::synthetic::{FontBank, Rng};
 
 /// Arguments of `dataset`.
 #[derive(Args, Debug)]

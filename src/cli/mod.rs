@@ -15,6 +15,7 @@ pub mod eval;
 pub mod rate;
 pub mod scan;
 pub mod solve;
+pub mod synth;
 
 /// Exit code for invalid or unsolvable input.
 pub const EXIT_INVALID: u8 = 1;

@@ -14,9 +14,10 @@ use std::path::{Path, PathBuf};
 
 use image::GrayImage;
 
-use super::synth::{FontBank, Rng, render_cell};
+use super::synth::render_cell;
 use super::{Classifier, NUM_CLASSES};
 use crate::sudoku::parse::parse_labels;
+use crate::synthetic::{FontBank, Rng};
 use crate::vision::{CELL_INPUT_LEN, Lattice, Point, normalize_cell};
 
 /// Why an export failed.

@@ -6,178 +6,11 @@
 //! the exporter sends them through the same `vision::normalize_cell` as inference. Only used
 //! to build training data; nothing at inference time depends on it.
 
-use std::path::{Path, PathBuf};
-
 use ab_glyph::{Font, FontVec, PxScale};
 use image::{GrayImage, Luma};
 
 use super::CLASS_PENCIL;
-
-/// A small deterministic random generator (SplitMix64): training data must be reproducible
-/// from a seed without pulling in a random-number crate.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
-    }
-
-    /// Next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, 1)`.
-    pub fn unit(&mut self) -> f32 {
-        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
-    }
-
-    /// Uniform in `[lo, hi)`.
-    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.unit()
-    }
-
-    /// Uniform integer in `0..n` (`n` 0 gives 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next_u64() % n as u64) as usize
-        }
-    }
-
-    /// True with probability `p`.
-    pub fn chance(&mut self, p: f32) -> bool {
-        self.unit() < p
-    }
-
-    /// Standard normal (Box–Muller).
-    pub fn normal(&mut self) -> f32 {
-        let u1 = self.unit().max(1e-7);
-        let u2 = self.unit();
-        (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos()
-    }
-}
-
-/// Why fonts could not be collected.
-#[derive(Debug, thiserror::Error)]
-pub enum SynthError {
-    /// No usable font was found.
-    #[error("no font with the digits 1-9 found under {0}")]
-    NoFonts(String),
-}
-
-/// A loaded font that has all nine digit glyphs.
-pub struct DigitFont {
-    /// File the font came from.
-    pub path: PathBuf,
-    font: FontVec,
-    /// Whether the face looks like handwriting (script / italic / oblique).
-    pub slanted: bool,
-}
-
-/// The fonts digits are rendered from.
-pub struct FontBank {
-    fonts: Vec<DigitFont>,
-}
-
-/// Font files never used: symbol and math faces whose digits are not ordinary.
-const SKIPPED_FONT_NAMES: [&str; 4] = ["Symbol", "D050000L", "Math", "Dingbat"];
-
-impl FontBank {
-    /// Collects every `.ttf` / `.otf` under `dirs` (recursively) that has glyphs for 1–9.
-    /// Noto fonts are limited to the Latin Sans/Serif/Mono families (the script-specific
-    /// ones repeat the same digits many times over).
-    pub fn from_dirs(dirs: &[PathBuf]) -> Result<FontBank, SynthError> {
-        let mut files = Vec::new();
-        for d in dirs {
-            collect_font_files(d, &mut files);
-        }
-        files.sort();
-        let mut fonts = Vec::new();
-        for path in files {
-            let name = path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            if SKIPPED_FONT_NAMES.iter().any(|s| name.contains(s)) {
-                continue;
-            }
-            if name.starts_with("Noto") && !is_latin_noto(&name) {
-                continue;
-            }
-            let Ok(bytes) = std::fs::read(&path) else {
-                continue;
-            };
-            let Ok(font) = FontVec::try_from_vec(bytes) else {
-                continue;
-            };
-            if ('1'..='9').any(|ch| font.glyph_id(ch).0 == 0) {
-                continue;
-            }
-            let lower = name.to_lowercase();
-            let slanted = ["italic", "oblique", "z003", "ita."]
-                .iter()
-                .any(|s| lower.contains(s));
-            fonts.push(DigitFont {
-                path,
-                font,
-                slanted,
-            });
-        }
-        if fonts.is_empty() {
-            let shown: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-            return Err(SynthError::NoFonts(shown.join(", ")));
-        }
-        Ok(FontBank { fonts })
-    }
-
-    /// Number of fonts.
-    pub fn len(&self) -> usize {
-        self.fonts.len()
-    }
-
-    /// Whether there are no fonts (never true for a bank built by [`FontBank::from_dirs`]).
-    pub fn is_empty(&self) -> bool {
-        self.fonts.is_empty()
-    }
-
-    /// The fonts.
-    pub fn fonts(&self) -> &[DigitFont] {
-        &self.fonts
-    }
-}
-
-fn is_latin_noto(name: &str) -> bool {
-    let family = name.split('-').next().unwrap_or("");
-    matches!(
-        family,
-        "NotoSans" | "NotoSerif" | "NotoSansMono" | "NotoSerifDisplay" | "NotoSansDisplay"
-    )
-}
-
-fn collect_font_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect_font_files(&p, out);
-        } else if p
-            .extension()
-            .is_some_and(|x| x.eq_ignore_ascii_case("ttf") || x.eq_ignore_ascii_case("otf"))
-        {
-            out.push(p);
-        }
-    }
-}
+use crate::synthetic::{DigitFont, FontBank, Rng};
 
 /// A float image (coverage 0..1) used while composing a cell.
 struct Layer {
@@ -343,7 +176,7 @@ pub fn render_cell(bank: &FontBank, class: u8, rng: &mut Rng, cell_size_px: u32)
             let handwriting = rng.chance(0.3);
             let font = pick_font(fonts, rng, handwriting);
             let height = rng.range(0.42, 0.8) * c;
-            if let Some(mut g) = glyph_layer(&font.font, char::from(b'0' + class), height) {
+            if let Some(mut g) = glyph_layer(font.face(), char::from(b'0' + class), height) {
                 let stroke = rng.range(0.0, 0.06) * height;
                 reweight(&mut g, stroke, rng.range(0.25, 0.65));
                 let (rot, shear, wob) = if handwriting {
@@ -395,7 +228,7 @@ pub fn render_cell(bank: &FontBank, class: u8, rng: &mut Rng, cell_size_px: u32)
                 };
                 let px = margin + (0.2 + 0.3 * col) * c + rng.normal() * 0.03 * c;
                 let py = margin + (0.2 + 0.3 * row) * c + rng.normal() * 0.03 * c;
-                if let Some(g) = glyph_layer(&font.font, char::from(b'1' + d as u8), size) {
+                if let Some(g) = glyph_layer(font.face(), char::from(b'1' + d as u8), size) {
                     let p = Placement {
                         centre: (px, py),
                         inv: linear_map(rng, 10.0, 0.2),
@@ -505,19 +338,9 @@ fn degrade(mut img: GrayImage, rng: &mut Rng) -> GrayImage {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use std::path::PathBuf;
 
-    #[test]
-    fn rng_is_deterministic_and_uniformish() {
-        let mut a = Rng::new(3);
-        let mut b = Rng::new(3);
-        let xs: Vec<f32> = (0..1000).map(|_| a.unit()).collect();
-        let ys: Vec<f32> = (0..1000).map(|_| b.unit()).collect();
-        assert_eq!(xs, ys);
-        let mean = xs.iter().sum::<f32>() / 1000.0;
-        assert!((mean - 0.5).abs() < 0.05, "mean {mean}");
-        assert!(xs.iter().all(|&x| (0.0..1.0).contains(&x)));
-    }
+    use super::*;
 
     #[test]
     fn renders_digits_darker_than_empties() {

@@ -1,0 +1,192 @@
+//! `sudoku-lens synth screens|webcam`: writes seeded synthetic photo data sets in the shared
+//! layout (images/, labels/, corners.csv). See models/README.md ("Generated data").
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context as _;
+use clap::{Args, Subcommand, ValueEnum};
+
+use sudoku_lens::dataset::Dataset;
+use sudoku_lens::synthetic::rng::stable_hash;
+use sudoku_lens::synthetic::{
+    DatasetWriter, FontBank, FontSplit, FrameSize, OutputFormat, Rng, ScreenSpec, render_screen,
+    sample_name, webcam_frame,
+};
+use sudoku_lens::vision::load_image;
+
+/// Arguments of `synth`.
+#[derive(Args, Debug)]
+pub struct SynthArgs {
+    #[command(subcommand)]
+    pub command: SynthCommand,
+}
+
+/// The generators.
+#[derive(Subcommand, Debug)]
+pub enum SynthCommand {
+    /// Rendered Sudoku app screenshots (phones and desktop windows, many themes and fonts).
+    Screens(ScreensArgs),
+    /// Webcam frames made from the photos of a data set (blur, exposure, noise, MJPEG).
+    Webcam(WebcamArgs),
+}
+
+/// Which fonts `synth screens` may use.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FontsArg {
+    /// Families not held out: for training data.
+    Train,
+    /// Held-out families only: for testing on unseen fonts.
+    Heldout,
+    /// Every font.
+    All,
+}
+
+/// Arguments of `synth screens`.
+#[derive(Args, Debug)]
+pub struct ScreensArgs {
+    /// Output data-set folder (created if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Number of screenshots.
+    #[arg(long, default_value_t = 80)]
+    pub count: usize,
+    /// Random seed (same seed, same files; screenshot k does not depend on --count).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Font split.
+    #[arg(long, value_enum, default_value_t = FontsArg::All)]
+    pub fonts: FontsArg,
+    /// Folders searched (recursively) for fonts; repeatable.
+    #[arg(long = "font-dir", default_value = "/usr/share/fonts")]
+    pub font_dirs: Vec<PathBuf>,
+}
+
+/// Webcam frame sizes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SizeArg {
+    /// 640×480.
+    #[value(name = "640x480")]
+    Vga,
+    /// 1280×720.
+    #[value(name = "1280x720")]
+    Hd,
+    /// Either, per frame.
+    Mixed,
+}
+
+/// Arguments of `synth webcam`.
+#[derive(Args, Debug)]
+pub struct WebcamArgs {
+    /// Source data-set folder (images/, labels/, corners.csv); photos without corners are
+    /// skipped.
+    #[arg(long = "from")]
+    pub from: PathBuf,
+    /// Output data-set folder (created if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Random seed (same seed, same files; a frame depends only on the seed, the photo's
+    /// name and the copy number).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Frame size.
+    #[arg(long, value_enum, default_value_t = SizeArg::Mixed)]
+    pub size: SizeArg,
+    /// Frames per photo.
+    #[arg(long, default_value_t = 1)]
+    pub copies: usize,
+}
+
+/// Runs `synth`.
+pub fn run(args: SynthArgs) -> anyhow::Result<ExitCode> {
+    match args.command {
+        SynthCommand::Screens(a) => run_screens(a),
+        SynthCommand::Webcam(a) => run_webcam(a),
+    }
+}
+
+fn run_screens(args: ScreensArgs) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let split = match args.fonts {
+        FontsArg::Train => FontSplit::Train,
+        FontsArg::Heldout => FontSplit::Heldout,
+        FontsArg::All => FontSplit::All,
+    };
+    let fonts = FontBank::from_dirs_split(&args.font_dirs, split)?;
+    let mut writer = DatasetWriter::create(&args.out)
+        .with_context(|| format!("creating data set {}", args.out.display()))?;
+    let mut jpeg = 0;
+    for i in 0..args.count {
+        let mut rng = Rng::for_item(args.seed, i as u64);
+        let spec = ScreenSpec::random(&mut rng, &fonts);
+        let screen = render_screen(&spec, &fonts);
+        if matches!(screen.format, OutputFormat::Jpeg(_)) {
+            jpeg += 1;
+        }
+        writer.write(
+            &format!("screen_{i:05}"),
+            &screen.image,
+            screen.format,
+            Some(&screen.labels),
+            screen.corners_in_image,
+        )?;
+    }
+    let n = writer.finish()?;
+    eprintln!(
+        "wrote {n} screenshots ({} PNG, {jpeg} JPEG) to {} with {} {:?} fonts in {:.1} s",
+        n - jpeg,
+        args.out.display(),
+        fonts.len(),
+        split,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_webcam(args: WebcamArgs) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let size = match args.size {
+        SizeArg::Vga => FrameSize::Vga,
+        SizeArg::Hd => FrameSize::Hd,
+        SizeArg::Mixed => FrameSize::Mixed,
+    };
+    let source = Dataset::open(&args.from)
+        .with_context(|| format!("reading data set {}", args.from.display()))?;
+    let mut writer = DatasetWriter::create(&args.out)
+        .with_context(|| format!("creating data set {}", args.out.display()))?;
+    let (mut used, mut no_corners, mut degenerate) = (0, 0, 0);
+    for photo in &source.photos {
+        let Some(corners) = photo.corners_in_image else {
+            no_corners += 1;
+            continue;
+        };
+        let labels = source.labels(photo)?;
+        let image = load_image(&photo.image_path)?.to_rgb8();
+        used += 1;
+        for k in 0..args.copies {
+            let mut rng = Rng::for_item(args.seed, stable_hash(photo.name.as_bytes()) ^ k as u64);
+            let frame_size = size.pick(&mut rng);
+            let Some(frame) = webcam_frame(&image, corners, &mut rng, frame_size) else {
+                degenerate += 1;
+                continue;
+            };
+            writer.write(
+                &format!("{}_cam{k}", sample_name(&photo.name)),
+                &frame.image,
+                OutputFormat::Jpeg(frame.jpeg_quality),
+                labels.as_ref(),
+                frame.corners_in_image,
+            )?;
+        }
+    }
+    let n = writer.finish()?;
+    eprintln!(
+        "wrote {n} webcam frames from {used} photos of {} to {} ({no_corners} photos without \
+         corners skipped, {degenerate} degenerate outlines) in {:.1} s",
+        args.from.display(),
+        args.out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}

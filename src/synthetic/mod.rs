@@ -1,0 +1,31 @@
+//! Seeded generators of synthetic photo data sets, written in the shared layout
+//! (`images/`, `labels/`, `corners.csv`) so that they serve both as training data for the
+//! digit reader and as test sets for grid detection.
+//!
+//! Owns two generators: rendered Sudoku app screenshots ([`layout`] decides, [`screens`]
+//! draws the grid and `chrome` the app around it; phones and desktop windows, seven theme families, tiles, highlights, pencil marks,
+//! number pads) and webcam frames made from real photos ([`webcam`]: a homography into a
+//! 640×480 or 1280×720 frame, blur, exposure and colour drift, vignetting, noise, MJPEG).
+//! Also the shared pieces: the one random generator ([`Rng`]), the system fonts and their
+//! train / held-out split ([`fonts`]), valid puzzle content ([`puzzle`]), rasterizing
+//! ([`draw`]) and the data-set writer ([`write`]). Everything is a pure function of a seed
+//! and its inputs (same seed, same bytes). It does not detect, read or solve anything.
+
+mod chrome;
+pub mod draw;
+pub mod fonts;
+pub mod layout;
+pub mod puzzle;
+pub mod rng;
+pub mod screens;
+pub mod theme;
+pub mod webcam;
+pub mod write;
+
+pub use fonts::{DigitFont, FontBank, FontError, FontSplit};
+pub use layout::{OutputFormat, ScreenSpec};
+pub use rng::Rng;
+pub use screens::{RenderedScreen, render_screen};
+pub use theme::ThemeFamily;
+pub use webcam::{FrameSize, WebcamFrame, webcam_frame};
+pub use write::{DatasetWriter, WriteError, sample_name};
