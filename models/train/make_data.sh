@@ -20,8 +20,8 @@ held_frames=$OUT/held-frames.txt
 grep -v '^#' $H/wichtounet.txt | sed 's/$/_cam0/' > "$held_frames"
 
 "$BIN" synth screens --out "$GEN/screens" --count "${SCREENS:-1500}" --seed 1 --fonts train
-"$BIN" synth webcam --from "$D/kubiesa-train" --out "$GEN/webcam-kubiesa" --seed 2 --copies 1
-"$BIN" synth webcam --from "$D/wichtounet-v2-train" --out "$GEN/webcam-wichtounet" --seed 3 --copies 1
+"$BIN" synth webcam --from "$D/kubiesa-train" --out "$GEN/webcam-kubiesa" --seed 2 --copies 1 --harsh
+"$BIN" synth webcam --from "$D/wichtounet-v2-train" --out "$GEN/webcam-wichtounet" --seed 3 --copies 1 --harsh
 
 "$BIN" dataset --out "$OUT/real" --seed 1 --jitter-copies 5 --jitter 0.015 \
     --photos "$D/wichtounet-v2-train" --photos "$D/kubiesa-train" \

@@ -12,7 +12,7 @@ use sudoku_lens::dataset::Dataset;
 use sudoku_lens::synthetic::rng::stable_hash;
 use sudoku_lens::synthetic::{
     DatasetWriter, FontBank, FontSplit, FrameSize, OutputFormat, Rng, ScreenSpec, render_screen,
-    sample_name, webcam_frame,
+    Degradation, sample_name, webcam_frame,
 };
 use sudoku_lens::vision::load_image;
 
@@ -96,6 +96,10 @@ pub struct WebcamArgs {
     /// Frames per photo.
     #[arg(long, default_value_t = 1)]
     pub copies: usize,
+    /// Stronger blur and noise than a webcam held still gives (training data; test sets use
+    /// the default, slight degradation).
+    #[arg(long)]
+    pub harsh: bool,
 }
 
 /// Runs `synth`.
@@ -164,10 +168,15 @@ fn run_webcam(args: WebcamArgs) -> anyhow::Result<ExitCode> {
         let labels = source.labels(photo)?;
         let image = load_image(&photo.image_path)?.to_rgb8();
         used += 1;
+        let degradation = if args.harsh {
+            Degradation::Harsh
+        } else {
+            Degradation::Slight
+        };
         for k in 0..args.copies {
             let mut rng = Rng::for_item(args.seed, stable_hash(photo.name.as_bytes()) ^ k as u64);
             let frame_size = size.pick(&mut rng);
-            let Some(frame) = webcam_frame(&image, corners, &mut rng, frame_size) else {
+            let Some(frame) = webcam_frame(&image, corners, &mut rng, frame_size, degradation) else {
                 degenerate += 1;
                 continue;
             };

@@ -27,5 +27,5 @@ pub use layout::{OutputFormat, ScreenSpec};
 pub use rng::Rng;
 pub use screens::{RenderedScreen, render_screen};
 pub use theme::ThemeFamily;
-pub use webcam::{FrameSize, WebcamFrame, webcam_frame};
+pub use webcam::{Degradation, FrameSize, WebcamFrame, webcam_frame};
 pub use write::{DatasetWriter, WriteError, sample_name};

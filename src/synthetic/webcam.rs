@@ -52,6 +52,28 @@ impl FrameSize {
     }
 }
 
+/// How hard a frame is degraded.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Degradation {
+    /// What a webcam held still gives: slight defocus (σ 0.3–0.9 px) or a little motion
+    /// (1–2.5 px), sensor noise σ 2–5 levels. Test sets use this.
+    Slight,
+    /// Stronger blur (σ 0.4–1.6 px or 2–6 px of motion) and noise (σ 2–8): training data,
+    /// so the reader has seen worse than it will be tested on.
+    Harsh,
+}
+
+impl Degradation {
+    /// (chance of defocus rather than motion, defocus σ range, motion length range, noise σ range)
+    #[allow(clippy::type_complexity)]
+    fn ranges(self) -> (f32, (f32, f32), (f32, f32), (f32, f32)) {
+        match self {
+            Degradation::Slight => (0.7, (0.3, 0.9), (1.0, 2.5), (2.0, 5.0)),
+            Degradation::Harsh => (0.65, (0.4, 1.6), (2.0, 6.0), (2.0, 8.0)),
+        }
+    }
+}
+
 /// Smallest and largest grid height as a fraction of the frame height.
 pub const GRID_HEIGHT_RANGE: (f32, f32) = (0.35, 0.8);
 
@@ -59,12 +81,14 @@ pub const GRID_HEIGHT_RANGE: (f32, f32) = (0.35, 0.8);
 const EDGE_MARGIN_PX: f32 = 4.0;
 
 /// Makes one webcam frame of `size_px` from `photo`, whose outer grid corners are
-/// `corners_in_photo` (TL, TR, BR, BL). `None` when the corners are degenerate.
+/// `corners_in_photo` (TL, TR, BR, BL), degraded as `degradation` says. `None` when the
+/// corners are degenerate.
 pub fn webcam_frame(
     photo: &RgbImage,
     corners_in_photo: [Point; 4],
     rng: &mut Rng,
     size_px: (u32, u32),
+    degradation: Degradation,
 ) -> Option<WebcamFrame> {
     let (fw, fh) = (size_px.0.max(16) as f32, size_px.1.max(16) as f32);
     let target = target_quad(corners_in_photo, rng, (fw, fh))?;
@@ -109,10 +133,11 @@ pub fn webcam_frame(
         }
     }
 
-    if rng.chance(0.65) {
-        gaussian_blur(&mut buf, w, h, rng.range(0.4, 1.6));
+    let (defocus_share, defocus_px, motion_px, noise_levels) = degradation.ranges();
+    if rng.chance(defocus_share) {
+        gaussian_blur(&mut buf, w, h, rng.range(defocus_px.0, defocus_px.1));
     } else {
-        let len = rng.range(2.0, 6.0);
+        let len = rng.range(motion_px.0, motion_px.1);
         let angle = rng.range(0.0, std::f32::consts::PI);
         motion_blur(&mut buf, w, h, len, angle);
     }
@@ -131,7 +156,7 @@ pub fn webcam_frame(
         fh / 2.0 + rng.range(-0.1, 0.1) * fh,
     );
     let r_max2 = (fw / 2.0).powi(2) + (fh / 2.0).powi(2);
-    let luma_sigma = rng.range(2.0, 8.0);
+    let luma_sigma = rng.range(noise_levels.0, noise_levels.1);
     let chroma_sigma = luma_sigma * rng.range(0.2, 0.6);
     let mut image = RgbImage::new(w as u32, h as u32);
     for y in 0..h {
@@ -339,7 +364,7 @@ mod tests {
         for i in 0..24u64 {
             let mut rng = Rng::for_item(3, i);
             let size = FrameSize::Mixed.pick(&mut rng);
-            let f = webcam_frame(&img, corners, &mut rng, size).expect("a frame");
+            let f = webcam_frame(&img, corners, &mut rng, size, Degradation::Harsh).expect("a frame");
             assert_eq!(f.image.dimensions(), size);
             assert!((60..=80).contains(&f.jpeg_quality));
             let ys = f.corners_in_image.map(|p| p.y);
@@ -383,7 +408,7 @@ mod tests {
     fn same_seed_same_frame() {
         let (img, corners) = photo();
         let make = |seed| {
-            let f = webcam_frame(&img, corners, &mut Rng::new(seed), (640, 480)).unwrap();
+            let f = webcam_frame(&img, corners, &mut Rng::new(seed), (640, 480), Degradation::Slight).unwrap();
             (f.image, f.corners_in_image, f.jpeg_quality)
         };
         let a = make(9);
@@ -395,6 +420,6 @@ mod tests {
     fn degenerate_outlines_give_no_frame() {
         let (img, _) = photo();
         let p = Point::new(10.0, 10.0);
-        assert!(webcam_frame(&img, [p; 4], &mut Rng::new(1), (640, 480)).is_none());
+        assert!(webcam_frame(&img, [p; 4], &mut Rng::new(1), (640, 480), Degradation::Slight).is_none());
     }
 }
