@@ -1,6 +1,7 @@
 //! Digit-reader speed: one 81-cell batch through the embedded model on tract, and the whole
 //! scan (detection → cells → readings → validation → solution) of a 640×480 and a 1600×1200
-//! photo from the shared data sets (skipped when they are absent).
+//! photo from the shared data sets (skipped when they are absent), and of the 640×480 photo
+//! turned a quarter turn (the orientation fallback: a second batch of the non-empty cells).
 //!
 //! `SUDOKU_LENS_BENCH_MODEL=path.onnx` times that model instead of the embedded one in the
 //! batch bench (to compare candidate architectures under tract before committing one).
@@ -88,6 +89,16 @@ fn whole_scan(c: &mut Criterion) {
                     .map(|s| s.best_solution())
             })
         });
+        if name == "scan/640x480" {
+            let turned = image::imageops::rotate90(&gray);
+            c.bench_function("scan/640x480_turned90", |b| {
+                b.iter(|| {
+                    scanner
+                        .scan_gray(std::hint::black_box(&turned))
+                        .map(|s| (s.quarter_turns, s.best_solution()))
+                })
+            });
+        }
     }
 }
 

@@ -1,6 +1,8 @@
 //! The shared photo data set layout: `images/NAME.jpg`, `labels/NAME.txt` (9 rows of 9
 //! integers, 0 empty, 1–9 digit, 10 pencil marks) and `corners.csv`
-//! (`name,tl_x,tl_y,tr_x,tr_y,br_x,br_y,bl_x,bl_y`, outer grid corners in stored pixels).
+//! (`name,tl_x,tl_y,tr_x,tr_y,br_x,br_y,bl_x,bl_y`, outer grid corners in stored pixels;
+//! optional: a set without it, or a photo without a row, is read for its cells only), plus
+//! photo-name lists (one name a line, `#` comments) that define held-back splits.
 //!
 //! Owns reading and checking that layout, with errors that name the file and line. It does not
 //! decode images (see `vision::load_image`) nor compute metrics (see `cli::eval`).
@@ -59,9 +61,10 @@ pub struct Dataset {
 const IMAGE_EXTENSIONS: [&str; 6] = ["jpg", "jpeg", "png", "bmp", "tif", "webp"];
 
 impl Dataset {
-    /// Reads the folder: lists `images/`, parses `corners.csv` (required) and notes which
-    /// labels exist. Corner rows for photos that are missing are an error; photos with no
-    /// corner row are kept with `corners_in_image: None`.
+    /// Reads the folder: lists `images/`, parses `corners.csv` when it exists and notes which
+    /// labels exist. A malformed `corners.csv`, or a corner row for a photo that is missing,
+    /// is an error; photos with no corner row (all of them without the file) are kept with
+    /// `corners_in_image: None`.
     pub fn open(root: impl AsRef<Path>) -> Result<Dataset, DatasetError> {
         let root = root.as_ref().to_path_buf();
         let images_dir = root.join("images");
@@ -93,7 +96,11 @@ impl Dataset {
         }
         photos.sort_by(|a, b| a.name.cmp(&b.name));
         let corners_path = root.join("corners.csv");
-        let corners = read_corners(&corners_path)?;
+        let corners = if corners_path.exists() {
+            read_corners(&corners_path)?
+        } else {
+            HashMap::new()
+        };
         for (name, (line, _)) in &corners {
             if !photos.iter().any(|p| &p.name == name) {
                 return Err(DatasetError::Format {
@@ -107,6 +114,35 @@ impl Dataset {
             p.corners_in_image = corners.get(&p.name).map(|(_, c)| *c);
         }
         Ok(Dataset { root, photos })
+    }
+
+    /// The set restricted by name lists: with `only`, just the photos it names; with
+    /// `exclude`, without the photos it names (both may be given). A listed name that is not
+    /// a photo of the set is an error naming the list and line.
+    pub fn select(
+        mut self,
+        only: Option<&NameList>,
+        exclude: Option<&NameList>,
+    ) -> Result<Dataset, DatasetError> {
+        for list in only.into_iter().chain(exclude) {
+            for (line, name) in &list.names {
+                if !self.photos.iter().any(|p| &p.name == name) {
+                    return Err(DatasetError::Format {
+                        path: list.path.clone(),
+                        line: *line,
+                        message: format!(
+                            "`{name}` is not a photo of {}",
+                            self.root.join("images").display()
+                        ),
+                    });
+                }
+            }
+        }
+        let listed = |list: &NameList, name: &str| list.names.iter().any(|(_, n)| n == name);
+        self.photos.retain(|p| {
+            only.is_none_or(|l| listed(l, &p.name)) && !exclude.is_some_and(|l| listed(l, &p.name))
+        });
+        Ok(self)
     }
 
     /// Reads the labels of `photo` (81 values 0–10, row-major).
@@ -125,6 +161,57 @@ impl Dataset {
                 line: 0,
                 message: e.to_string(),
             })
+    }
+}
+
+/// A list of photo names (a held-back split, a subset to evaluate).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NameList {
+    /// The file it was read from (labels errors).
+    pub path: PathBuf,
+    /// (1-based line, photo name without image extension), in file order.
+    pub names: Vec<(usize, String)>,
+}
+
+impl NameList {
+    /// Reads a list file: one photo name a line, with or without an image extension
+    /// (`image12` or `image12.jpg`); blank lines and `#` comments (whole-line or trailing)
+    /// are skipped.
+    pub fn read(path: &Path) -> Result<NameList, DatasetError> {
+        let text = std::fs::read_to_string(path).map_err(|source| DatasetError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(NameList::parse(&text, path))
+    }
+
+    /// Parses the text of a list file; `path` labels later errors.
+    pub fn parse(text: &str, path: &Path) -> NameList {
+        let names = text
+            .lines()
+            .enumerate()
+            .filter_map(|(i, raw)| {
+                let line = raw.split('#').next().unwrap_or("").trim();
+                (!line.is_empty()).then(|| (i + 1, strip_image_extension(line).to_string()))
+            })
+            .collect();
+        NameList {
+            path: path.to_path_buf(),
+            names,
+        }
+    }
+}
+
+/// `name` without a trailing image extension (`a.JPG` → `a`; `a.b` stays).
+fn strip_image_extension(name: &str) -> &str {
+    match name.rsplit_once('.') {
+        Some((stem, ext))
+            if !stem.is_empty()
+                && IMAGE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()) =>
+        {
+            stem
+        }
+        _ => name,
     }
 }
 
@@ -264,6 +351,81 @@ mod tests {
                 .to_string()
                 .contains(":1:")
         );
+    }
+
+    /// A set of three blank photos (`a`, `b`, `c`) with labels, and `corners` as its
+    /// corners.csv when given.
+    fn tiny_set(dir: &Path, corners: Option<&str>) {
+        std::fs::create_dir_all(dir.join("images")).unwrap();
+        std::fs::create_dir_all(dir.join("labels")).unwrap();
+        for name in ["a", "b", "c"] {
+            image::GrayImage::new(4, 4)
+                .save(dir.join("images").join(format!("{name}.png")))
+                .unwrap();
+            std::fs::write(
+                dir.join("labels").join(format!("{name}.txt")),
+                "0 0 0 0 0 0 0 0 0\n".repeat(9),
+            )
+            .unwrap();
+        }
+        if let Some(text) = corners {
+            std::fs::write(dir.join("corners.csv"), text).unwrap();
+        }
+    }
+
+    #[test]
+    fn corners_are_optional_but_checked_when_present() {
+        let dir = tempfile::tempdir().unwrap();
+        tiny_set(dir.path(), None);
+        let ds = Dataset::open(dir.path()).unwrap();
+        assert_eq!(ds.photos.len(), 3);
+        assert!(ds.photos.iter().all(|p| p.corners_in_image.is_none()));
+
+        let header = "name,tl_x,tl_y,tr_x,tr_y,br_x,br_y,bl_x,bl_y\n";
+        std::fs::write(
+            dir.path().join("corners.csv"),
+            format!("{header}b,1,1,3,1,3,3,1,3\n"),
+        )
+        .unwrap();
+        let ds = Dataset::open(dir.path()).unwrap();
+        let with: Vec<&str> = ds
+            .photos
+            .iter()
+            .filter(|p| p.corners_in_image.is_some())
+            .map(|p| p.name.as_str())
+            .collect();
+        assert_eq!(with, ["b"]);
+
+        std::fs::write(
+            dir.path().join("corners.csv"),
+            format!("{header}b,1,1,3,1,3,3,1\n"),
+        )
+        .unwrap();
+        let e = Dataset::open(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("corners.csv:2") && e.contains("9 fields"), "{e}");
+    }
+
+    #[test]
+    fn name_lists_select_and_exclude_photos() {
+        let dir = tempfile::tempdir().unwrap();
+        tiny_set(dir.path(), None);
+        let ds = Dataset::open(dir.path()).unwrap();
+        let list = |text: &str| NameList::parse(text, Path::new("split.txt"));
+        let names =
+            |ds: &Dataset| -> Vec<String> { ds.photos.iter().map(|p| p.name.clone()).collect() };
+        let only = list("# held back\nc.png\n\na  # first\n");
+        assert_eq!(only.names, [(2, "c".to_string()), (4, "a".to_string())]);
+        let kept = ds.clone().select(Some(&only), None).unwrap();
+        assert_eq!(names(&kept), ["a", "c"]);
+        let kept = ds.clone().select(None, Some(&list("b.JPG\n"))).unwrap();
+        assert_eq!(names(&kept), ["a", "c"]);
+        let kept = ds.clone().select(Some(&only), Some(&list("a\n"))).unwrap();
+        assert_eq!(names(&kept), ["c"]);
+        let e = ds
+            .select(None, Some(&list("a\nzz\n")))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("split.txt:2") && e.contains("`zz`"), "{e}");
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The photo → solution pipeline shared by the CLI and the app: detect the grid, rectify and
 //! cut the 81 cells, normalize them, classify them in one batch, build the grid, check it
 //! (conflicts, number of solutions), suggest a repair when it is not a proper puzzle, and
-//! solve it (exactly; the explained solve is on demand through [`Scan::explain`]).
+//! solve it (exactly; the explained solve is on demand through [`Scan::explain`]). A grid
+//! that reads better turned (a photo rotated by 90/180/270° without an EXIF tag) is read and
+//! re-indexed as the puzzle reads (`digits::orientation`).
 //!
 //! Owns the glue and the scan result type, not the pieces: detection and cells are `vision`,
 //! the model and repair search `digits`, solving `sudoku`. A repair is only ever a
@@ -9,6 +11,7 @@
 
 use image::{DynamicImage, GrayImage};
 
+use crate::digits::orientation::{lattice_as_read, orient};
 use crate::digits::{CellReading, Classifier, ModelError, Repair, suggest_repair};
 use crate::sudoku::solver::solve_values;
 use crate::sudoku::{Cell, Explained, Grid, SolveError, solve_explained};
@@ -45,9 +48,13 @@ pub struct ReadConflict {
 /// Everything a scan found.
 #[derive(Clone, Debug)]
 pub struct Scan {
-    /// Where the grid is in the photo (for a [`Scanner::scan_lattice`] call: the given
-    /// lattice, score 1).
+    /// Where the grid is in the photo, indexed as the puzzle reads (`lattice_in_image[0][0]`
+    /// and `corners_in_image[0]` are the puzzle's top-left even in a turned photo). For a
+    /// [`Scanner::scan_lattice`] call: the given lattice, score 1.
     pub detection: GridDetection,
+    /// How far the puzzle appears turned clockwise in the photo, in quarter turns (0–3); the
+    /// readings and `detection` are already re-indexed as the puzzle reads.
+    pub quarter_turns: u8,
     /// One reading per cell, row-major.
     pub readings: Vec<CellReading>,
     /// The grid as read: digits 1–9, 0 for empty and pencil-mark cells.
@@ -92,6 +99,7 @@ impl Scan {
         };
         Scan {
             detection,
+            quarter_turns: 0,
             readings,
             values,
             conflicts,
@@ -110,6 +118,11 @@ impl Scan {
     pub fn best_solution(&self) -> Option<[u8; 81]> {
         self.solution
             .or_else(|| self.repair.as_ref().map(|r| r.solution))
+    }
+
+    /// How far the puzzle appears turned clockwise in the photo, in degrees (0, 90, 180, 270).
+    pub fn rotation_deg(&self) -> u16 {
+        90 * u16::from(self.quarter_turns % 4)
     }
 
     /// Cells whose reading is uncertain, row-major.
@@ -171,17 +184,40 @@ impl Scanner {
         self.scan_detection(gray, detection)
     }
 
-    /// Reads the cells of an already located grid.
+    /// Reads the cells of an already located grid in the orientation that reads best (see
+    /// `digits::orientation::orient`: one model run when the non-empty cells read surely
+    /// upright, a second batch of the cells that are not surely empty, turned, otherwise), and
+    /// re-indexes the detection as the puzzle reads.
     pub fn scan_detection(
         &mut self,
         gray: &GrayImage,
         detection: GridDetection,
     ) -> Result<Scan, ScanError> {
-        let readings = self.read_cells(gray, &detection.lattice())?;
-        Ok(Scan::from_readings(detection, readings))
+        let inputs = cell_inputs(gray, &detection.lattice());
+        let upright = self.classifier.classify(&inputs)?;
+        let classifier = &mut self.classifier;
+        let oriented = orient(&inputs, upright, |cells| classifier.classify(cells))?;
+        let k = oriented.quarter_turns;
+        let detection = if k == 0 {
+            detection
+        } else {
+            let lattice_in_image = lattice_as_read(&detection.lattice_in_image, k);
+            let lattice = Lattice {
+                points_in_image: lattice_in_image,
+            };
+            GridDetection {
+                corners_in_image: lattice.corners(),
+                lattice_in_image,
+                ..detection
+            }
+        };
+        let mut scan = Scan::from_readings(detection, oriented.readings);
+        scan.quarter_turns = k;
+        Ok(scan)
     }
 
-    /// Reads the cells along a known lattice (e.g. ground-truth corners) without detection.
+    /// Reads the cells along a known lattice (e.g. ground-truth corners) without detection,
+    /// taking the lattice's `[0][0]` as the puzzle's top-left (no orientation search).
     pub fn scan_lattice(&mut self, gray: &GrayImage, lattice: &Lattice) -> Result<Scan, ScanError> {
         let readings = self.read_cells(gray, lattice)?;
         let detection = GridDetection {
@@ -192,15 +228,21 @@ impl Scanner {
         Ok(Scan::from_readings(detection, readings))
     }
 
-    /// Rectifies, cuts, normalizes and classifies the 81 cells under `lattice`.
+    /// Rectifies, cuts, normalizes and classifies the 81 cells under `lattice`, in the
+    /// lattice's own order (no orientation search: the app's live view reads steady frames
+    /// of a lattice it tracks).
     pub fn read_cells(
         &mut self,
         gray: &GrayImage,
         lattice: &Lattice,
     ) -> Result<Vec<CellReading>, ScanError> {
-        let cells = crate::vision::rectify::cell_inputs(gray, lattice, CELL_SIZE_PX);
-        Ok(self.classifier.classify(&cells)?)
+        Ok(self.classifier.classify(&cell_inputs(gray, lattice))?)
     }
+}
+
+/// The 81 normalized classifier inputs under `lattice`, row-major in the lattice's order.
+fn cell_inputs(gray: &GrayImage, lattice: &Lattice) -> Vec<Vec<f32>> {
+    crate::vision::rectify::cell_inputs(gray, lattice, CELL_SIZE_PX)
 }
 
 /// How a scan's readings compare with a labelled photo (labels 0–10, 10 = pencil marks,
@@ -261,7 +303,9 @@ fn line_of(values: &[u8; 81]) -> String {
 impl Scan {
     /// The JSON report printed by `scan --json`: `grid` (81 chars, `.` empty), `confidence`
     /// (81), `uncertain` (cell names), `solution` (81 chars or null), `unique`, `repair`
-    /// (null or `{changes, grid, solution}`), `conflicts`, `corners`.
+    /// (null or `{changes, grid, solution}`), `conflicts`, `corners` (TL, TR, BR, BL as the
+    /// puzzle reads), `rotation_deg` (how far the puzzle appears turned clockwise: 0, 90,
+    /// 180 or 270).
     pub fn to_json(&self) -> serde_json::Value {
         let repair = self.repair.as_ref().map(|r| {
             serde_json::json!({
@@ -284,6 +328,7 @@ impl Scan {
                 "digit": c.digit, "cells": [c.first.to_string(), c.second.to_string()],
             })).collect::<Vec<_>>(),
             "corners": self.detection.corners_in_image.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>(),
+            "rotation_deg": self.rotation_deg(),
         })
     }
 
@@ -291,6 +336,12 @@ impl Scan {
     /// `?`), conflicts, the repair suggestion if any, and the solution.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
+        if self.quarter_turns != 0 {
+            out.push_str(&format!(
+                "the puzzle is turned {}° clockwise in the photo; read upright:\n",
+                self.rotation_deg()
+            ));
+        }
         out.push_str("read grid (`?` before a cell marks an uncertain reading, `.` empty):\n");
         out.push_str(&board(&self.values, |i| self.readings[i].is_uncertain()));
         for c in &self.conflicts {

@@ -1,6 +1,8 @@
-//! The vision command line: `scan --debug` writes every stage image, `eval` reads the data-set
-//! layout and ends its JSON output with the summary object, and a missing or malformed data
-//! set gets an error naming the file and line. Photos come from `../shared/datasets` and are
+//! The vision command line: `scan --debug` writes every stage image, `scan --json` reports a
+//! turned photo's rotation, `eval` reads the data-set layout (corners optional, subsets by
+//! name lists) and ends its JSON output with the summary object (misread cells per photo,
+//! exact-board count, reliability table), and a missing or malformed data set or list gets an
+//! error naming the file and line. Photos come from `../shared/datasets` and are
 //! copied only into temporary folders.
 
 use std::path::{Path, PathBuf};
@@ -97,6 +99,7 @@ fn eval_json_ends_with_the_summary_object() {
     for key in [
         "images",
         "grids_found",
+        "images_with_corners",
         "corner_err_mean_pct",
         "corner_err_max_pct",
         "within_3pct",
@@ -134,4 +137,187 @@ fn eval_names_the_missing_or_malformed_file() {
     assert_ne!(o.status.code(), Some(0));
     let err = stderr(&o);
     assert!(err.contains("corners.csv:3"), "{err}");
+}
+
+/// Runs `eval --json` on `set` with `extra` arguments; returns the per-image objects and the
+/// summary.
+fn eval_json(set: &Path, extra: &[&str]) -> (Vec<serde_json::Value>, serde_json::Value) {
+    let mut args = vec!["eval", set.to_str().unwrap(), "--json"];
+    args.extend_from_slice(extra);
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut objects: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect();
+    let summary = objects.pop().expect("summary line");
+    (objects, summary)
+}
+
+#[test]
+fn eval_reports_misreads_exact_boards_and_reliability() {
+    let dir = tempfile::tempdir().unwrap();
+    small_set(dir.path(), str::to_string);
+    let (images, summary) = eval_json(dir.path(), &[]);
+    assert_eq!(images.len(), 2);
+    assert_eq!(summary["cells"], 162);
+    // Each photo's `wrong` list holds exactly its misread cells, in solving values.
+    let mut exact = 0;
+    for i in &images {
+        let wrong = i["wrong"].as_array().unwrap();
+        let d = &i["digits"];
+        let misread = d["cells"].as_u64().unwrap() - d["cells_correct"].as_u64().unwrap();
+        assert_eq!(wrong.len() as u64, misread, "{i}");
+        assert_eq!(d["exact"], wrong.is_empty());
+        exact += usize::from(wrong.is_empty());
+        for w in wrong {
+            assert_ne!(w["read"], w["truth"], "{w}");
+            assert!(w["truth"].as_u64().unwrap() <= 9 && w["read"].as_u64().unwrap() <= 9);
+            assert!(w["cell"].as_str().unwrap().starts_with('r'));
+        }
+        assert_eq!(d["rotation_deg"], 0);
+    }
+    assert_eq!(summary["boards_exact_count"], exact);
+    assert!(exact >= 1, "{images:?}");
+    assert_eq!(summary["boards_exact"], exact as f64 / 2.0);
+    let bins = summary["reliability"].as_array().unwrap();
+    assert_eq!(bins.len(), 7);
+    assert_eq!(bins[0]["lo"], 0.0);
+    assert_eq!(bins[6]["hi"], 1.0);
+    let cells: u64 = bins.iter().map(|b| b["cells"].as_u64().unwrap()).sum();
+    assert_eq!(cells, 162, "every read cell falls in one bin");
+    let correct: u64 = bins.iter().map(|b| b["correct"].as_u64().unwrap()).sum();
+    let cell_accuracy = summary["cell_accuracy"].as_f64().unwrap();
+    assert!((correct as f64 / 162.0 - cell_accuracy).abs() < 1e-9);
+    let share = summary["flagged_correct_share"].as_f64().unwrap();
+    assert!((0.0..0.2).contains(&share), "{share}");
+    // A share of misreads exists only when something was misread.
+    assert_eq!(
+        summary["flagged_wrong_share"].is_null(),
+        exact == 2,
+        "{summary}"
+    );
+}
+
+#[test]
+fn eval_lists_a_misread_cell_with_its_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let [_, second] = small_set(dir.path(), str::to_string);
+    // Falsify the second photo's label at r1c1 and r1c2: the true readings become misreads.
+    let label = dir.path().join(format!("labels/{second}.txt"));
+    let text = std::fs::read_to_string(&label).unwrap();
+    let mut rows: Vec<Vec<u8>> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().map(|v| v.parse().unwrap()).collect())
+        .collect();
+    let value = |v: u8| if v == 10 { 0 } else { v };
+    let truth = [value(rows[0][0]), value(rows[0][1])];
+    rows[0][0] = if truth[0] == 0 { 5 } else { 0 };
+    rows[0][1] = if truth[1] == 7 { 8 } else { 7 };
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|r| r.iter().map(u8::to_string).collect::<Vec<_>>().join(" "))
+        .collect();
+    std::fs::write(&label, lines.join("\n")).unwrap();
+    let (images, _) = eval_json(dir.path(), &[]);
+    let wrong = images[1]["wrong"].as_array().unwrap();
+    let find = |cell: &str| {
+        wrong
+            .iter()
+            .find(|w| w["cell"] == cell)
+            .unwrap_or_else(|| panic!("{cell} not listed: {wrong:?}"))
+    };
+    assert_eq!(find("r1c1")["read"], truth[0]);
+    assert_eq!(find("r1c1")["truth"], rows[0][0]);
+    assert_eq!(find("r1c2")["read"], truth[1]);
+    assert_eq!(find("r1c2")["truth"], rows[0][1]);
+    // Text mode names the cells too, and counts the exact boards.
+    let o = run(&["eval", dir.path().to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    let show = |v: u8| {
+        if v == 0 {
+            ".".to_string()
+        } else {
+            v.to_string()
+        }
+    };
+    let listed = format!("r1c1 {} (is {})", show(truth[0]), show(rows[0][0]));
+    assert!(text.contains(&listed), "{listed} missing from:\n{text}");
+    assert!(text.contains("boards exact "), "{text}");
+    assert!(text.contains("flagged uncertain"), "{text}");
+}
+
+#[test]
+fn eval_reads_cells_only_without_corners() {
+    let dir = tempfile::tempdir().unwrap();
+    small_set(dir.path(), str::to_string);
+    std::fs::remove_file(dir.path().join("corners.csv")).unwrap();
+    let (images, summary) = eval_json(dir.path(), &[]);
+    assert_eq!(summary["images"], 2);
+    assert_eq!(summary["images_with_corners"], 0);
+    for key in [
+        "corner_err_mean_pct",
+        "corner_err_max_pct",
+        "corner_out_median_pct",
+        "within_3pct",
+    ] {
+        assert!(summary[key].is_null(), "{key}: {summary}");
+    }
+    assert_eq!(summary["cells"], 162);
+    assert!(summary["cell_accuracy"].as_f64().unwrap() > 0.99);
+    assert!(images[0]["corner_err_pct"].is_null());
+
+    // A corners row for one photo only: corner figures over that photo.
+    small_set(dir.path(), |csv| {
+        csv.lines().take(2).collect::<Vec<_>>().join("\n")
+    });
+    let (_, summary) = eval_json(dir.path(), &["--detect-only"]);
+    assert_eq!(summary["images_with_corners"], 1);
+    assert_eq!(summary["within_3pct"], 1.0);
+}
+
+#[test]
+fn eval_only_and_exclude_restrict_the_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("set");
+    let [first, second] = small_set(&set, str::to_string);
+    let list = dir.path().join("held-back.txt");
+    std::fs::write(&list, format!("# held back\n{second}.jpg\n")).unwrap();
+    let l = list.to_str().unwrap();
+    let (images, summary) = eval_json(&set, &["--detect-only", "--only", l]);
+    assert_eq!(summary["images"], 1);
+    assert_eq!(images[0]["name"], second);
+    let (images, _) = eval_json(&set, &["--detect-only", "--exclude", l]);
+    assert_eq!(images.len(), 1);
+    assert_eq!(images[0]["name"], first);
+
+    std::fs::write(&list, format!("{first}\nno_such_photo\n")).unwrap();
+    let o = run(&["eval", set.to_str().unwrap(), "--detect-only", "--only", l]);
+    assert_ne!(o.status.code(), Some(0));
+    let err = stderr(&o);
+    assert!(
+        err.contains("held-back.txt:2") && err.contains("no_such_photo"),
+        "{err}"
+    );
+}
+
+#[test]
+fn scan_json_reports_a_turned_photo_upright() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "01_01_honor_view_10_0";
+    let photo = kubiesa_val().join(format!("images/{name}.jpg"));
+    let upright = run(&["scan", photo.to_str().unwrap(), "--json"]);
+    assert_eq!(upright.status.code(), Some(0), "{}", stderr(&upright));
+    let upright: serde_json::Value = serde_json::from_slice(&upright.stdout).unwrap();
+    assert_eq!(upright["rotation_deg"], 0);
+    let turned = dir.path().join("turned.png");
+    image::imageops::rotate270(&image::open(&photo).unwrap().to_luma8())
+        .save(&turned)
+        .unwrap();
+    let o = run(&["scan", turned.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let scan: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(scan["rotation_deg"], 270);
+    assert_eq!(scan["grid"], upright["grid"]);
 }

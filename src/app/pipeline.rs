@@ -10,11 +10,10 @@ use std::sync::Arc;
 
 use image::RgbImage;
 
+use crate::digits::UNCERTAIN_BELOW;
 use crate::sudoku::Cell;
 use crate::vision::Lattice;
 
-/// Below this mean probability a voted cell is shown as uncertain (amber).
-pub const UNCERTAIN_CONFIDENCE: f32 = 0.9;
 /// Below this share of agreeing frames a voted cell is shown as uncertain.
 pub const UNCERTAIN_AGREEMENT: f32 = 0.7;
 
@@ -54,9 +53,9 @@ pub struct Reading {
 }
 
 impl Reading {
-    /// Cells whose confidence is below [`UNCERTAIN_CONFIDENCE`].
+    /// Cells whose confidence is below [`UNCERTAIN_BELOW`] (amber).
     pub fn uncertain(&self) -> [bool; 81] {
-        self.confidence.map(|c| c < UNCERTAIN_CONFIDENCE)
+        self.confidence.map(|c| c < UNCERTAIN_BELOW)
     }
 }
 
@@ -226,7 +225,7 @@ impl Voter {
             *value = best as u8;
             let agreement = count as f32 / n as f32;
             let mean_conf = confidence[best] / count.max(1) as f32;
-            *flag = agreement < UNCERTAIN_AGREEMENT || mean_conf < UNCERTAIN_CONFIDENCE;
+            *flag = agreement < UNCERTAIN_AGREEMENT || mean_conf < UNCERTAIN_BELOW;
         }
         Some(VotedReading {
             values,

@@ -1,6 +1,9 @@
-//! `sudoku-lens eval DATASET_DIR [--json]`: measures grid detection on a photo data set in the
-//! shared layout (see `sudoku_lens::dataset`): grid found, corner error against `corners.csv`
-//! (largest corner distance in % of the true grid's mean side) and milliseconds per image.
+//! `sudoku-lens eval DATASET_DIR [--json] [--only LIST] [--exclude LIST]`: measures grid
+//! detection and digit reading on a photo data set in the shared layout (see
+//! `sudoku_lens::dataset`): grid found, corner error against `corners.csv` (largest corner
+//! distance in % of the true grid's mean side; only over photos with a corners row, so a set
+//! without corners is measured for its cells alone), milliseconds per image, cell and board
+//! accuracy, the misread cells of each photo and a confidence reliability table.
 //!
 //! With `--json` every image is one JSON line and the LAST line is the [`EvalSummary`] object.
 
@@ -12,8 +15,10 @@ use anyhow::Context as _;
 use clap::Args;
 use serde::Serialize;
 
-use sudoku_lens::dataset::Dataset;
+use sudoku_lens::dataset::{Dataset, NameList};
+use sudoku_lens::digits::reliability::{BIN_LOWER_EDGES, CellOutcome, ReliabilityBin, reliability};
 use sudoku_lens::scan::{ReadScore, Scanner, score_scan};
+use sudoku_lens::sudoku::Cell;
 use sudoku_lens::sudoku::parse::parse_labels;
 use sudoku_lens::vision::{self, Point, mean_side};
 
@@ -23,8 +28,15 @@ pub const CORNER_TOLERANCE_PCT: f64 = 3.0;
 /// Arguments of `eval`.
 #[derive(Args, Debug)]
 pub struct EvalArgs {
-    /// Data set folder (images/, labels/, corners.csv).
+    /// Data set folder (images/, labels/, optional corners.csv).
     pub dataset: PathBuf,
+    /// Only these photos: a file with one photo name a line (extension optional, `#`
+    /// comments).
+    #[arg(long, value_name = "LIST")]
+    pub only: Option<PathBuf>,
+    /// Leave out these photos (same file format as `--only`), e.g. a held-back split.
+    #[arg(long, value_name = "LIST")]
+    pub exclude: Option<PathBuf>,
     /// Print one JSON object per image and the summary object as the last line.
     #[arg(long)]
     pub json: bool,
@@ -49,6 +61,26 @@ pub struct DigitResult {
     pub score: ReadScore,
     /// Whole pipeline time: detection + cells + model + validation/repair + solve, ms.
     pub pipeline_ms: f64,
+    /// How far the puzzle appeared turned clockwise, degrees (None for a missed grid).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rotation_deg: Option<u16>,
+    /// The cells read wrong, reading order (None for a missed grid: every cell counts wrong).
+    #[serde(skip)]
+    pub wrong: Option<Vec<WrongCell>>,
+    /// Every read cell's confidence, correctness and flag (empty for a missed grid).
+    #[serde(skip)]
+    pub outcomes: Vec<CellOutcome>,
+}
+
+/// A misread cell, in solving values (0 = empty, pencil marks included).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WrongCell {
+    /// Cell name, `r1c2`.
+    pub cell: String,
+    /// Value read.
+    pub read: u8,
+    /// True value.
+    pub truth: u8,
 }
 
 /// Reads the digits of one photo and scores them against its label file.
@@ -68,7 +100,7 @@ fn read_digits(
             empties: 81 - digits,
             ..ReadScore::default()
         },
-        pipeline_ms: 0.0,
+        ..DigitResult::default()
     };
     let Some(d) = detection else {
         return Some(missed);
@@ -78,9 +110,31 @@ fn read_digits(
         return Some(missed);
     };
     let pipeline_ms = detect_ms + start.elapsed().as_secs_f64() * 1000.0;
+    let truth = labels.map(|v| if (1..=9).contains(&v) { v } else { 0 });
+    let wrong = (0..81)
+        .filter(|&i| scan.values[i] != truth[i])
+        .map(|i| WrongCell {
+            cell: Cell::from_index(i).to_string(),
+            read: scan.values[i],
+            truth: truth[i],
+        })
+        .collect();
+    let outcomes = scan
+        .readings
+        .iter()
+        .zip(scan.values.iter().zip(&truth))
+        .map(|(r, (read, t))| CellOutcome {
+            confidence: r.confidence,
+            correct: read == t,
+            flagged: r.is_uncertain(),
+        })
+        .collect();
     Some(DigitResult {
         score: score_scan(&scan, &labels),
         pipeline_ms,
+        rotation_deg: Some(scan.rotation_deg()),
+        wrong: Some(wrong),
+        outcomes,
     })
 }
 
@@ -103,7 +157,9 @@ fn summarize_digits(summary: &mut EvalSummary, results: &[ImageResult]) {
         sum(|r| r.score.empties_correct),
         sum(|r| r.score.empties),
     ));
-    summary.boards_exact = Some(ratio(sum(|r| usize::from(r.score.exact)), read.len()));
+    let exact = sum(|r| usize::from(r.score.exact));
+    summary.boards_exact = Some(ratio(exact, read.len()));
+    summary.boards_exact_count = Some(exact);
     summary.boards_solved_correct = Some(ratio(
         sum(|r| usize::from(r.score.solved_correct)),
         read.len(),
@@ -115,6 +171,19 @@ fn summarize_digits(summary: &mut EvalSummary, results: &[ImageResult]) {
         .collect();
     ms.sort_by(f64::total_cmp);
     summary.pipeline_ms_median = Some(percentile(&ms, 0.5));
+    let outcomes: Vec<CellOutcome> = read
+        .iter()
+        .flat_map(|r| r.outcomes.iter().copied())
+        .collect();
+    let rel = reliability(&outcomes, &BIN_LOWER_EDGES);
+    summary.reliability = Some(rel.bins);
+    summary.flagged_correct_share = Some(rel.flagged_correct_share);
+    summary.flagged_wrong_share = Some(rel.flagged_wrong_share);
+    summary.boards_turned = Some(
+        read.iter()
+            .filter(|r| r.rotation_deg.is_some_and(|d| d != 0))
+            .count(),
+    );
 }
 
 /// Result for one photo.
@@ -142,6 +211,10 @@ pub struct ImageResult {
     /// Digit reading (when run and the photo has labels).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub digits: Option<DigitResult>,
+    /// The misread cells (when read: `[]` for an exact board; absent when the grid was not
+    /// found or digits were not read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wrong: Option<Vec<WrongCell>>,
 }
 
 /// The summary object (last JSON line). Later stages (digit reading) add `Option` fields,
@@ -152,21 +225,22 @@ pub struct EvalSummary {
     pub images: usize,
     /// Photos where a grid was detected.
     pub grids_found: usize,
-    /// Photos that have a ground-truth corners row.
+    /// Photos that have a ground-truth corners row; the corner figures below are over these
+    /// and are null when there are none.
     pub images_with_corners: usize,
     /// Mean corner error over detected photos with ground truth, % of grid side.
-    pub corner_err_mean_pct: f64,
+    pub corner_err_mean_pct: Option<f64>,
     /// Largest corner error over detected photos with ground truth, % of grid side.
-    pub corner_err_max_pct: f64,
+    pub corner_err_max_pct: Option<f64>,
     /// Median over found corners of how far the true corner lies outside the found one,
     /// along the grid's diagonal, % of grid side. Near 0 when the labels follow the
     /// detector's convention (corners on the border line's centre); a set labelled on the
     /// border's outer edge, or further out, shows a positive bias here that counts against
     /// every one of its corner errors.
-    pub corner_out_median_pct: f64,
+    pub corner_out_median_pct: Option<f64>,
     /// Share (0–1) of photos with ground truth whose four corners are all within
     /// [`CORNER_TOLERANCE_PCT`] (a missed grid counts as a failure).
-    pub within_3pct: f64,
+    pub within_3pct: Option<f64>,
     /// Median detection time, ms.
     pub ms_median: f64,
     /// 95th-percentile detection time, ms.
@@ -186,12 +260,29 @@ pub struct EvalSummary {
     /// Share of photos with all 81 cells right.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub boards_exact: Option<f64>,
+    /// Number of photos with all 81 cells right.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub boards_exact_count: Option<usize>,
     /// Share of photos whose solution (read or repaired) equals the true unique solution.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub boards_solved_correct: Option<f64>,
     /// Median whole-pipeline time (detection → solution), ms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pipeline_ms_median: Option<f64>,
+    /// Found grids read turned (a non-zero `rotation_deg`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub boards_turned: Option<usize>,
+    /// Over every read cell of the found grids: cells, right readings and accuracy per bin
+    /// of the reading's confidence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reliability: Option<Vec<ReliabilityBin>>,
+    /// Share of right readings flagged uncertain (`digits::UNCERTAIN_BELOW`); null without
+    /// right readings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flagged_correct_share: Option<Option<f64>>,
+    /// Share of misread cells flagged uncertain; null without misreads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flagged_wrong_share: Option<Option<f64>>,
 }
 
 /// Largest distance between corresponding corners, in % of `truth`'s mean side.
@@ -247,6 +338,7 @@ pub fn evaluate(
                     ms: 0.0,
                     error: Some(e.to_string()),
                     digits: None,
+                    wrong: None,
                 });
                 continue;
             }
@@ -274,6 +366,7 @@ pub fn evaluate(
             ),
             Err(e) => (false, None, Some(e.to_string())),
         };
+        let wrong = digits.as_ref().and_then(|d| d.wrong.clone());
         results.push(ImageResult {
             name: photo.name.clone(),
             grid_found,
@@ -283,6 +376,7 @@ pub fn evaluate(
             ms,
             error,
             digits,
+            wrong,
         });
     }
     let mut summary = summarize(ds, &results);
@@ -314,18 +408,11 @@ fn summarize(ds: &Dataset, results: &[ImageResult]) -> EvalSummary {
         images: results.len(),
         grids_found: results.iter().filter(|r| r.grid_found).count(),
         images_with_corners: with_truth,
-        corner_err_mean_pct: if errs.is_empty() {
-            0.0
-        } else {
-            errs.iter().sum::<f64>() / errs.len() as f64
-        },
-        corner_err_max_pct: errs.iter().copied().fold(0.0, f64::max),
-        corner_out_median_pct: percentile(&out, 0.5),
-        within_3pct: if with_truth == 0 {
-            0.0
-        } else {
-            within as f64 / with_truth as f64
-        },
+        corner_err_mean_pct: (!errs.is_empty())
+            .then(|| errs.iter().sum::<f64>() / errs.len() as f64),
+        corner_err_max_pct: (!errs.is_empty()).then(|| errs.iter().copied().fold(0.0, f64::max)),
+        corner_out_median_pct: (!out.is_empty()).then(|| percentile(&out, 0.5)),
+        within_3pct: (with_truth > 0).then(|| within as f64 / with_truth as f64),
         ms_median: percentile(&ms, 0.5),
         ms_p95: percentile(&ms, 0.95),
         ..EvalSummary::default()
@@ -336,6 +423,9 @@ fn summarize(ds: &Dataset, results: &[ImageResult]) -> EvalSummary {
 pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let ds = Dataset::open(&args.dataset)
         .with_context(|| format!("reading data set {}", args.dataset.display()))?;
+    let only = args.only.as_deref().map(NameList::read).transpose()?;
+    let exclude = args.exclude.as_deref().map(NameList::read).transpose()?;
+    let ds = ds.select(only.as_ref(), exclude.as_ref())?;
     let mut scanner = if args.detect_only {
         None
     } else {
@@ -353,41 +443,107 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         println!("{}", serde_json::to_string(&summary)?);
     } else {
         for r in &results {
-            let err = match (r.grid_found, r.corner_err_pct) {
-                (true, Some(e)) => format!("corner error {e:5.2} %"),
-                (true, None) => "no ground-truth corners".to_string(),
-                (false, _) => format!("NO GRID: {}", r.error.as_deref().unwrap_or("")),
-            };
-            println!("{:<32} {:>7.1} ms  {err}", r.name, r.ms);
+            println!("{}", image_line(r));
         }
-        println!(
-            "{} images, {} grids found, {:.1} % within {CORNER_TOLERANCE_PCT} % \
-             (of {} with corners), corner error mean {:.2} % max {:.2} %, \
-             true corners {:+.2} % outside ours (median), {:.1} ms median, {:.1} ms p95",
-            summary.images,
-            summary.grids_found,
-            100.0 * summary.within_3pct,
-            summary.images_with_corners,
-            summary.corner_err_mean_pct,
-            summary.corner_err_max_pct,
-            summary.corner_out_median_pct,
-            summary.ms_median,
-            summary.ms_p95
-        );
-        if let (Some(cells), Some(acc)) = (summary.cells, summary.cell_accuracy) {
-            println!(
-                "{cells} cells: cell accuracy {:.2} %, digits {:.2} %, empties {:.2} %, \
-                 boards exact {:.1} %, boards solved correctly {:.1} %, pipeline {:.1} ms median",
-                100.0 * acc,
-                100.0 * summary.digit_accuracy.unwrap_or(0.0),
-                100.0 * summary.empty_accuracy.unwrap_or(0.0),
-                100.0 * summary.boards_exact.unwrap_or(0.0),
-                100.0 * summary.boards_solved_correct.unwrap_or(0.0),
-                summary.pipeline_ms_median.unwrap_or(0.0)
-            );
-        }
+        print!("{}", summary_text(&summary));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One photo in text mode: time, corner error or why no grid, turn, misread cells.
+fn image_line(r: &ImageResult) -> String {
+    let mut line = format!("{:<32} {:>7.1} ms  ", r.name, r.ms);
+    line.push_str(&match (r.grid_found, r.corner_err_pct) {
+        (true, Some(e)) => format!("corner error {e:5.2} %"),
+        (true, None) => "no ground-truth corners".to_string(),
+        (false, _) => format!("NO GRID: {}", r.error.as_deref().unwrap_or("")),
+    });
+    if let Some(deg) = r
+        .digits
+        .as_ref()
+        .and_then(|d| d.rotation_deg)
+        .filter(|&d| d != 0)
+    {
+        line.push_str(&format!(", turned {deg}°"));
+    }
+    if let Some(wrong) = &r.wrong {
+        let show = |v: u8| {
+            if v == 0 {
+                ".".to_string()
+            } else {
+                v.to_string()
+            }
+        };
+        if wrong.is_empty() {
+            line.push_str(", all cells right");
+        } else {
+            let cells: Vec<String> = wrong
+                .iter()
+                .map(|w| format!("{} {} (is {})", w.cell, show(w.read), show(w.truth)))
+                .collect();
+            line.push_str(&format!(", misread {}", cells.join(", ")));
+        }
+    }
+    line
+}
+
+/// The summary in text mode: detection, then (when digits were read) accuracy and the
+/// reliability table.
+fn summary_text(s: &EvalSummary) -> String {
+    let pct = |v: Option<f64>| v.map_or("n/a".to_string(), |v| format!("{:.2} %", 100.0 * v));
+    let plain = |v: Option<f64>| v.map_or("n/a".to_string(), |v| format!("{v:.2} %"));
+    let mut out = format!(
+        "{} images, {} grids found; of {} with corners: {} within {CORNER_TOLERANCE_PCT} %, \
+         corner error mean {} max {}, true corners {} outside ours (median); \
+         {:.1} ms median, {:.1} ms p95\n",
+        s.images,
+        s.grids_found,
+        s.images_with_corners,
+        pct(s.within_3pct),
+        plain(s.corner_err_mean_pct),
+        plain(s.corner_err_max_pct),
+        plain(s.corner_out_median_pct),
+        s.ms_median,
+        s.ms_p95
+    );
+    let (Some(cells), Some(acc)) = (s.cells, s.cell_accuracy) else {
+        return out;
+    };
+    out.push_str(&format!(
+        "{cells} cells: cell accuracy {}, digits {}, empties {}, boards exact {}/{} ({}), \
+         boards solved correctly {}, {} read turned, pipeline {:.1} ms median\n",
+        pct(Some(acc)),
+        pct(s.digit_accuracy),
+        pct(s.empty_accuracy),
+        s.boards_exact_count.unwrap_or(0),
+        cells / 81,
+        pct(s.boards_exact),
+        pct(s.boards_solved_correct),
+        s.boards_turned.unwrap_or(0),
+        s.pipeline_ms_median.unwrap_or(0.0)
+    ));
+    if let Some(bins) = &s.reliability {
+        out.push_str("confidence        cells   right  accuracy\n");
+        for b in bins {
+            let close = if b.hi >= 1.0 { ']' } else { ')' };
+            out.push_str(&format!(
+                "[{:<5}, {:<5}{close} {:>7} {:>7}  {}\n",
+                b.lo,
+                b.hi,
+                b.cells,
+                b.correct,
+                b.accuracy
+                    .map_or("-".to_string(), |a| format!("{:.2} %", 100.0 * a))
+            ));
+        }
+        out.push_str(&format!(
+            "flagged uncertain (confidence < {}): {} of right readings, {} of misreads\n",
+            sudoku_lens::digits::UNCERTAIN_BELOW,
+            pct(s.flagged_correct_share.flatten()),
+            pct(s.flagged_wrong_share.flatten())
+        ));
+    }
+    out
 }
 
 #[cfg(test)]

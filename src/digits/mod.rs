@@ -2,13 +2,17 @@
 //! probabilities, and proposes the most likely repair when the read grid is not a valid Sudoku.
 //!
 //! Owns the class scheme ([`CellClass`]), the ONNX model and its backends ([`Classifier`]:
-//! tract by default, ONNX Runtime behind the `onnxruntime` feature), the repair search
+//! tract by default, ONNX Runtime behind the `onnxruntime` feature), the one uncertainty
+//! threshold ([`UNCERTAIN_BELOW`]) and how well confidences match accuracy ([`reliability`]),
+//! the choice of a grid's orientation from its readings ([`orientation`]), the repair search
 //! ([`repair`]) and the training-data side (synthetic cells in [`synth`], labelled export in
 //! [`export`]). It does not find grids or cut cells (see `vision`) and does not solve
 //! (see `sudoku`); the cell input is exactly `vision::normalize_cell`'s output.
 
 pub mod classifier;
 pub mod export;
+pub mod orientation;
+pub mod reliability;
 pub mod repair;
 pub mod synth;
 
@@ -23,7 +27,9 @@ pub const NUM_CLASSES: usize = 11;
 /// Class index of a cell holding pencil-mark candidates (empty for solving).
 pub const CLASS_PENCIL: u8 = 10;
 
-/// Below this top-class probability a reading is reported as uncertain.
+/// Below this top-class probability a reading is reported as uncertain: the one threshold
+/// behind [`CellReading::is_uncertain`], the app's amber cells and `eval`'s flagged shares.
+/// Set for the current model; re-check it with `eval`'s reliability table after retraining.
 pub const UNCERTAIN_BELOW: f32 = 0.9;
 
 /// What a cell holds, as the classifier sees it.

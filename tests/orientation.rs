@@ -1,0 +1,213 @@
+//! Photos turned by a quarter, half or three-quarter turn (pixels rotated, no EXIF tag) are read
+//! upright: every kubiesa-val photo (MIT, A. Kubiesa) is rotated in memory and scanned, and the
+//! reported turn, the 81 values and the re-indexed corners are checked against the upright
+//! scan — exactly when the turned photo is read along the upright photo's lattice carried over
+//! (the orientation step alone), and through the detector on the turned pixels, whose lattice
+//! differs from the upright one by resampling (see that test for what it allows).
+
+use std::path::PathBuf;
+
+use image::{GrayImage, imageops};
+use sudoku_lens::dataset::Dataset;
+use sudoku_lens::digits::orientation::turned;
+use sudoku_lens::scan::{Scanner, score_scan};
+use sudoku_lens::vision::{GridDetection, Lattice, Point};
+
+/// Two classes closer than this in probability are a near tie (see the exact test).
+const NEAR_TIE: f32 = 0.01;
+
+fn kubiesa_val() -> Option<PathBuf> {
+    [
+        std::env::var_os("SUDOKU_LENS_DATASETS").map(PathBuf::from),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets")),
+        Some(PathBuf::from("/work/shared/datasets")),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|p| p.join("kubiesa-val"))
+    .find(|p| p.join("images").is_dir())
+}
+
+/// `gray` turned `quarter_turns` times clockwise, and where a point of `gray` lands in it.
+fn turn(gray: &GrayImage, quarter_turns: u8) -> (GrayImage, impl Fn(Point) -> Point) {
+    let (w, h) = (gray.width() as f32, gray.height() as f32);
+    let image = match quarter_turns {
+        1 => imageops::rotate90(gray),
+        2 => imageops::rotate180(gray),
+        3 => imageops::rotate270(gray),
+        _ => gray.clone(),
+    };
+    // Pixel centres: x' = h − 1 − y, y' = x for one clockwise quarter turn.
+    let map = move |p: Point| match quarter_turns {
+        1 => Point::new(h - 1.0 - p.y, p.x),
+        2 => Point::new(w - 1.0 - p.x, h - 1.0 - p.y),
+        3 => Point::new(p.y, w - 1.0 - p.x),
+        _ => p,
+    };
+    (image, map)
+}
+
+/// The upright photo's lattice carried into the photo turned `quarter_turns` clockwise,
+/// indexed as that image lies (`[0][0]` at its top-left), as the detector would give it.
+fn carried_detection(
+    upright: &GridDetection,
+    quarter_turns: u8,
+    map: impl Fn(Point) -> Point,
+) -> GridDetection {
+    let mut lattice_in_image = [[Point::default(); 10]; 10];
+    for (r, row) in upright.lattice_in_image.iter().enumerate() {
+        for (c, &p) in row.iter().enumerate() {
+            let (ri, ci) = turned(r, c, 10, quarter_turns);
+            lattice_in_image[ri][ci] = map(p);
+        }
+    }
+    let lattice = Lattice {
+        points_in_image: lattice_in_image,
+    };
+    GridDetection {
+        corners_in_image: lattice.corners(),
+        lattice_in_image,
+        ..upright.clone()
+    }
+}
+
+/// Along the carried-over lattice the turned photo's cells are the upright ones' pixels turned,
+/// up to float rounding in the warp (a pixel here and there one gray level off), so the turn
+/// must be found and every value match — except on a cell whose two best classes are within
+/// [`NEAR_TIE`] in the upright reading, where one level decides (01_01_honor_view_10_1 r2c2:
+/// 1 at 0.3697 against 2 at 0.3690, four pixels one level apart).
+#[test]
+fn turned_photos_read_exactly_like_upright_ones_along_the_same_lattice() {
+    let Some(dir) = kubiesa_val() else {
+        eprintln!("skipped: shared/datasets/kubiesa-val not found (set SUDOKU_LENS_DATASETS)");
+        return;
+    };
+    let ds = Dataset::open(&dir).unwrap();
+    assert_eq!(ds.photos.len(), 80);
+    let mut scanner = Scanner::with_default_model().unwrap();
+    let mut failures = Vec::new();
+    let mut near_ties = Vec::new();
+    for photo in &ds.photos {
+        let gray = sudoku_lens::vision::load_image(&photo.image_path)
+            .unwrap()
+            .to_luma8();
+        let upright = scanner
+            .scan_gray(&gray)
+            .unwrap_or_else(|e| panic!("{}: {e}", photo.name));
+        assert_eq!(upright.quarter_turns, 0, "{} upright", photo.name);
+        for k in 1..4u8 {
+            let (turned_gray, map) = turn(&gray, k);
+            let detection = carried_detection(&upright.detection, k, &map);
+            let scan = scanner.scan_detection(&turned_gray, detection).unwrap();
+            let name = format!("{} turned {}°", photo.name, 90 * u16::from(k));
+            let mut differ = Vec::new();
+            for i in (0..81).filter(|&i| scan.values[i] != upright.values[i]) {
+                let mut p = upright.readings[i].probabilities;
+                p.sort_by(|a, b| b.total_cmp(a));
+                let cell = format!("r{}c{}", i / 9 + 1, i % 9 + 1);
+                if p[0] - p[1] < NEAR_TIE {
+                    near_ties.push(format!("{name} {cell}"));
+                } else {
+                    differ.push(cell);
+                }
+            }
+            let corner_px = upright
+                .detection
+                .corners_in_image
+                .iter()
+                .zip(&scan.detection.corners_in_image)
+                .map(|(&u, &t)| map(u).distance(t))
+                .fold(0.0f32, f32::max);
+            if scan.quarter_turns != k || !differ.is_empty() || corner_px > 0.01 {
+                failures.push(format!(
+                    "{name}: read as {}°, cells {differ:?} differ, corners {corner_px} px off",
+                    scan.rotation_deg()
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "kubiesa-val turned along the upright lattice: 240 scans, {} near-tie cells differ {near_ties:?}",
+        near_ties.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Through the detector, the turned photo's lattice is found anew on resampled pixels and
+/// lands up to a few pixels (in a few photos, much further) away from the upright one, and two
+/// turned photos give no grid at all today (01_04_iphone_14_1 at 270°, 01_27_iphone_14_0 at
+/// 90°: detector faults, not orientation ones). So: every grid found must be read in the
+/// right turn, and read against the labels about as well as the upright photos are (cells
+/// that differ from the upright reading are listed for inspection: they are the uncertain,
+/// near-tie readings).
+#[test]
+fn turned_photos_read_like_upright_ones() {
+    let Some(dir) = kubiesa_val() else {
+        eprintln!("skipped: shared/datasets/kubiesa-val not found (set SUDOKU_LENS_DATASETS)");
+        return;
+    };
+    let ds = Dataset::open(&dir).unwrap();
+    assert_eq!(ds.photos.len(), 80);
+    let mut scanner = Scanner::with_default_model().unwrap();
+    let (mut missed, mut wrong_turn, mut differ) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut cells, mut upright_correct, mut turned_correct) = (0, 0, 0);
+    for photo in &ds.photos {
+        let labels = ds.labels(photo).unwrap().expect("kubiesa-val is labelled");
+        let gray = sudoku_lens::vision::load_image(&photo.image_path)
+            .unwrap()
+            .to_luma8();
+        let upright = scanner
+            .scan_gray(&gray)
+            .unwrap_or_else(|e| panic!("{}: {e}", photo.name));
+        let upright_score = score_scan(&upright, &labels);
+        for k in 1..4u8 {
+            let name = format!("{} turned {}°", photo.name, 90 * u16::from(k));
+            let (turned_gray, _) = turn(&gray, k);
+            let scan = match scanner.scan_gray(&turned_gray) {
+                Ok(s) => s,
+                Err(e) => {
+                    missed.push(format!("{name}: {e}"));
+                    continue;
+                }
+            };
+            if scan.quarter_turns != k {
+                wrong_turn.push(format!("{name}: read as {}°", scan.rotation_deg()));
+            }
+            cells += 81;
+            upright_correct += upright_score.cells_correct;
+            turned_correct += score_scan(&scan, &labels).cells_correct;
+            for i in (0..81).filter(|&i| scan.values[i] != upright.values[i]) {
+                differ.push(format!(
+                    "{name} r{}c{}: {} at {:.2} (upright {} at {:.2})",
+                    i / 9 + 1,
+                    i % 9 + 1,
+                    scan.values[i],
+                    scan.readings[i].confidence,
+                    upright.values[i],
+                    upright.readings[i].confidence
+                ));
+            }
+        }
+    }
+    let acc = |n: usize| n as f64 / cells.max(1) as f64;
+    eprintln!(
+        "kubiesa-val turned through the detector: {} of 240 found, {} in the wrong turn; \
+         cell accuracy {:.4} turned, {:.4} upright on the same photos; {} cells differ:\n{}",
+        240 - missed.len(),
+        wrong_turn.len(),
+        acc(turned_correct),
+        acc(upright_correct),
+        differ.len(),
+        differ.join("\n")
+    );
+    assert!(wrong_turn.is_empty(), "{}", wrong_turn.join("\n"));
+    assert!(missed.len() <= 2, "{}", missed.join("\n"));
+    // Measured: 0.9979 turned against 0.9989 upright, most of the gap in one photo
+    // (01_06_honor_view_10_1, whose turned lattice lands a grid line off at 90° and 180°).
+    assert!(
+        acc(turned_correct) >= acc(upright_correct) - 0.002,
+        "turned {} upright {}",
+        acc(turned_correct),
+        acc(upright_correct)
+    );
+}
