@@ -288,44 +288,21 @@ pub fn parse_corners(
     Ok(out)
 }
 
-/// Reads a list of photo names: one per line, `#` starts a comment, blank lines ignored; a
-/// name may carry its image extension (`image12.jpg` is `image12`). Held-back splits
-/// (models/train/holdout/*.txt) are such lists.
-pub fn read_name_list(path: &Path) -> Result<Vec<String>, DatasetError> {
-    let text = std::fs::read_to_string(path).map_err(|source| DatasetError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    Ok(parse_name_list(&text))
-}
-
-/// The names of a name list's text (see [`read_name_list`]).
-pub fn parse_name_list(text: &str) -> Vec<String> {
-    text.lines()
-        .map(|line| line.split('#').next().unwrap_or("").trim())
-        .filter(|name| !name.is_empty())
-        .map(|name| {
-            let p = Path::new(name);
-            match p.extension().and_then(|e| e.to_str()) {
-                Some(ext) if IMAGE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()) => p
-                    .file_stem()
-                    .map_or(name.to_string(), |s| s.to_string_lossy().into_owned()),
-                _ => name.to_string(),
-            }
-        })
-        .collect()
+/// How far detected corners lie from the ground truth: the largest distance between
+/// corresponding corners, in % of `truth`'s mean side (the metric of `eval` and the tests).
+pub fn corner_error_pct(found: [Point; 4], truth: [Point; 4]) -> f64 {
+    let side = crate::vision::mean_side(truth).max(1.0) as f64;
+    let worst = found
+        .iter()
+        .zip(truth.iter())
+        .map(|(a, b)| a.distance(*b) as f64)
+        .fold(0.0, f64::max);
+    100.0 * worst / side
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn name_lists_drop_comments_blanks_and_image_extensions() {
-        let names =
-            parse_name_list("# held back\nimage12.jpg\n\n  rozet_0001  # note\nshot.PNG\nx.y\n");
-        assert_eq!(names, ["image12", "rozet_0001", "shot", "x.y"]);
-    }
 
     #[test]
     fn parses_rows_and_reports_bad_lines() {

@@ -9,17 +9,8 @@
 
 use std::path::Path;
 
-use sudoku_lens::dataset::Dataset;
-use sudoku_lens::vision::{self, Point, mean_side};
-
-fn corner_error_pct(found: [Point; 4], truth: [Point; 4]) -> f32 {
-    let worst = found
-        .iter()
-        .zip(truth.iter())
-        .map(|(a, b)| a.distance(*b))
-        .fold(0.0, f32::max);
-    100.0 * worst / mean_side(truth)
-}
+use sudoku_lens::dataset::{Dataset, corner_error_pct};
+use sudoku_lens::vision::{self, Point};
 
 /// Checks every photo of set `name`, first shrunk to `long_side_px` (its long side) when
 /// given, as a webcam would deliver it.

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context as _, bail};
 use clap::Args;
 
-use sudoku_lens::dataset::read_name_list;
+use sudoku_lens::dataset::NameList;
 use sudoku_lens::digits::Classifier;
 use sudoku_lens::digits::export::{
     CellWriter, PhotoExportOptions, export_photo_set, export_synthetic,
@@ -77,7 +77,12 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("creating {}", args.out.display()))?;
     let mut exclude = std::collections::HashSet::new();
     for list in &args.exclude {
-        exclude.extend(read_name_list(list)?);
+        exclude.extend(
+            NameList::read(list)?
+                .names
+                .into_iter()
+                .map(|(_, name)| name),
+        );
     }
     // Photos without ground-truth corners are cut along the detector's lattice when the
     // embedded model confirms it.

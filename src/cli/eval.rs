@@ -15,7 +15,7 @@ use anyhow::Context as _;
 use clap::Args;
 use serde::Serialize;
 
-use sudoku_lens::dataset::{Dataset, NameList};
+use sudoku_lens::dataset::{Dataset, NameList, corner_error_pct};
 use sudoku_lens::digits::reliability::{BIN_LOWER_EDGES, CellOutcome, ReliabilityBin, reliability};
 use sudoku_lens::scan::{ReadScore, Scanner, score_scan};
 use sudoku_lens::sudoku::Cell;
@@ -283,17 +283,6 @@ pub struct EvalSummary {
     /// Share of misread cells flagged uncertain; null without misreads.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flagged_wrong_share: Option<Option<f64>>,
-}
-
-/// Largest distance between corresponding corners, in % of `truth`'s mean side.
-pub fn corner_error_pct(found: [Point; 4], truth: [Point; 4]) -> f64 {
-    let side = mean_side(truth).max(1.0) as f64;
-    let worst = found
-        .iter()
-        .zip(truth.iter())
-        .map(|(a, b)| a.distance(*b) as f64)
-        .fold(0.0, f64::max);
-    100.0 * worst / side
 }
 
 /// For each corner, how far `truth` lies outside `found` along the line from the found

@@ -11,8 +11,8 @@ use clap::{Args, Subcommand, ValueEnum};
 use sudoku_lens::dataset::Dataset;
 use sudoku_lens::synthetic::rng::stable_hash;
 use sudoku_lens::synthetic::{
-    DatasetWriter, FontBank, FontSplit, FrameSize, OutputFormat, Rng, ScreenSpec, render_screen,
-    Degradation, sample_name, webcam_frame,
+    DatasetWriter, Degradation, FontBank, FontSplit, FrameSize, OutputFormat, Rng, ScreenSpec,
+    render_screen, sample_name, webcam_frame,
 };
 use sudoku_lens::vision::load_image;
 
@@ -176,7 +176,8 @@ fn run_webcam(args: WebcamArgs) -> anyhow::Result<ExitCode> {
         for k in 0..args.copies {
             let mut rng = Rng::for_item(args.seed, stable_hash(photo.name.as_bytes()) ^ k as u64);
             let frame_size = size.pick(&mut rng);
-            let Some(frame) = webcam_frame(&image, corners, &mut rng, frame_size, degradation) else {
+            let Some(frame) = webcam_frame(&image, corners, &mut rng, frame_size, degradation)
+            else {
                 degenerate += 1;
                 continue;
             };

@@ -364,7 +364,8 @@ mod tests {
         for i in 0..24u64 {
             let mut rng = Rng::for_item(3, i);
             let size = FrameSize::Mixed.pick(&mut rng);
-            let f = webcam_frame(&img, corners, &mut rng, size, Degradation::Harsh).expect("a frame");
+            let f =
+                webcam_frame(&img, corners, &mut rng, size, Degradation::Harsh).expect("a frame");
             assert_eq!(f.image.dimensions(), size);
             assert!((60..=80).contains(&f.jpeg_quality));
             let ys = f.corners_in_image.map(|p| p.y);
@@ -408,7 +409,14 @@ mod tests {
     fn same_seed_same_frame() {
         let (img, corners) = photo();
         let make = |seed| {
-            let f = webcam_frame(&img, corners, &mut Rng::new(seed), (640, 480), Degradation::Slight).unwrap();
+            let f = webcam_frame(
+                &img,
+                corners,
+                &mut Rng::new(seed),
+                (640, 480),
+                Degradation::Slight,
+            )
+            .unwrap();
             (f.image, f.corners_in_image, f.jpeg_quality)
         };
         let a = make(9);
@@ -420,6 +428,15 @@ mod tests {
     fn degenerate_outlines_give_no_frame() {
         let (img, _) = photo();
         let p = Point::new(10.0, 10.0);
-        assert!(webcam_frame(&img, [p; 4], &mut Rng::new(1), (640, 480), Degradation::Slight).is_none());
+        assert!(
+            webcam_frame(
+                &img,
+                [p; 4],
+                &mut Rng::new(1),
+                (640, 480),
+                Degradation::Slight
+            )
+            .is_none()
+        );
     }
 }

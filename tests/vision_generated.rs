@@ -1,0 +1,100 @@
+//! Recognition on pictures from the committed generators, never trained on: app screenshots
+//! rendered in the held-out font families (seed 9001, all theme families: dark, black, navy,
+//! pastel, tiled boxes, number pads beside the grid) and slight webcam degradations of
+//! kubiesa-val at 640×480 (seed 9002). Each test prints its counts.
+//!
+//! The floors are regression guards set just below today's counts, not the product's
+//! targets (99 % of screenshots found, 98 % exact; 90 % of webcam frames exact), which are
+//! not reached yet: see README "Recognition quality".
+
+use std::path::PathBuf;
+
+use sudoku_lens::dataset::{Dataset, corner_error_pct};
+use sudoku_lens::scan::{Scanner, score_scan};
+use sudoku_lens::synthetic::{
+    Degradation, FontBank, FontSplit, Rng, ScreenSpec, render_screen, webcam_frame,
+};
+use sudoku_lens::vision::load_image;
+
+/// Found within 3 % of the side, and read exactly.
+#[derive(Default, Debug)]
+struct Counts {
+    pictures: usize,
+    found: usize,
+    exact: usize,
+}
+
+fn check(
+    counts: &mut Counts,
+    scanner: &mut Scanner,
+    image: &image::DynamicImage,
+    labels: &[u8; 81],
+    corners: [sudoku_lens::vision::Point; 4],
+) {
+    counts.pictures += 1;
+    let Ok(scan) = scanner.scan(image) else {
+        return;
+    };
+    if corner_error_pct(scan.detection.corners_in_image, corners) <= 3.0 {
+        counts.found += 1;
+        counts.exact += usize::from(score_scan(&scan, labels).exact);
+    }
+}
+
+#[test]
+fn screenshots_in_held_out_fonts_are_found_and_read() {
+    let fonts = FontBank::from_dirs_split(&[PathBuf::from("/usr/share/fonts")], FontSplit::Heldout)
+        .expect("held-out fonts under /usr/share/fonts (models/README.md lists the packages)");
+    let mut scanner = Scanner::with_default_model().expect("embedded model");
+    let mut counts = Counts::default();
+    for i in 0..60u64 {
+        let mut rng = Rng::for_item(9001, i);
+        let spec = ScreenSpec::random(&mut rng, &fonts);
+        let screen = render_screen(&spec, &fonts);
+        let image = image::DynamicImage::ImageRgb8(screen.image);
+        check(
+            &mut counts,
+            &mut scanner,
+            &image,
+            &screen.labels,
+            screen.corners_in_image,
+        );
+    }
+    println!("held-out-font screenshots: {counts:?}");
+    assert!(counts.found >= 45, "{counts:?}");
+    assert!(counts.exact >= 40, "{counts:?}");
+}
+
+#[test]
+fn slight_webcam_frames_of_kubiesa_val_are_found_and_read() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets/kubiesa-val");
+    let set = Dataset::open(&root).expect("kubiesa-val in ../shared");
+    let mut scanner = Scanner::with_default_model().expect("embedded model");
+    let mut counts = Counts::default();
+    // Every fourth photo: 20 frames keep the test quick in the dev profile.
+    for (k, photo) in set.photos.iter().enumerate().step_by(4) {
+        let corners = photo.corners_in_image.expect("kubiesa-val has corners");
+        let labels = set.labels(photo).expect("labels").expect("labelled");
+        let source = load_image(&photo.image_path).expect("photo").to_rgb8();
+        let mut rng = Rng::for_item(9002, k as u64);
+        let frame = webcam_frame(&source, corners, &mut rng, (640, 480), Degradation::Slight)
+            .expect("a frame");
+        // Through the camera's MJPEG compression, as `synth webcam` stores it.
+        let mut jpeg = Vec::new();
+        image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, frame.jpeg_quality)
+            .encode_image(&frame.image)
+            .expect("encode");
+        let image = image::load_from_memory(&jpeg).expect("decode");
+        check(
+            &mut counts,
+            &mut scanner,
+            &image,
+            &labels,
+            frame.corners_in_image,
+        );
+    }
+    println!("kubiesa-val webcam frames: {counts:?}");
+    assert_eq!(counts.pictures, 20);
+    assert!(counts.found >= 7, "{counts:?}");
+    assert!(counts.exact >= 6, "{counts:?}");
+}
