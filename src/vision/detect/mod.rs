@@ -59,6 +59,9 @@ pub struct DetectOptions {
     pub max_candidates: usize,
     /// Smallest grid side at working scale, in pixels (smaller outlines are ignored).
     pub min_grid_side_px: f32,
+    /// How many gray levels darker than its surroundings a pixel must be to count as ink;
+    /// `None` picks it from the picture's noise (at least 8).
+    pub ink_delta: Option<u32>,
 }
 
 impl Default for DetectOptions {
@@ -67,6 +70,7 @@ impl Default for DetectOptions {
             work_long_side_px: 640,
             max_candidates: 6,
             min_grid_side_px: 90.0,
+            ink_delta: None,
         }
     }
 }
@@ -142,13 +146,38 @@ pub fn detect_with(
         detect_one_polarity(&inverted(), options, second_trace.as_mut())
     };
     if second.is_ok()
-        && let (Some(t), Some(second_trace)) = (trace, second_trace)
+        && let (Some(t), Some(second_trace)) = (trace.as_deref_mut(), second_trace)
     {
         *t = second_trace;
+        return second;
+    }
+    // Thin lines printed light and then softened (a small webcam frame of a newspaper) can
+    // sit below the mask's 8-level step everywhere: once more, in the first polarity, with a
+    // finer step. Only pictures that gave no grid pay for it, and validation still guards.
+    if second.is_err() {
+        let faint = DetectOptions {
+            ink_delta: Some(FAINT_INK_DELTA),
+            ..options.clone()
+        };
+        let mut faint_trace = trace.is_some().then(DetectTrace::default);
+        let third = if dark_first {
+            detect_one_polarity(&inverted(), &faint, faint_trace.as_mut())
+        } else {
+            detect_one_polarity(image, &faint, faint_trace.as_mut())
+        };
+        if third.is_ok() {
+            if let (Some(t), Some(faint_trace)) = (trace, faint_trace) {
+                *t = faint_trace;
+            }
+            return third;
+        }
     }
     // The first polarity's reason is the one a user of a normal picture needs.
     second.map_err(|_| first_error)
 }
+
+/// The ink mask's step (gray levels) of the last try on a picture where nothing was found.
+const FAINT_INK_DELTA: u32 = 4;
 
 /// [`detect_with`] for dark ink on a lighter ground only.
 fn detect_one_polarity(
@@ -156,7 +185,7 @@ fn detect_one_polarity(
     options: &DetectOptions,
     mut trace: Option<&mut DetectTrace>,
 ) -> Result<GridDetection, NoGrid> {
-    let working = threshold::working_images(image, options.work_long_side_px);
+    let working = threshold::working_images(image, options.work_long_side_px, options.ink_delta);
     let (work, mask) = (working.gray.as_ref(), &working.mask);
     if let Some(t) = trace.as_deref_mut() {
         t.work = work.clone();

@@ -21,7 +21,11 @@ pub(super) struct Working<'a> {
 
 /// Area-downscales `image` so its long side is at most `work_long_side_px` (never below 64)
 /// and thresholds it with a box about a fortieth of that side.
-pub(super) fn working_images(image: &GrayImage, work_long_side_px: u32) -> Working<'_> {
+pub(super) fn working_images(
+    image: &GrayImage,
+    work_long_side_px: u32,
+    ink_delta: Option<u32>,
+) -> Working<'_> {
     let (width, height) = image.dimensions();
     let long = width.max(height);
     let target = work_long_side_px.max(64);
@@ -37,7 +41,8 @@ pub(super) fn working_images(image: &GrayImage, work_long_side_px: u32) -> Worki
     // Sensor noise (webcam frames) makes single pixels darker than their box by chance: the
     // mask then fills with specks that hide the lattice. Ink must stand out from the noise
     // (2.5 σ), never less than the 8 levels print needs.
-    let delta = (2.5 * noise_sigma(&gray)).round().clamp(8.0, 32.0) as u32;
+    let delta =
+        ink_delta.unwrap_or_else(|| (2.5 * noise_sigma(&gray)).round().clamp(8.0, 32.0) as u32);
     let mask = ink_mask(&gray, radius, delta);
     Working {
         gray,
