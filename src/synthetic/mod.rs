@@ -8,7 +8,7 @@
 //! 640×480 or 1280×720 frame, blur, exposure and colour drift, vignetting, noise, MJPEG).
 //! Also the shared pieces: the one random generator ([`Rng`]), the system fonts and their
 //! train / held-out split ([`fonts`]), valid puzzle content ([`puzzle`]), rasterizing
-//! ([`draw`]) and the data-set writer ([`write`]). Everything is a pure function of a seed
+//! ([`draw`]) and the data-set writer ([`mod@write`]). Everything is a pure function of a seed
 //! and its inputs (same seed, same bytes). It does not detect, read or solve anything.
 
 mod chrome;
