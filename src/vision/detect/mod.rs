@@ -123,57 +123,53 @@ pub fn detect_with(
     }
     // The ink mask looks for dark ink: light lines on a dark ground (dark-mode screens) are
     // dark in the inverted picture. A mostly dark picture is tried that way first; either
-    // polarity is tried when the other finds nothing.
-    let inverted = || {
-        let mut inv = image.clone();
-        image::imageops::invert(&mut inv);
-        inv
-    };
+    // polarity is tried when the other finds nothing. Last, thin lines printed light and then
+    // softened (a small webcam frame of a newspaper) can sit below the mask's 8-level step
+    // everywhere: once more, in the first polarity, with a finer step. Only pictures that
+    // gave no grid pay for the later tries, and validation still guards each.
     let dark_first = threshold::mostly_dark(image);
-    let first = if dark_first {
-        detect_one_polarity(&inverted(), options, trace.as_deref_mut())
-    } else {
-        detect_one_polarity(image, options, trace.as_deref_mut())
+    let faint = DetectOptions {
+        ink_delta: Some(FAINT_INK_DELTA),
+        ..options.clone()
     };
-    let Err(first_error) = first else {
-        return first;
-    };
-    // The debug trace shows the polarity that found the grid, else the first one tried.
-    let mut second_trace = trace.is_some().then(DetectTrace::default);
-    let second = if dark_first {
-        detect_one_polarity(image, options, second_trace.as_mut())
-    } else {
-        detect_one_polarity(&inverted(), options, second_trace.as_mut())
-    };
-    if second.is_ok()
-        && let (Some(t), Some(second_trace)) = (trace.as_deref_mut(), second_trace)
-    {
-        *t = second_trace;
-        return second;
-    }
-    // Thin lines printed light and then softened (a small webcam frame of a newspaper) can
-    // sit below the mask's 8-level step everywhere: once more, in the first polarity, with a
-    // finer step. Only pictures that gave no grid pay for it, and validation still guards.
-    if second.is_err() {
-        let faint = DetectOptions {
-            ink_delta: Some(FAINT_INK_DELTA),
-            ..options.clone()
-        };
-        let mut faint_trace = trace.is_some().then(DetectTrace::default);
-        let third = if dark_first {
-            detect_one_polarity(&inverted(), &faint, faint_trace.as_mut())
+    let tries = [
+        (dark_first, options),
+        (!dark_first, options),
+        (dark_first, &faint),
+    ];
+    let inverted = std::cell::OnceCell::new();
+    let mut first_error = None;
+    for (k, (invert, try_options)) in tries.into_iter().enumerate() {
+        let picture = if invert {
+            inverted.get_or_init(|| {
+                let mut inv = image.clone();
+                image::imageops::invert(&mut inv);
+                inv
+            })
         } else {
-            detect_one_polarity(image, &faint, faint_trace.as_mut())
+            image
         };
-        if third.is_ok() {
-            if let (Some(t), Some(faint_trace)) = (trace, faint_trace) {
-                *t = faint_trace;
+        // The debug trace shows the try that found the grid, else the first one.
+        let mut own_trace = (k > 0 && trace.is_some()).then(DetectTrace::default);
+        let try_trace = if k == 0 {
+            trace.as_deref_mut()
+        } else {
+            own_trace.as_mut()
+        };
+        match detect_one_polarity(picture, try_options, try_trace) {
+            Ok(found) => {
+                if let (Some(t), Some(own)) = (trace, own_trace) {
+                    *t = own;
+                }
+                return Ok(found);
             }
-            return third;
+            // The first try's reason is the one a user of a normal picture needs.
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
         }
     }
-    // The first polarity's reason is the one a user of a normal picture needs.
-    second.map_err(|_| first_error)
+    Err(first_error.unwrap_or(NoGrid::NoOutline))
 }
 
 /// The ink mask's step (gray levels) of the last try on a picture where nothing was found.
