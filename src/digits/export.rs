@@ -18,6 +18,7 @@ use super::synth::render_cell;
 use super::{Classifier, NUM_CLASSES};
 use crate::sudoku::parse::parse_labels;
 use crate::synthetic::{FontBank, Rng};
+use crate::vision::rectify::cell_inputs;
 use crate::vision::{CELL_INPUT_LEN, Lattice, Point, normalize_cell};
 
 /// Why an export failed.
@@ -254,12 +255,6 @@ pub struct PhotoExportStats {
     pub cells: usize,
 }
 
-/// Cuts the 81 normalized cells of `image` along `lattice`, exactly as inference does
-/// ([`crate::vision::rectify::cell_inputs`]).
-pub fn normalized_cells(image: &GrayImage, lattice: &Lattice, cell_size_px: u32) -> Vec<Vec<f32>> {
-    crate::vision::rectify::cell_inputs(image, lattice, cell_size_px)
-}
-
 /// The detector's lattice of a photo without ground-truth corners, when `classifier` reads
 /// at least [`VERIFY_DIGIT_SHARE`] of the labelled digit cells (and at least ten) under it as
 /// labelled; `None` otherwise.
@@ -270,7 +265,7 @@ fn verified_detection(
     cell_size_px: u32,
 ) -> Option<Lattice> {
     let lattice = crate::vision::detect_gray(image).ok()?.lattice();
-    let cells = normalized_cells(image, &lattice, cell_size_px);
+    let cells = cell_inputs(image, &lattice, cell_size_px);
     let readings = classifier.classify(&cells).ok()?;
     let digits: Vec<usize> = (0..81).filter(|&i| (1..=9).contains(&labels[i])).collect();
     let agree = digits
@@ -344,7 +339,7 @@ pub fn export_photo_set(
             }
         }
         for (kind, lattice) in &lattices {
-            let cells = normalized_cells(&image, lattice, options.cell_size_px);
+            let cells = cell_inputs(&image, lattice, options.cell_size_px);
             for (i, cell) in cells.iter().enumerate() {
                 let label = photo.labels[i];
                 let repeats = if label == 0 {
