@@ -6,9 +6,12 @@
 # - mesa-vulkan-drivers, libegl1, libgl1-mesa-dri: CPU rendering for UI snapshot tests and the app
 # - xvfb, xauth: headless screenshots of the real window
 # - libxkbcommon-x11-0: the app's X11 keyboard handling at run time
+# - fonts-*: the faces the screenshot generator draws digits with; tests render screenshots
+#   in the held-out families (C059, URW Gothic, Z003, Noto Sans Display) and need them
 set -euo pipefail
 pkgs=(libclang-dev pkg-config nasm libudev-dev mesa-vulkan-drivers libegl1 libgl1-mesa-dri
-      xvfb xauth libxkbcommon-x11-0)
+      xvfb xauth libxkbcommon-x11-0
+      fonts-dejavu fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
