@@ -11,8 +11,10 @@
 pub mod app;
 #[cfg(feature = "gui")]
 pub mod camera;
+pub mod clip;
 pub mod dataset;
 pub mod digits;
+pub mod live;
 pub mod scan;
 pub mod sudoku;
 pub mod synthetic;
