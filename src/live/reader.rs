@@ -29,6 +29,10 @@ const FINGERPRINT_CELL_PX: u32 = 16;
 /// the likelier polarity only.
 const EXHAUSTIVE_EVERY_FAILED: u32 = 8;
 
+/// Detections run again on a picture that stays the same and gave no grid: enough to reach
+/// the other quick polarity and the exhaustive detection.
+const HELD_RETRIES: u32 = EXHAUSTIVE_EVERY_FAILED;
+
 /// Fewer givens than this cannot make a unique Sudoku.
 const MIN_CLUES: usize = 17;
 
@@ -91,6 +95,8 @@ struct Held {
     detection: Option<(GridDetection, CellFingerprint)>,
     /// Its cells' readings as the puzzle reads, once read.
     readings: Option<Vec<CellReading>>,
+    /// Detections run again on it while it gave no grid.
+    retries: u32,
 }
 
 /// The live path's state machine; see the module docs of `live`.
@@ -167,7 +173,34 @@ impl LiveReader {
             .held
             .as_ref()
             .is_some_and(|h| thumbnail.same_as(&h.thumbnail));
-        let work = if unchanged {
+        let retry = unchanged
+            && self
+                .held
+                .as_ref()
+                .is_some_and(|h| h.detection.is_none() && h.retries < HELD_RETRIES);
+        let work = if retry {
+            // A picture that stays the same (a still, a camera that does not move) gets the
+            // other quick try and then the exhaustive detection before it is given up on.
+            let (detection, work) = match self.held.as_mut() {
+                Some(held) => {
+                    held.retries += 1;
+                    let gray = std::mem::take(&mut held.gray);
+                    let found = self.locate(&gray);
+                    if let Some(held) = self.held.as_mut() {
+                        held.gray = gray;
+                    }
+                    found
+                }
+                None => (None, FrameWork::NotFound),
+            };
+            if let Some(held) = self.held.as_mut() {
+                held.detection = detection.map(|d| {
+                    let fingerprint = fingerprint(&held.gray, &d.lattice());
+                    (d, fingerprint)
+                });
+            }
+            work
+        } else if unchanged {
             FrameWork::Unchanged
         } else {
             let gray = vision::rgb_to_gray(frame);
@@ -181,6 +214,7 @@ impl LiveReader {
                 gray,
                 detection,
                 readings: None,
+                retries: 0,
             });
             work
         };
