@@ -15,6 +15,7 @@ mod chrome;
 pub mod draw;
 pub mod fonts;
 pub mod layout;
+pub mod optics;
 pub mod puzzle;
 pub mod rng;
 pub mod screens;
