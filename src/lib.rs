@@ -11,6 +11,7 @@
 pub mod app;
 #[cfg(feature = "gui")]
 pub mod camera;
+pub mod clip;
 pub mod dataset;
 pub mod digits;
 pub mod scan;

@@ -34,6 +34,8 @@ enum Command {
     Eval(cli::eval::EvalArgs),
     /// Write seeded synthetic data sets: app screenshots or webcam frames of photos.
     Synth(cli::synth::SynthArgs),
+    /// Write seeded webcam clips of a photo set (frames + truth.json) for the live pipeline.
+    Simulate(cli::simulate::SimulateArgs),
     /// Start the desktop app (the default with no subcommand).
     #[cfg(feature = "gui")]
     App(cli::app::AppArgs),
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
         Some(Command::Scan(a)) => cli::scan::run(a),
         Some(Command::Eval(a)) => cli::eval::run(a),
         Some(Command::Synth(a)) => cli::synth::run(a),
+        Some(Command::Simulate(a)) => cli::simulate::run(a),
         #[cfg(feature = "gui")]
         Some(Command::App(a)) => cli::app::run(a),
         None => cli::run_default(),

@@ -14,6 +14,7 @@ pub mod dataset;
 pub mod eval;
 pub mod rate;
 pub mod scan;
+pub mod simulate;
 pub mod solve;
 pub mod synth;
 
