@@ -37,6 +37,8 @@ enum Command {
     /// Play a folder of camera frames (or of clips) through the live path, scored against
     /// its truth.json when there is one.
     Replay(cli::replay::ReplayArgs),
+    /// Write seeded webcam clips of a photo set (frames + truth.json) for the live pipeline.
+    Simulate(cli::simulate::SimulateArgs),
     /// Start the desktop app (the default with no subcommand).
     #[cfg(feature = "gui")]
     App(cli::app::AppArgs),
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Some(Command::Eval(a)) => cli::eval::run(a),
         Some(Command::Synth(a)) => cli::synth::run(a),
         Some(Command::Replay(a)) => cli::replay::run(a),
+        Some(Command::Simulate(a)) => cli::simulate::run(a),
         #[cfg(feature = "gui")]
         Some(Command::App(a)) => cli::app::run(a),
         None => cli::run_default(),

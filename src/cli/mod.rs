@@ -15,6 +15,7 @@ pub mod eval;
 pub mod rate;
 pub mod replay;
 pub mod scan;
+pub mod simulate;
 pub mod solve;
 pub mod synth;
 

@@ -102,7 +102,10 @@ fn replay_clip(
     } else {
         None
     };
-    let fps = args.fps.or(truth.as_ref().map(|t| t.fps)).unwrap_or(30.0);
+    let fps = args
+        .fps
+        .or(truth.as_ref().map(|t| t.fps as f32))
+        .unwrap_or(30.0);
     let per_frame = !args.summary_only;
     let json = args.json;
     let records = replay_frames(reader, &frames, fps, args.realtime, |r| {

@@ -205,7 +205,7 @@ pub fn summarize(
             .filter(|r| right_at(r) == Some(false))
             .count(),
     );
-    let frame_ms = 1000.0 / f64::from(truth.fps.max(1.0));
+    let frame_ms = 1000.0 / truth.fps.max(1.0);
     let latency = |steady: usize, until: usize| -> Option<f64> {
         records
             .iter()
@@ -234,7 +234,7 @@ pub fn summarize(
                 None
             };
         }
-        ClipKind::NoPuzzle => {}
+        ClipKind::Nopuzzle => {}
     }
     summary
 }

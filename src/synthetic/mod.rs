@@ -5,16 +5,21 @@
 //! Owns two generators: rendered Sudoku app screenshots ([`layout`] decides, [`screens`]
 //! draws the grid and `chrome` the app around it; phones and desktop windows, seven theme families, tiles, highlights, pencil marks,
 //! number pads) and webcam frames made from real photos ([`webcam`]: a homography into a
-//! 640×480 or 1280×720 frame, blur, exposure and colour drift, vignetting, noise, MJPEG).
+//! 640×480 or 1280×720 frame, blur, exposure and colour drift, vignetting, noise, MJPEG), plus
+//! the clip simulator ([`mod@clip`]: short webcam clips of those photos — a page entering,
+//! held with tremor, covered by a finger, swapped, or a page with no Sudoku — in the
+//! `crate::clip` layout). The image formation both camera generators share is [`optics`].
 //! Also the shared pieces: the one random generator ([`Rng`]), the system fonts and their
 //! train / held-out split ([`fonts`]), valid puzzle content ([`puzzle`]), rasterizing
 //! ([`draw`]) and the data-set writer ([`mod@write`]). Everything is a pure function of a seed
 //! and its inputs (same seed, same bytes). It does not detect, read or solve anything.
 
 mod chrome;
+pub mod clip;
 pub mod draw;
 pub mod fonts;
 pub mod layout;
+pub mod optics;
 pub mod puzzle;
 pub mod rng;
 pub mod screens;

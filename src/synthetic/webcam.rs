@@ -7,10 +7,13 @@
 //! Owns the frame geometry and the degradations; the labels of the photo carry over
 //! unchanged and its corners go through the same homography. It does not read or write files.
 
-use image::imageops::FilterType;
-use image::{Rgb, RgbImage};
+use image::RgbImage;
 
 use super::Rng;
+use super::optics::{
+    Backdrop, Look, composite, endless_cover, gaussian_blur, mean_side, motion_blur, photo_cover,
+    project, shrink_for_frame,
+};
 use crate::vision::{Homography, Point};
 
 /// A webcam frame and where the grid is in it.
@@ -91,26 +94,10 @@ pub fn webcam_frame(
     degradation: Degradation,
 ) -> Option<WebcamFrame> {
     let (fw, fh) = (size_px.0.max(16) as f32, size_px.1.max(16) as f32);
-    let target = target_quad(corners_in_photo, rng, (fw, fh))?;
+    let target = target_quad(corners_in_photo, rng, (fw, fh), EDGE_MARGIN_PX)?;
 
     // Shrink a much larger photo first so that bilinear sampling does not alias thin lines.
-    let side_photo = mean_side(corners_in_photo);
-    let side_frame = mean_side(target);
-    let shrink = (side_frame / side_photo.max(1.0) * 1.25).min(1.0);
-    let (photo, corners) = if shrink < 0.9 {
-        let nw = ((photo.width() as f32 * shrink).round() as u32).max(1);
-        let nh = ((photo.height() as f32 * shrink).round() as u32).max(1);
-        let (sx, sy) = (
-            nw as f32 / photo.width() as f32,
-            nh as f32 / photo.height() as f32,
-        );
-        let small = image::imageops::resize(photo, nw, nh, FilterType::Triangle);
-        let c =
-            corners_in_photo.map(|p| Point::new((p.x + 0.5) * sx - 0.5, (p.y + 0.5) * sy - 0.5));
-        (std::borrow::Cow::Owned(small), c)
-    } else {
-        (std::borrow::Cow::Borrowed(photo), corners_in_photo)
-    };
+    let (photo, corners) = shrink_for_frame(photo, corners_in_photo, mean_side(target));
     let to_frame = Homography::from_points(corners, target)?;
     let to_photo = to_frame.inverse()?;
 
@@ -125,13 +112,16 @@ pub fn webcam_frame(
     } else {
         None
     };
-    let mut buf = vec![[0.0f32; 3]; w * h];
-    for y in 0..h {
-        for x in 0..w {
-            let p = to_photo.apply(Point::new(x as f32, y as f32));
-            buf[y * w + x] = sample(&photo, p, desk);
-        }
-    }
+    let mut buf = match desk {
+        Some(colour) => composite(
+            &project(&photo, &to_photo, (w, h), photo_cover(&photo)),
+            Backdrop::Flat(colour),
+        ),
+        None => composite(
+            &project(&photo, &to_photo, (w, h), endless_cover),
+            Backdrop::Flat([0.0; 3]),
+        ),
+    };
 
     let (defocus_share, defocus_px, motion_px, noise_levels) = degradation.ranges();
     if rng.chance(defocus_share) {
@@ -151,28 +141,22 @@ pub fn webcam_frame(
         1.0 + rng.normal() * 0.06,
     ];
     let vignette = rng.range(0.0, 0.45);
-    let vc = (
+    let vignette_centre = (
         fw / 2.0 + rng.range(-0.1, 0.1) * fw,
         fh / 2.0 + rng.range(-0.1, 0.1) * fh,
     );
-    let r_max2 = (fw / 2.0).powi(2) + (fh / 2.0).powi(2);
     let luma_sigma = rng.range(noise_levels.0, noise_levels.1);
     let chroma_sigma = luma_sigma * rng.range(0.2, 0.6);
-    let mut image = RgbImage::new(w as u32, h as u32);
-    for y in 0..h {
-        for x in 0..w {
-            let d2 = (x as f32 - vc.0).powi(2) + (y as f32 - vc.1).powi(2);
-            let light = 1.0 - vignette * d2 / r_max2;
-            let n = rng.normal() * luma_sigma;
-            let mut out = [0u8; 3];
-            for (ch, o) in out.iter_mut().enumerate() {
-                let v = (buf[y * w + x][ch] / 255.0 * wb[ch] * gain).clamp(0.0, 1.0);
-                let v = 255.0 * v.powf(gamma) * light + n + rng.normal() * chroma_sigma;
-                *o = v.round().clamp(0.0, 255.0) as u8;
-            }
-            image.put_pixel(x as u32, y as u32, Rgb(out));
-        }
-    }
+    let look = Look {
+        gain,
+        gamma,
+        wb,
+        vignette,
+        vignette_centre,
+        luma_sigma,
+        chroma_sigma,
+    };
+    let image = look.develop(&mut buf, w, h, rng);
     Some(WebcamFrame {
         image,
         corners_in_image: target,
@@ -180,14 +164,15 @@ pub fn webcam_frame(
     })
 }
 
-fn mean_side(q: [Point; 4]) -> f32 {
-    (0..4).map(|i| q[i].distance(q[(i + 1) % 4])).sum::<f32>() / 4.0
-}
-
 /// Where the grid goes in the frame: the photo quad made upright and square-ish, turned by
 /// up to ±10°, with each corner nudged (mild perspective), scaled so its height is 35–80 %
-/// of the frame and placed at random with the whole grid inside.
-fn target_quad(corners: [Point; 4], rng: &mut Rng, (fw, fh): (f32, f32)) -> Option<[Point; 4]> {
+/// of the frame and placed at random with the whole grid at least `margin_px` inside.
+pub(super) fn target_quad(
+    corners: [Point; 4],
+    rng: &mut Rng,
+    (fw, fh): (f32, f32),
+    margin_px: f32,
+) -> Option<[Point; 4]> {
     if !corners.iter().all(|p| p.is_finite()) {
         return None;
     }
@@ -219,114 +204,26 @@ fn target_quad(corners: [Point; 4], rng: &mut Rng, (fw, fh): (f32, f32)) -> Opti
     let fraction = rng.range(GRID_HEIGHT_RANGE.0, GRID_HEIGHT_RANGE.1);
     let mut scale = fraction * fh / (y1 - y0);
     // Keep it inside horizontally too (never binding for 4:3 and 16:9 frames).
-    scale = scale.min((fw - 2.0 * EDGE_MARGIN_PX) / (x1 - x0));
+    scale = scale.min((fw - 2.0 * margin_px) / (x1 - x0));
     for p in &mut q {
         *p = p.scaled(scale);
     }
     let (x0, y0, x1, y1) = bbox(&q);
     let dx = rng.range(
-        EDGE_MARGIN_PX - x0,
-        (fw - 1.0 - EDGE_MARGIN_PX - x1).max(EDGE_MARGIN_PX - x0),
+        margin_px - x0,
+        (fw - 1.0 - margin_px - x1).max(margin_px - x0),
     );
     let dy = rng.range(
-        EDGE_MARGIN_PX - y0,
-        (fh - 1.0 - EDGE_MARGIN_PX - y1).max(EDGE_MARGIN_PX - y0),
+        margin_px - y0,
+        (fh - 1.0 - margin_px - y1).max(margin_px - y0),
     );
     Some(q.map(|p| Point::new(p.x + dx, p.y + dy)))
-}
-
-/// Bilinear sample of `photo` at `p` (pixel centres at integers). Outside the photo: the
-/// `desk` colour when given, else the nearest edge pixel.
-fn sample(photo: &RgbImage, p: Point, desk: Option<[f32; 3]>) -> [f32; 3] {
-    let (w, h) = (photo.width() as f32, photo.height() as f32);
-    if !p.is_finite() {
-        return desk.unwrap_or([0.0; 3]);
-    }
-    if let Some(d) = desk
-        && (p.x < -0.5 || p.y < -0.5 || p.x > w - 0.5 || p.y > h - 0.5)
-    {
-        return d;
-    }
-    let x = p.x.clamp(0.0, w - 1.0);
-    let y = p.y.clamp(0.0, h - 1.0);
-    let (x0, y0) = (x.floor(), y.floor());
-    let (fx, fy) = (x - x0, y - y0);
-    let (xi, yi) = (x0 as u32, y0 as u32);
-    let (xj, yj) = (
-        (xi + 1).min(photo.width() - 1),
-        (yi + 1).min(photo.height() - 1),
-    );
-    let px = |xx: u32, yy: u32| photo.get_pixel(xx, yy).0;
-    let (a, b, c, d) = (px(xi, yi), px(xj, yi), px(xi, yj), px(xj, yj));
-    let mut out = [0.0f32; 3];
-    for (ch, o) in out.iter_mut().enumerate() {
-        let top = a[ch] as f32 * (1.0 - fx) + b[ch] as f32 * fx;
-        let bottom = c[ch] as f32 * (1.0 - fx) + d[ch] as f32 * fx;
-        *o = top * (1.0 - fy) + bottom * fy;
-    }
-    out
-}
-
-/// Separable Gaussian blur of a `w × h` RGB float buffer (edges clamped).
-fn gaussian_blur(buf: &mut [[f32; 3]], w: usize, h: usize, sigma: f32) {
-    let radius = (3.0 * sigma).ceil().max(1.0) as isize;
-    let kernel: Vec<f32> = (-radius..=radius)
-        .map(|i| (-(i * i) as f32 / (2.0 * sigma * sigma)).exp())
-        .collect();
-    let total: f32 = kernel.iter().sum();
-    let kernel: Vec<f32> = kernel.iter().map(|k| k / total).collect();
-    let mut tmp = vec![[0.0f32; 3]; w * h];
-    for (axis, (n, stride)) in [(w, 1usize), (h, w)].into_iter().enumerate() {
-        let (src, dst): (&[[f32; 3]], &mut [[f32; 3]]) = if axis == 0 {
-            (&*buf, &mut tmp)
-        } else {
-            (&tmp, &mut *buf)
-        };
-        for line in 0..(w * h / n) {
-            let start = if axis == 0 { line * w } else { line };
-            for i in 0..n {
-                let mut acc = [0.0f32; 3];
-                for (k, weight) in kernel.iter().enumerate() {
-                    let j = (i as isize + k as isize - radius).clamp(0, n as isize - 1) as usize;
-                    let v = src[start + j * stride];
-                    for ch in 0..3 {
-                        acc[ch] += weight * v[ch];
-                    }
-                }
-                dst[start + i * stride] = acc;
-            }
-        }
-    }
-}
-
-/// Averages `len_px` of samples along the direction `angle` (radians) through each pixel.
-fn motion_blur(buf: &mut [[f32; 3]], w: usize, h: usize, len_px: f32, angle: f32) {
-    let steps = len_px.ceil().max(2.0) as usize + 1;
-    let (dx, dy) = (angle.cos(), angle.sin());
-    let src = buf.to_vec();
-    let at = |x: f32, y: f32| -> [f32; 3] {
-        let xi = (x.round() as isize).clamp(0, w as isize - 1) as usize;
-        let yi = (y.round() as isize).clamp(0, h as isize - 1) as usize;
-        src[yi * w + xi]
-    };
-    for y in 0..h {
-        for x in 0..w {
-            let mut acc = [0.0f32; 3];
-            for s in 0..steps {
-                let t = (s as f32 / (steps - 1) as f32 - 0.5) * len_px;
-                let v = at(x as f32 + t * dx, y as f32 + t * dy);
-                for ch in 0..3 {
-                    acc[ch] += v[ch];
-                }
-            }
-            buf[y * w + x] = acc.map(|a| a / steps as f32);
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use image::Rgb;
 
     /// A 900×1000 photo: a light page with a dark 6-px border whose centre line runs
     /// through the returned corners (slightly skewed, like a real photo).
