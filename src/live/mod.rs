@@ -179,7 +179,7 @@ impl Default for LiveConfig {
             read_after_steady_frames: 2,
             reads_to_trust: 3,
             vote_window: 10,
-            trust_min_confidence: 0.6,
+            trust_min_confidence: 0.35,
             reread_every_frames: 10,
             redetect_every_frames: 45,
         }

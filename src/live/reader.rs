@@ -233,10 +233,14 @@ impl LiveReader {
         let due = self.frames_since_detection >= self.config.redetect_every_frames;
         if let Some(previous) = self.last_lattice
             && !due
-            && let Ok(found) = vision::track_lattice(gray, &previous)
         {
-            self.frames_since_detection += 1;
-            return (Some(found), FrameWork::Tracked);
+            match vision::track_lattice(gray, &previous) {
+                Ok(found) => {
+                    self.frames_since_detection += 1;
+                    return (Some(found), FrameWork::Tracked);
+                }
+                Err(why) => tracing::debug!(%why, "tracking lost the grid"),
+            }
         }
         self.frames_since_detection = 0;
         // The next frame is another chance: the detector's costly fallbacks run only on
@@ -415,6 +419,12 @@ impl LiveReader {
             min_confidence = voted.min_confidence(),
             clues = voted.clue_count(),
             board = %super::digits_text(&voted.values),
+            weakest = ?voted
+                .confidence
+                .iter()
+                .enumerate()
+                .min_by(|a, b| a.1.total_cmp(b.1))
+                .map(|(i, c)| (i, voted.values[i], *c)),
             "voted"
         );
         // The vote moved away from the trusted board (or there is none): trust must be

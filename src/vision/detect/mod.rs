@@ -47,7 +47,7 @@ use super::geometry::polygon_area;
 use super::{GridDetection, Lattice, NoGrid, Point, cells, outline};
 use candidates::{Outline, candidate_outlines, contour_points, order_corners};
 use refine::{refine_lattice, refine_lattice_counted};
-use validate::judge;
+use validate::{Checks, judge};
 
 pub use validate::Rejection;
 
@@ -295,8 +295,12 @@ impl Stage {
     /// Whether the stage's lattices must also end at their border: nothing else says where a
     /// Hough lattice ends, while an outline's border is the end of a connected grid (a photo
     /// may show the next puzzle's grid just below).
-    fn must_end_at_border(self) -> bool {
-        self == Stage::Hough
+    fn checks(self) -> Checks {
+        if self == Stage::Hough {
+            Checks::CandidateEndingAtBorder
+        } else {
+            Checks::Candidate
+        }
     }
 }
 
@@ -367,7 +371,7 @@ impl Search<'_> {
         }
         let initial = Lattice::from_corners(quad);
         let (lattice, missed) = refine_lattice_counted(self.mask, None, &initial);
-        let verdict = judge(self.mask, self.work, &lattice, stage.must_end_at_border());
+        let verdict = judge(self.mask, self.work, &lattice, stage.checks());
         if let Some(t) = self.trace.as_deref_mut() {
             t.candidates
                 .push((quad, lattice, verdict.as_ref().copied().unwrap_or(0.0)));
@@ -494,7 +498,7 @@ fn refine_in_gray_valleys(mask: &GrayImage, work: &GrayImage, chosen: Chosen) ->
         return (chosen.lattice, chosen.score);
     }
     let regray = refine_lattice(mask, Some(work), &chosen.initial);
-    match judge(mask, work, &regray, chosen.stage.must_end_at_border()) {
+    match judge(mask, work, &regray, chosen.stage.checks()) {
         Ok(score) => (regray, score),
         Err(_) => (chosen.lattice, chosen.score),
     }

@@ -11,7 +11,7 @@ use image::GrayImage;
 
 use super::refine::refine_lattice_counted;
 use super::threshold::{area_downscale, ink_mask, mostly_dark, noise_sigma};
-use super::validate::judge;
+use super::validate::{Checks, judge};
 use super::{DetectOptions, Rejection};
 use crate::vision::{GridDetection, Lattice, NoGrid, Point};
 
@@ -85,8 +85,9 @@ pub fn track_lattice(image: &GrayImage, previous: &Lattice) -> Result<GridDetect
             std::borrow::Cow::Borrowed(&work)
         };
         let mask = ink_mask(&picture, radius, delta);
-        let (lattice, _) = refine_lattice_counted(&mask, None, &initial);
-        match judge(&mask, &picture, &lattice, false) {
+        // Gray-level valleys may stand in for lines a blurred frame lost from the mask.
+        let (lattice, _) = refine_lattice_counted(&mask, Some(&picture), &initial);
+        match judge(&mask, &picture, &lattice, Checks::Tracked) {
             Ok(score) => {
                 let lattice = lattice.map(to_image);
                 return Ok(GridDetection {
