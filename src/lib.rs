@@ -7,6 +7,7 @@
 // audited `#[allow(unsafe_code)]` function to call into the shared library.
 #![deny(unsafe_code)]
 
+pub mod annotate;
 #[cfg(feature = "gui")]
 pub mod app;
 #[cfg(feature = "gui")]
@@ -14,6 +15,7 @@ pub mod camera;
 pub mod dataset;
 pub mod digits;
 pub mod scan;
+pub mod session;
 pub mod sudoku;
 pub mod synthetic;
 pub mod vision;

@@ -15,8 +15,9 @@ use egui_kittest::kittest::Queryable;
 use image::RgbImage;
 
 use sudoku_lens::app::pipeline::{PhotoScan, PhotoScanner, Pipeline, Reading};
-use sudoku_lens::app::{AppOptions, Command, SolveState, SudokuLensApp};
+use sudoku_lens::app::{AppOptions, Command, SudokuLensApp};
 use sudoku_lens::camera::{CameraError, CaptureOptions, FrameSource, Opener};
+use sudoku_lens::session::SolveState;
 use sudoku_lens::sudoku::Cell;
 use sudoku_lens::sudoku::parse::parse_labels;
 

@@ -8,12 +8,14 @@ use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 use crate::sudoku::{Cell, LinkKind, Step};
 use crate::vision::Lattice;
 
+use crate::annotate::projection::image_from_grid;
+use crate::annotate::strokes::digit_strokes;
+
 use super::board_view::{
     ELIMINATION_COLOR, PLACEMENT_FILL, candidate_offset, draw_link, role_color,
 };
-use super::geometry::{ScreenFromImage, image_from_grid};
+use super::geometry::ScreenFromImage;
 use super::pipeline::LockState;
-use super::strokes::digit_strokes;
 
 /// What to draw over the image.
 #[derive(Clone, Copy, Debug)]

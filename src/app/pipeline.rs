@@ -10,8 +10,7 @@ use std::sync::Arc;
 
 use image::RgbImage;
 
-use crate::digits::UNCERTAIN_BELOW;
-use crate::sudoku::Cell;
+use crate::digits::{Repair, UNCERTAIN_BELOW};
 use crate::vision::Lattice;
 
 /// Below this share of agreeing frames a voted cell is shown as uncertain.
@@ -59,42 +58,6 @@ impl Reading {
     }
 }
 
-/// One change of a proposed repair.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RepairEdit {
-    /// The cell.
-    pub cell: Cell,
-    /// The value read (0 empty).
-    pub from: u8,
-    /// The value proposed (0 empty).
-    pub to: u8,
-}
-
-/// The most likely fix of a read grid that is not a valid unique Sudoku.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RepairSuggestion {
-    /// The changes, in reading order.
-    pub edits: Vec<RepairEdit>,
-}
-
-impl RepairSuggestion {
-    /// `r3c4: 8→3, r7c1: 1→empty` style summary.
-    pub fn summary(&self) -> String {
-        let show = |v: u8| {
-            if v == 0 {
-                "empty".to_string()
-            } else {
-                v.to_string()
-            }
-        };
-        self.edits
-            .iter()
-            .map(|e| format!("{}: {}→{}", e.cell, show(e.from), show(e.to)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-}
-
 /// Everything a still photo yields.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct PhotoScan {
@@ -102,8 +65,8 @@ pub struct PhotoScan {
     pub lattice: Option<Lattice>,
     /// The digits, when a grid was found and read.
     pub reading: Option<Reading>,
-    /// A repair, when the reading is not a valid unique puzzle.
-    pub repair: Option<RepairSuggestion>,
+    /// A repair, when the reading is not a valid unique puzzle (never one with no changes).
+    pub repair: Option<Repair>,
 }
 
 /// Scans one still image. Called on a worker thread.
@@ -286,24 +249,5 @@ mod tests {
         assert_eq!(voted.values[40], 7);
         assert!(voted.uncertain[40]);
         assert!(!voted.uncertain[39]);
-    }
-
-    #[test]
-    fn repair_summary_names_cells_and_values() {
-        let s = RepairSuggestion {
-            edits: vec![
-                RepairEdit {
-                    cell: Cell::from_index(2),
-                    from: 8,
-                    to: 3,
-                },
-                RepairEdit {
-                    cell: Cell::from_index(80),
-                    from: 1,
-                    to: 0,
-                },
-            ],
-        };
-        assert_eq!(s.summary(), "r1c3: 8→3, r9c9: 1→empty");
     }
 }

@@ -16,8 +16,7 @@ use crate::vision::tracker::CellFingerprint;
 use crate::vision::{self, LatticeTracker, TrackerEvent, TrackerState};
 
 use super::pipeline::{
-    FrameAnalysis, LiveAnalyzer, LockState, PhotoScan, PhotoScanner, Pipeline, Reading, RepairEdit,
-    RepairSuggestion,
+    FrameAnalysis, LiveAnalyzer, LockState, PhotoScan, PhotoScanner, Pipeline, Reading,
 };
 
 /// Cell side of the small rectified grid the fingerprint is taken from.
@@ -80,25 +79,10 @@ impl PhotoScanner for BundledPhotoScanner {
         };
         let scan = scanner.scan_gray(&gray).map_err(|e| e.to_string())?;
         drop(guard);
-        let repair = scan
-            .repair
-            .as_ref()
-            .filter(|r| !r.changes.is_empty())
-            .map(|r| RepairSuggestion {
-                edits: r
-                    .changes
-                    .iter()
-                    .map(|c| RepairEdit {
-                        cell: c.cell,
-                        from: c.from,
-                        to: c.to,
-                    })
-                    .collect(),
-            });
         Ok(PhotoScan {
             lattice: Some(scan.detection.lattice()),
             reading: Some(reading_of(&scan.values, &scan.readings)),
-            repair,
+            repair: scan.repair.filter(|r| !r.changes.is_empty()),
         })
     }
 }

@@ -89,37 +89,3 @@ pub trait FrameSource {
     /// at its frame rate, an image sequence at its configured rate).
     fn next_frame(&mut self) -> Result<RgbImage, CameraError>;
 }
-
-/// A requested capture size; `None` fields mean "camera default".
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
-pub struct ResolutionRequest {
-    /// Width in pixels.
-    pub width_px: u32,
-    /// Height in pixels.
-    pub height_px: u32,
-}
-
-impl ResolutionRequest {
-    /// The choices offered in the app, `None` meaning "camera default" first.
-    pub const CHOICES: [Option<ResolutionRequest>; 4] = [
-        None,
-        Some(ResolutionRequest {
-            width_px: 640,
-            height_px: 480,
-        }),
-        Some(ResolutionRequest {
-            width_px: 1280,
-            height_px: 720,
-        }),
-        Some(ResolutionRequest {
-            width_px: 1920,
-            height_px: 1080,
-        }),
-    ];
-}
-
-impl std::fmt::Display for ResolutionRequest {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}×{}", self.width_px, self.height_px)
-    }
-}
