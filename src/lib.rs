@@ -12,8 +12,10 @@ pub mod annotate;
 pub mod app;
 #[cfg(feature = "gui")]
 pub mod camera;
+pub mod clip;
 pub mod dataset;
 pub mod digits;
+pub mod live;
 pub mod scan;
 pub mod session;
 pub mod sudoku;

@@ -34,6 +34,9 @@ enum Command {
     Eval(cli::eval::EvalArgs),
     /// Write seeded synthetic data sets: app screenshots or webcam frames of photos.
     Synth(cli::synth::SynthArgs),
+    /// Play a folder of camera frames (or of clips) through the live path, scored against
+    /// its truth.json when there is one.
+    Replay(cli::replay::ReplayArgs),
     /// Start the desktop app (the default with no subcommand).
     #[cfg(feature = "gui")]
     App(cli::app::AppArgs),
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Some(Command::Scan(a)) => cli::scan::run(a),
         Some(Command::Eval(a)) => cli::eval::run(a),
         Some(Command::Synth(a)) => cli::synth::run(a),
+        Some(Command::Replay(a)) => cli::replay::run(a),
         #[cfg(feature = "gui")]
         Some(Command::App(a)) => cli::app::run(a),
         None => cli::run_default(),

@@ -11,7 +11,7 @@
 
 use image::{DynamicImage, GrayImage};
 
-use crate::digits::orientation::{lattice_as_read, orient};
+use crate::digits::orientation::{Oriented, lattice_as_read, orient};
 use crate::digits::{CellReading, Classifier, ModelError, Repair, suggest_repair};
 use crate::sudoku::solver::solve_values;
 use crate::sudoku::{Cell, Explained, Grid, SolveError, solve_explained};
@@ -193,10 +193,7 @@ impl Scanner {
         gray: &GrayImage,
         detection: GridDetection,
     ) -> Result<Scan, ScanError> {
-        let inputs = cell_inputs(gray, &detection.lattice());
-        let upright = self.classifier.classify(&inputs)?;
-        let classifier = &mut self.classifier;
-        let oriented = orient(&inputs, upright, |cells| classifier.classify(cells))?;
+        let oriented = self.read_oriented(gray, &detection.lattice())?;
         let k = oriented.quarter_turns;
         let detection = if k == 0 {
             detection
@@ -214,6 +211,21 @@ impl Scanner {
         let mut scan = Scan::from_readings(detection, oriented.readings);
         scan.quarter_turns = k;
         Ok(scan)
+    }
+
+    /// Reads the 81 cells under `lattice` (image order) in the orientation that reads best
+    /// (see [`Scanner::scan_detection`]); the readings are as the puzzle reads.
+    pub fn read_oriented(
+        &mut self,
+        gray: &GrayImage,
+        lattice: &Lattice,
+    ) -> Result<Oriented, ScanError> {
+        let inputs = cell_inputs(gray, lattice);
+        let upright = self.classifier.classify(&inputs)?;
+        let classifier = &mut self.classifier;
+        Ok(orient(&inputs, upright, |cells| {
+            classifier.classify(cells)
+        })?)
     }
 
     /// Reads the cells along a known lattice (e.g. ground-truth corners) without detection,

@@ -13,6 +13,7 @@ pub mod app;
 pub mod dataset;
 pub mod eval;
 pub mod rate;
+pub mod replay;
 pub mod scan;
 pub mod solve;
 pub mod synth;

@@ -18,6 +18,7 @@ pub mod rectify;
 mod smooth;
 pub mod tracker;
 
+pub use detect::track::track_lattice;
 pub use detect::{DetectOptions, Rejection, detect, detect_gray, detect_with};
 pub use geometry::{Homography, Line, Point};
 pub use load::{LoadError, MAX_IMAGE_PIXELS, load_image, load_image_from_memory, to_gray};

@@ -203,6 +203,19 @@ impl LatticeTracker {
         self.puzzle_id
     }
 
+    /// Frames the grid has held still in a row (0 while searching or lost).
+    pub fn steady_frames(&self) -> u32 {
+        match self.state {
+            TrackerState::Tracking | TrackerState::Locked => self.steady_frames,
+            TrackerState::Searching | TrackerState::Lost => 0,
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &TrackerConfig {
+        &self.config
+    }
+
     /// Feeds one frame: its detection (or `None`), an optional content fingerprint of the
     /// detected grid, and the frame time in milliseconds (monotonic).
     pub fn update(

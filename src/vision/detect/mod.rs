@@ -35,6 +35,7 @@ mod candidates;
 mod hough;
 mod refine;
 mod threshold;
+pub mod track;
 mod validate;
 
 use std::borrow::Cow;
@@ -62,6 +63,11 @@ pub struct DetectOptions {
     /// How many gray levels darker than its surroundings a pixel must be to count as ink;
     /// `None` picks it from the picture's noise (at least 8).
     pub ink_delta: Option<u32>,
+    /// Whether every fallback runs: the other ink polarity, a finer ink step, and the Hough
+    /// line stage. A video frame that gives no grid is followed by another a few tens of
+    /// milliseconds later, so the live path asks for the first polarity's contour stages
+    /// only (`false`) and leaves the costly fallbacks to still pictures.
+    pub exhaustive: bool,
 }
 
 impl Default for DetectOptions {
@@ -71,6 +77,7 @@ impl Default for DetectOptions {
             max_candidates: 6,
             min_grid_side_px: 90.0,
             ink_delta: None,
+            exhaustive: true,
         }
     }
 }
@@ -132,14 +139,15 @@ pub fn detect_with(
         ink_delta: Some(FAINT_INK_DELTA),
         ..options.clone()
     };
-    let tries = [
+    let all_tries = [
         (dark_first, options),
         (!dark_first, options),
         (dark_first, &faint),
     ];
+    let tries = &all_tries[..if options.exhaustive { 3 } else { 1 }];
     let inverted = std::cell::OnceCell::new();
     let mut first_error = None;
-    for (k, (invert, try_options)) in tries.into_iter().enumerate() {
+    for (k, &(invert, try_options)) in tries.iter().enumerate() {
         let picture = if invert {
             inverted.get_or_init(|| {
                 let mut inv = image.clone();
@@ -209,7 +217,7 @@ fn detect_one_polarity(
     }
     // Contours gave nothing usable (broken outer border, grid merged with other print): a
     // Hough-line lattice fit.
-    let hough_ran = search.best.is_none();
+    let hough_ran = search.best.is_none() && options.exhaustive;
     if hough_ran {
         let (quads, lines) = hough::hough_quads(mask, options);
         if let Some(t) = search.trace.as_deref_mut() {

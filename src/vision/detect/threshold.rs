@@ -103,7 +103,7 @@ pub(super) fn noise_sigma(image: &GrayImage) -> f32 {
 }
 
 /// Area-averaging downscale by `scale` (< 1) in one pass over the source pixels.
-fn area_downscale(image: &GrayImage, scale: f32) -> GrayImage {
+pub(super) fn area_downscale(image: &GrayImage, scale: f32) -> GrayImage {
     let (w, h) = image.dimensions();
     let nw = ((w as f32 * scale).round() as u32).clamp(1, w);
     let nh = ((h as f32 * scale).round() as u32).clamp(1, h);

@@ -1,0 +1,199 @@
+//! The live camera path as a library: frames with timestamps in, one [`LiveOutput`] per frame
+//! out — where the grid is in this frame, the digits voted so far, and the overlay to draw
+//! (or none).
+//!
+//! [`LiveReader`] owns everything between a frame source and a view: skipping frames that did
+//! not change (`change`), full detection when nothing is held, cheap tracking of the held
+//! lattice between detections (`vision::track_lattice`) with a periodic full detection, the
+//! `LatticeTracker`'s steadiness and puzzle identity, per-cell voting of class probabilities
+//! over reads (`vote`), when to read and when to stop reading, trust and solve-on-lock. An
+//! overlay is only ever given for the puzzle in view on a frame where its grid was found, and
+//! only once a voted board of enough confident reads has exactly one solution, so a misread
+//! or stale overlay is withheld rather than shown.
+//!
+//! No egui and no threads: the app runs it on its scanner thread, `sudoku-lens replay` over
+//! folders of frames, and benches over a committed clip. It does not draw.
+
+mod change;
+mod reader;
+pub mod replay;
+mod vote;
+
+use std::sync::Arc;
+
+use image::RgbImage;
+
+use crate::vision::{Lattice, TrackerConfig};
+
+pub use change::Thumbnail;
+pub use reader::LiveReader;
+pub use vote::{VotedBoard, Votes};
+
+/// Where the live path stands on the current video.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LiveState {
+    /// No grid in view.
+    #[default]
+    Searching,
+    /// A grid is in view but has not held still long enough to read.
+    Following,
+    /// The grid is steady and its digits are being read and voted; no trusted board yet.
+    Reading,
+    /// The voted board is trusted (enough confident reads, one solution): the overlay is
+    /// drawn on every frame where the grid is found.
+    Locked,
+    /// The grid has not been seen for a while.
+    Lost,
+}
+
+impl std::fmt::Display for LiveState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LiveState::Searching => "searching",
+            LiveState::Following => "following",
+            LiveState::Reading => "reading",
+            LiveState::Locked => "locked",
+            LiveState::Lost => "lost",
+        })
+    }
+}
+
+/// How far the current puzzle is from being locked, for a progress display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+pub struct LockProgress {
+    /// Frames the grid has held still (capped at `steady_needed`).
+    pub steady_frames: u32,
+    /// Steady frames needed before reading starts.
+    pub steady_needed: u32,
+    /// Reads voted so far (capped at `reads_needed`).
+    pub reads: u32,
+    /// Reads needed before the board can be trusted.
+    pub reads_needed: u32,
+}
+
+impl LockProgress {
+    /// Progress towards a lock in `0.0..=1.0` (steadiness, then reads).
+    pub fn fraction(&self) -> f32 {
+        let total = (self.steady_needed + self.reads_needed).max(1) as f32;
+        ((self.steady_frames.min(self.steady_needed) + self.reads.min(self.reads_needed)) as f32
+            / total)
+            .clamp(0.0, 1.0)
+    }
+}
+
+/// A trusted board and its solution, for the puzzle `puzzle_id`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Overlay {
+    /// The puzzle (see [`LiveOutput::puzzle_id`]) this board was read from.
+    pub puzzle_id: u64,
+    /// The voted givens, as the puzzle reads (0 empty).
+    #[serde(serialize_with = "serialize_digits")]
+    pub givens: [u8; 81],
+    /// The unique solution of `givens`.
+    #[serde(serialize_with = "serialize_digits")]
+    pub solution: [u8; 81],
+}
+
+fn serialize_digits<S: serde::Serializer>(v: &[u8; 81], s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&digits_text(v))
+}
+
+/// 81 values as a line of digits, `0` for empty.
+pub fn digits_text(values: &[u8; 81]) -> String {
+    values
+        .iter()
+        .map(|&v| char::from(b'0' + v.min(9)))
+        .collect()
+}
+
+/// What was done with a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FrameWork {
+    /// The frame showed the same picture as the last one worked on: its result was reused.
+    #[default]
+    Unchanged,
+    /// The held lattice was followed into this frame (no full detection).
+    Tracked,
+    /// A full detection found the grid.
+    Detected,
+    /// No grid was found.
+    NotFound,
+}
+
+/// The live path's answer for one frame.
+#[derive(Clone, Debug, Default)]
+pub struct LiveOutput {
+    /// State after this frame.
+    pub state: LiveState,
+    /// Progress towards a lock.
+    pub progress: LockProgress,
+    /// Identity of the puzzle in view (changes when another puzzle replaces it).
+    pub puzzle_id: u64,
+    /// The grid's lattice in this frame, in frame pixels, as the puzzle reads (`[0][0]` is
+    /// r1c1's top-left corner); `None` when the grid was not found in this frame.
+    pub lattice: Option<Lattice>,
+    /// The digits voted so far for this puzzle.
+    pub board: Option<VotedBoard>,
+    /// The trusted board and solution to draw through `lattice` — only when the grid was
+    /// found in this frame and its board is trusted.
+    pub overlay: Option<Arc<Overlay>>,
+    /// What was done with the frame.
+    pub work: FrameWork,
+    /// Whether the cells were read on this frame.
+    pub read_cells: bool,
+    /// Whether anything a view shows differs from the previous output (state, progress,
+    /// board, overlay, or the lattice moved by more than a third of a pixel): without it, no
+    /// repaint is needed.
+    pub changed: bool,
+    /// A problem on this frame that the user should see (e.g. the classifier failed).
+    pub error: Option<String>,
+}
+
+/// Tuning of [`LiveReader`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct LiveConfig {
+    /// Steadiness, loss and puzzle identity.
+    pub tracker: TrackerConfig,
+    /// Steady frames in a row before the cells are read (motion-blurred frames read badly).
+    pub read_after_steady_frames: u32,
+    /// Reads voted before a board may be trusted.
+    pub reads_to_trust: u32,
+    /// Reads a cell's vote is over (sliding window).
+    pub vote_window: usize,
+    /// Least voted confidence (mean probability of the voted value) of every cell for the
+    /// board to be trusted. Handwriting often reads at 0.5–0.9 per frame although right;
+    /// uniqueness and stability guard the rest.
+    pub trust_min_confidence: f32,
+    /// Once trusted, the cells are read again every this many frames (to notice new ink).
+    pub reread_every_frames: u32,
+    /// While tracking, a full detection runs at least every this many frames.
+    pub redetect_every_frames: u32,
+}
+
+impl Default for LiveConfig {
+    fn default() -> Self {
+        LiveConfig {
+            tracker: TrackerConfig::default(),
+            read_after_steady_frames: 2,
+            reads_to_trust: 3,
+            vote_window: 10,
+            trust_min_confidence: 0.6,
+            reread_every_frames: 10,
+            redetect_every_frames: 45,
+        }
+    }
+}
+
+/// Anything that turns frames into [`LiveOutput`]s: [`LiveReader`], or a test double.
+pub trait LiveAnalyzer: Send {
+    /// Analyses the next frame, taken at `t_ms` (milliseconds, monotonic).
+    fn analyze(&mut self, frame: &RgbImage, t_ms: u64) -> LiveOutput;
+}
+
+impl LiveAnalyzer for LiveReader {
+    fn analyze(&mut self, frame: &RgbImage, t_ms: u64) -> LiveOutput {
+        self.push_frame(frame, t_ms)
+    }
+}

@@ -1,0 +1,444 @@
+//! [`LiveReader`]: the per-frame state machine of the live path (see the module docs of
+//! `live`). One frame: thumbnail check → grid located (tracked from the held lattice, or a
+//! full detection when there is none, tracking failed, or one is due) → tracker update
+//! (steadiness, loss, puzzle identity by cell-ink fingerprint) → cells read when due → votes →
+//! trust and solve → output.
+
+use std::sync::Arc;
+
+use image::{GrayImage, RgbImage};
+
+use super::change::Thumbnail;
+use super::vote::{VotedBoard, Votes};
+use super::{FrameWork, LiveConfig, LiveOutput, LiveState, LockProgress, Overlay};
+use crate::digits::orientation::lattice_as_read;
+use crate::digits::{CellReading, UNCERTAIN_BELOW};
+use crate::scan::{ScanError, Scanner};
+use crate::sudoku::solver::solve_values;
+use crate::vision::tracker::CellFingerprint;
+use crate::vision::{
+    self, DetectOptions, GridDetection, Lattice, LatticeTracker, TrackerEvent, TrackerState,
+    rectify,
+};
+
+/// Cell side of the small rectified grid the fingerprint is taken from.
+const FINGERPRINT_CELL_PX: u32 = 16;
+
+/// While nothing is found, every this many full detections in a row is an exhaustive one
+/// (both ink polarities, a finer ink step, Hough lines); the others try the contour stages of
+/// the likelier polarity only.
+const EXHAUSTIVE_EVERY_FAILED: u32 = 8;
+
+/// Fewer givens than this cannot make a unique Sudoku.
+const MIN_CLUES: usize = 17;
+
+/// Most cells a fresh read may disagree on (each of them unsure) and still confirm a trusted
+/// board after the grid was lost and found again.
+const CONFIRM_MAX_DISAGREEING: usize = 3;
+
+/// What the reader knows of the puzzle in view.
+#[derive(Debug)]
+struct Puzzle {
+    id: u64,
+    /// How the grid is turned in the frame, once the first read decided it.
+    quarter_turns: Option<u8>,
+    votes: Votes,
+    /// The trusted board, if any.
+    trusted: Option<Arc<Overlay>>,
+    /// Whether a read since the grid was last (re)acquired agrees with `trusted`.
+    confirmed: bool,
+    /// The last givens sent to the solver and its unique solution, if any.
+    solved: Option<([u8; 81], Option<[u8; 81]>)>,
+    /// The previous read's vote, for the stability rule.
+    last_voted: Option<[u8; 81]>,
+    frames_since_read: u32,
+}
+
+impl Puzzle {
+    fn new(id: u64, window: usize) -> Puzzle {
+        Puzzle {
+            id,
+            quarter_turns: None,
+            votes: Votes::new(window),
+            trusted: None,
+            confirmed: false,
+            solved: None,
+            last_voted: None,
+            frames_since_read: 0,
+        }
+    }
+
+    /// The unique solution of `givens` (cached for the last givens asked).
+    fn solution(&mut self, givens: &[u8; 81]) -> Option<[u8; 81]> {
+        if let Some((g, s)) = &self.solved
+            && g == givens
+        {
+            return *s;
+        }
+        let found = solve_values(givens, 2);
+        let s = found.is_unique().then_some(found.first).flatten();
+        self.solved = Some((*givens, s));
+        s
+    }
+}
+
+/// The last picture worked on, reused while frames do not change.
+#[derive(Debug)]
+struct Held {
+    thumbnail: Thumbnail,
+    gray: GrayImage,
+    /// Its grid (image order) and fingerprint, when found.
+    detection: Option<(GridDetection, CellFingerprint)>,
+    /// Its cells' readings as the puzzle reads, once read.
+    readings: Option<Vec<CellReading>>,
+}
+
+/// The live path's state machine; see the module docs of `live`.
+#[derive(Debug)]
+pub struct LiveReader {
+    scanner: Scanner,
+    config: LiveConfig,
+    tracker: LatticeTracker,
+    puzzle: Puzzle,
+    held: Option<Held>,
+    /// The grid's last lattice (image order), kept through short occlusions.
+    last_lattice: Option<Lattice>,
+    frames_since_detection: u32,
+    /// Full detections in a row that found nothing.
+    failed_detections: u32,
+    previous: Option<LiveOutput>,
+}
+
+impl LiveReader {
+    /// A reader around a loaded scanner.
+    pub fn new(scanner: Scanner, config: LiveConfig) -> LiveReader {
+        let tracker = LatticeTracker::new(config.tracker.clone());
+        let window = config.vote_window;
+        LiveReader {
+            scanner,
+            config,
+            tracker,
+            puzzle: Puzzle::new(0, window),
+            held: None,
+            last_lattice: None,
+            frames_since_detection: 0,
+            failed_detections: 0,
+            previous: None,
+        }
+    }
+
+    /// A reader with the bundled model and default settings.
+    pub fn with_default_model() -> Result<LiveReader, ScanError> {
+        Ok(LiveReader::new(
+            Scanner::with_default_model()?,
+            LiveConfig::default(),
+        ))
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &LiveConfig {
+        &self.config
+    }
+
+    /// Feeds the next frame, taken at `t_ms` (milliseconds, monotonic), and says what to show.
+    pub fn push_frame(&mut self, frame: &RgbImage, t_ms: u64) -> LiveOutput {
+        let thumbnail = Thumbnail::of(frame);
+        let unchanged = self
+            .held
+            .as_ref()
+            .is_some_and(|h| thumbnail.same_as(&h.thumbnail));
+        let work = if unchanged {
+            FrameWork::Unchanged
+        } else {
+            let gray = vision::to_gray(&image::DynamicImage::ImageRgb8(frame.clone()));
+            let (detection, work) = self.locate(&gray);
+            let detection = detection.map(|d| {
+                let fingerprint = fingerprint(&gray, &d.lattice());
+                (d, fingerprint)
+            });
+            self.held = Some(Held {
+                thumbnail,
+                gray,
+                detection,
+                readings: None,
+            });
+            work
+        };
+        let mut output = self.advance(t_ms, work);
+        output.changed = self
+            .previous
+            .as_ref()
+            .is_none_or(|p| shows_differently(p, &output));
+        self.previous = Some(output.clone());
+        output
+    }
+
+    /// Finds the grid in a new picture: tracked from the held lattice when there is one and
+    /// no full detection is due, else detected.
+    fn locate(&mut self, gray: &GrayImage) -> (Option<GridDetection>, FrameWork) {
+        let due = self.frames_since_detection >= self.config.redetect_every_frames;
+        if let Some(previous) = self.last_lattice
+            && !due
+            && let Ok(found) = vision::track_lattice(gray, &previous)
+        {
+            self.frames_since_detection += 1;
+            return (Some(found), FrameWork::Tracked);
+        }
+        self.frames_since_detection = 0;
+        // The next frame is another chance: the detector's costly fallbacks run only on
+        // every few frames in a row that find nothing.
+        self.failed_detections += 1;
+        let options = DetectOptions {
+            exhaustive: self
+                .failed_detections
+                .is_multiple_of(EXHAUSTIVE_EVERY_FAILED),
+            ..DetectOptions::default()
+        };
+        match vision::detect_with(gray, &options, None) {
+            Ok(found) => {
+                self.failed_detections = 0;
+                (Some(found), FrameWork::Detected)
+            }
+            Err(_) => {
+                // A periodic detection can miss a grid that tracking still follows (the
+                // detector's outline stage is less tolerant of a finger over the border).
+                let tracked = self
+                    .last_lattice
+                    .filter(|_| due)
+                    .and_then(|previous| vision::track_lattice(gray, &previous).ok());
+                match tracked {
+                    Some(found) => (Some(found), FrameWork::Tracked),
+                    None => (None, FrameWork::NotFound),
+                }
+            }
+        }
+    }
+
+    /// Runs the tracker, reading, voting and trust on the held picture.
+    fn advance(&mut self, t_ms: u64, work: FrameWork) -> LiveOutput {
+        let Some(held) = self.held.as_mut() else {
+            return LiveOutput::default();
+        };
+        let (detection, fingerprint) = match &held.detection {
+            Some((d, f)) => (Some(d), Some(*f)),
+            None => (None, None),
+        };
+        let update = self.tracker.update(detection, fingerprint, t_ms);
+        match update.event {
+            TrackerEvent::NewPuzzle => {
+                self.puzzle = Puzzle::new(update.puzzle_id, self.config.vote_window);
+            }
+            TrackerEvent::Acquired | TrackerEvent::Lost => self.puzzle.confirmed = false,
+            TrackerEvent::None | TrackerEvent::Locked | TrackerEvent::Unlocked => {}
+        }
+        self.last_lattice = match update.state {
+            TrackerState::Searching | TrackerState::Lost => None,
+            TrackerState::Tracking | TrackerState::Locked => update.lattice,
+        };
+        let found = detection.map(GridDetection::lattice);
+        self.puzzle.frames_since_read = self.puzzle.frames_since_read.saturating_add(1);
+
+        let steady = self.tracker.steady_frames();
+        let puzzle = &self.puzzle;
+        let due = match (&puzzle.trusted, puzzle.confirmed) {
+            (None, _) | (Some(_), false) => true,
+            // A still picture read once says all it will.
+            (Some(_), true) => {
+                puzzle.frames_since_read >= self.config.reread_every_frames
+                    && work != FrameWork::Unchanged
+            }
+        };
+        let mut error = None;
+        let mut fresh = None;
+        if let Some(lattice) = found
+            && steady >= self.config.read_after_steady_frames
+            && due
+        {
+            let readings = match &held.readings {
+                Some(r) => Ok(r.clone()),
+                None => read(&mut self.scanner, &mut self.puzzle, &held.gray, &lattice),
+            };
+            match readings {
+                Ok(readings) => {
+                    held.readings = Some(readings.clone());
+                    fresh = Some(readings);
+                }
+                Err(e) => error = Some(format!("cannot read the cells: {e}")),
+            }
+        }
+        let read_cells = fresh.is_some();
+        if let Some(readings) = fresh {
+            self.take_read(&readings);
+        }
+
+        let puzzle = &self.puzzle;
+        let state = match update.state {
+            TrackerState::Searching => LiveState::Searching,
+            TrackerState::Lost => LiveState::Lost,
+            TrackerState::Tracking | TrackerState::Locked => {
+                if puzzle.trusted.is_some() && puzzle.confirmed {
+                    LiveState::Locked
+                } else if !puzzle.votes.is_empty() {
+                    LiveState::Reading
+                } else {
+                    LiveState::Following
+                }
+            }
+        };
+        let overlay = (state == LiveState::Locked && found.is_some())
+            .then(|| puzzle.trusted.clone())
+            .flatten();
+        let turns = puzzle.quarter_turns.unwrap_or(0);
+        LiveOutput {
+            state,
+            progress: LockProgress {
+                steady_frames: steady.min(self.config.read_after_steady_frames),
+                steady_needed: self.config.read_after_steady_frames,
+                reads: (puzzle.votes.len() as u32).min(self.config.reads_to_trust),
+                reads_needed: self.config.reads_to_trust,
+            },
+            puzzle_id: puzzle.id,
+            lattice: found.map(|l| Lattice {
+                points_in_image: lattice_as_read(&l.points_in_image, turns),
+            }),
+            board: puzzle.votes.voted(),
+            overlay,
+            work,
+            read_cells,
+            changed: true,
+            error,
+        }
+    }
+
+    /// Votes one read and decides what is trusted.
+    fn take_read(&mut self, readings: &[CellReading]) {
+        let puzzle = &mut self.puzzle;
+        puzzle.frames_since_read = 0;
+        if let Some(trusted) = &puzzle.trusted
+            && !puzzle.confirmed
+        {
+            // Found again after a loss: this read alone must agree with the trusted board,
+            // or what is in view is not that board.
+            if agrees(readings, &trusted.givens) {
+                puzzle.confirmed = true;
+            } else {
+                tracing::debug!(puzzle = puzzle.id, "read after reacquiring disagrees");
+                let (id, turns) = (puzzle.id, puzzle.quarter_turns);
+                *puzzle = Puzzle::new(id, self.config.vote_window);
+                puzzle.quarter_turns = turns;
+            }
+        }
+        puzzle.votes.push(readings);
+        let Some(voted) = puzzle.votes.voted() else {
+            return;
+        };
+        if let Some(trusted) = &puzzle.trusted
+            && trusted.givens == voted.values
+        {
+            puzzle.last_voted = Some(voted.values);
+            return;
+        }
+        tracing::debug!(
+            puzzle = puzzle.id,
+            reads = voted.reads,
+            min_confidence = voted.min_confidence(),
+            clues = voted.clue_count(),
+            board = %super::digits_text(&voted.values),
+            "voted"
+        );
+        // The vote moved away from the trusted board (or there is none): trust must be
+        // earned again by this vote.
+        puzzle.trusted = None;
+        puzzle.confirmed = false;
+        let stable = puzzle.last_voted.replace(voted.values) == Some(voted.values);
+        if stable
+            && trustworthy(&voted, &self.config)
+            && let Some(solution) = puzzle.solution(&voted.values)
+        {
+            puzzle.trusted = Some(Arc::new(Overlay {
+                puzzle_id: puzzle.id,
+                givens: voted.values,
+                solution,
+            }));
+            puzzle.confirmed = true;
+        }
+    }
+}
+
+/// Reads the 81 cells under `lattice` (image order): the first read of a puzzle chooses its
+/// quarter turn, later ones read in it. Readings are as the puzzle reads.
+fn read(
+    scanner: &mut Scanner,
+    puzzle: &mut Puzzle,
+    gray: &GrayImage,
+    lattice: &Lattice,
+) -> Result<Vec<CellReading>, ScanError> {
+    match puzzle.quarter_turns {
+        Some(k) => {
+            let as_read = Lattice {
+                points_in_image: lattice_as_read(&lattice.points_in_image, k),
+            };
+            scanner.read_cells(gray, &as_read)
+        }
+        None => {
+            let oriented = scanner.read_oriented(gray, lattice)?;
+            puzzle.quarter_turns = Some(oriented.quarter_turns);
+            Ok(oriented.readings)
+        }
+    }
+}
+
+/// Whether a vote may be shown as the puzzle: enough reads, every cell's value holding most
+/// of its probability over them, enough clues (stability over two reads and uniqueness are
+/// checked by the caller). One solution is the strong guard: a misread digit almost always
+/// leaves none or several.
+fn trustworthy(voted: &VotedBoard, config: &LiveConfig) -> bool {
+    voted.reads >= config.reads_to_trust
+        && voted.min_confidence() >= config.trust_min_confidence
+        && voted.clue_count() >= MIN_CLUES
+}
+
+/// Whether one read agrees with `givens`: every cell reads the same value or is unsure, and
+/// only a few are unsure-and-different.
+fn agrees(readings: &[CellReading], givens: &[u8; 81]) -> bool {
+    let mut differing = 0;
+    for (r, &g) in readings.iter().zip(givens) {
+        if r.class.value() != g {
+            if r.confidence >= UNCERTAIN_BELOW {
+                return false;
+            }
+            differing += 1;
+        }
+    }
+    readings.len() == 81 && differing <= CONFIRM_MAX_DISAGREEING
+}
+
+/// The coarse cell-ink fingerprint of the grid under `lattice`.
+fn fingerprint(gray: &GrayImage, lattice: &Lattice) -> CellFingerprint {
+    let grid = rectify::warp_grid(gray, lattice, FINGERPRINT_CELL_PX);
+    CellFingerprint::from_grid(&grid, FINGERPRINT_CELL_PX)
+}
+
+/// Largest lattice move (pixels) a view need not redraw for.
+const LATTICE_REDRAW_PX: f32 = 0.33;
+
+/// Whether `now` shows anything differently from `before`.
+fn shows_differently(before: &LiveOutput, now: &LiveOutput) -> bool {
+    let lattice_moved = match (&before.lattice, &now.lattice) {
+        (Some(a), Some(b)) => a.max_distance(b) > LATTICE_REDRAW_PX,
+        (None, None) => false,
+        _ => true,
+    };
+    let board_differs = match (&before.board, &now.board) {
+        (Some(a), Some(b)) => a.values != b.values || a.uncertain() != b.uncertain(),
+        (None, None) => false,
+        _ => true,
+    };
+    lattice_moved
+        || board_differs
+        || before.state != now.state
+        || before.progress != now.progress
+        || before.puzzle_id != now.puzzle_id
+        || before.overlay != now.overlay
+        || before.error != now.error
+}

@@ -1,0 +1,187 @@
+//! Per-cell voting over frames: the classifier's probabilities of every read of one puzzle are
+//! accumulated, so a cell misread on a blurred frame is outvoted by the sharp ones, and a cell
+//! that reads differently from frame to frame keeps a low voted confidence instead of
+//! flickering.
+//!
+//! Owns the sliding window of reads and the voted board; it does not decide when to read or
+//! whether the board is trusted (`reader`).
+
+use std::collections::VecDeque;
+
+use crate::digits::{CLASS_PENCIL, CellReading, NUM_CLASSES, UNCERTAIN_BELOW};
+
+/// The digits voted over the reads of one puzzle so far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VotedBoard {
+    /// Voted value per cell, as the puzzle reads (0 empty, pencil marks count as empty).
+    pub values: [u8; 81],
+    /// Mean probability of the voted value over the reads, `0.0..=1.0`.
+    pub confidence: [f32; 81],
+    /// How many reads the vote is over.
+    pub reads: u32,
+}
+
+impl VotedBoard {
+    /// Cells whose voted confidence is below [`UNCERTAIN_BELOW`] (drawn amber).
+    pub fn uncertain(&self) -> [bool; 81] {
+        self.confidence.map(|c| c < UNCERTAIN_BELOW)
+    }
+
+    /// The least confident cell's confidence.
+    pub fn min_confidence(&self) -> f32 {
+        self.confidence.iter().copied().fold(1.0, f32::min)
+    }
+
+    /// Number of digit cells.
+    pub fn clue_count(&self) -> usize {
+        self.values.iter().filter(|&&v| v != 0).count()
+    }
+}
+
+/// The probabilities of the last `window` reads of one puzzle, summed per cell and value.
+#[derive(Clone, Debug)]
+pub struct Votes {
+    window: usize,
+    reads: VecDeque<Box<[[f32; 10]; 81]>>,
+}
+
+/// A read's probabilities per solving value (0 = empty or pencil marks, 1–9).
+fn value_probabilities(readings: &[CellReading]) -> Box<[[f32; 10]; 81]> {
+    let mut out = Box::new([[0f32; 10]; 81]);
+    for (cell, r) in out.iter_mut().zip(readings) {
+        for (class, &p) in r.probabilities.iter().enumerate().take(NUM_CLASSES) {
+            let value = if class == CLASS_PENCIL as usize {
+                0
+            } else {
+                class
+            };
+            // Non-finite probabilities cannot come from `CellReading::from_logits`, but a
+            // hand-made reading must not poison the sum.
+            if p.is_finite() {
+                cell[value] += p;
+            }
+        }
+    }
+    out
+}
+
+impl Votes {
+    /// Votes over the last `window` reads (at least 1).
+    pub fn new(window: usize) -> Votes {
+        Votes {
+            window: window.max(1),
+            reads: VecDeque::new(),
+        }
+    }
+
+    /// Adds one read (81 readings as the puzzle reads; anything else is ignored), forgetting
+    /// the oldest beyond the window.
+    pub fn push(&mut self, readings: &[CellReading]) {
+        if readings.len() != 81 {
+            return;
+        }
+        if self.reads.len() == self.window {
+            self.reads.pop_front();
+        }
+        self.reads.push_back(value_probabilities(readings));
+    }
+
+    /// Forgets every read.
+    pub fn clear(&mut self) {
+        self.reads.clear();
+    }
+
+    /// Reads held.
+    pub fn len(&self) -> usize {
+        self.reads.len()
+    }
+
+    /// Whether no read is held.
+    pub fn is_empty(&self) -> bool {
+        self.reads.is_empty()
+    }
+
+    /// The vote: per cell the value of the largest summed probability (ties to the smaller
+    /// value, so empty first: a doubtful digit is safer left out) and its mean probability.
+    pub fn voted(&self) -> Option<VotedBoard> {
+        let n = self.reads.len();
+        if n == 0 {
+            return None;
+        }
+        let mut values = [0u8; 81];
+        let mut confidence = [0f32; 81];
+        for i in 0..81 {
+            let mut sums = [0f32; 10];
+            for read in &self.reads {
+                for (s, p) in sums.iter_mut().zip(read[i]) {
+                    *s += p;
+                }
+            }
+            let mut best = 0usize;
+            for (v, &s) in sums.iter().enumerate() {
+                if s > sums[best] {
+                    best = v;
+                }
+            }
+            values[i] = best as u8;
+            confidence[i] = (sums[best] / n as f32).clamp(0.0, 1.0);
+        }
+        Some(VotedBoard {
+            values,
+            confidence,
+            reads: n as u32,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(values: &[u8; 81], p: f32) -> Vec<CellReading> {
+        values
+            .iter()
+            .map(|&v| {
+                let mut probs = [(1.0 - p) / 10.0; NUM_CLASSES];
+                probs[v as usize] = p;
+                CellReading::from_probabilities(probs)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sharp_reads_outvote_a_confident_misread_and_pencil_counts_as_empty() {
+        let mut truth = [0u8; 81];
+        truth[0] = 5;
+        truth[40] = 8;
+        let mut misread = truth;
+        misread[40] = 3;
+        let mut votes = Votes::new(4);
+        assert!(votes.voted().is_none());
+        votes.push(&read(&misread, 0.99));
+        assert_eq!(votes.voted().unwrap().values[40], 3);
+        votes.push(&read(&truth, 0.9));
+        votes.push(&read(&truth, 0.9));
+        let voted = votes.voted().unwrap();
+        assert_eq!(voted.values, truth);
+        assert_eq!(voted.reads, 3);
+        // Two of three reads say 8 at 0.9: the mean is well below a unanimous cell's.
+        assert!(voted.confidence[40] < 0.65 && voted.uncertain()[40]);
+        assert!(voted.confidence[0] > 0.9);
+        // Pencil marks (class 10) vote for empty.
+        let mut pencil = truth;
+        pencil[1] = CLASS_PENCIL;
+        let mut votes = Votes::new(2);
+        votes.push(&read(&pencil, 0.95));
+        assert_eq!(votes.voted().unwrap().values[1], 0);
+        // The window slides: old reads are forgotten.
+        let mut votes = Votes::new(2);
+        votes.push(&read(&misread, 0.99));
+        votes.push(&read(&truth, 0.99));
+        votes.push(&read(&truth, 0.99));
+        assert_eq!(votes.voted().unwrap().values, truth);
+        assert!(votes.voted().unwrap().min_confidence() > 0.98);
+        votes.clear();
+        assert!(votes.is_empty());
+    }
+}
