@@ -15,9 +15,10 @@ use crate::session::{Board, HintLevel, SolveState};
 
 use super::SudokuLensApp;
 use super::command::Command;
-use super::pipeline::LockState;
+use super::diagnostics::RateMeter;
 use super::state::{CameraSession, Message, Severity, SourceStatus};
 use super::workers::{Notify, PhotoInput, ScanWorker, SolveRequest, spawn_photo_scan};
+use crate::live::LiveState;
 
 impl SudokuLensApp {
     /// The UI's wake-up callback (a no-op before the first frame).
@@ -125,6 +126,7 @@ impl SudokuLensApp {
                     self.puzzle.board = board;
                     self.puzzle.label = "pasted text".into();
                     self.puzzle.edited = false;
+                    self.puzzle.camera = None;
                     self.live.lattice = None;
                     self.board_changed(true);
                     self.say(Severity::Info, "puzzle pasted");
@@ -240,6 +242,7 @@ impl SudokuLensApp {
                 self.puzzle.board = Board::default();
                 self.puzzle.label.clear();
                 self.puzzle.edited = false;
+                self.puzzle.camera = None;
                 self.board_changed(true);
             }
         }
@@ -248,8 +251,7 @@ impl SudokuLensApp {
     /// Stops the camera and scans a photo on the `photo-scan` thread.
     pub(super) fn start_photo_scan(&mut self, input: PhotoInput, label: String) {
         self.stop_camera();
-        self.live.lattice = None;
-        self.live.lock = LockState::Searching;
+        self.live.forget_grid(LiveState::Searching);
         self.puzzle.label = label.clone();
         self.source.status = SourceStatus::Scanning(label);
         self.source.photo_generation += 1;
@@ -286,10 +288,18 @@ impl SudokuLensApp {
         }
         match camera::capture::start(opener, sinks, notify, self.options.capture) {
             Ok(capture) => {
+                // With a scanner the view shows the frames it analysed (their lattice and
+                // overlay belong to them), and the scanner wakes the UI when one shows
+                // something new; raw frames are shown only without one.
+                capture.set_frame_notify(scanner.is_none());
                 self.source.status = SourceStatus::CameraOpening(label.clone());
-                self.live.lattice = None;
-                self.live.lock = LockState::Searching;
+                self.live.forget_grid(LiveState::Searching);
                 self.puzzle.edited = false;
+                // Puzzle ids are the new session's own: none of them is the board's.
+                self.puzzle.camera = None;
+                // The scanner counts this session's frames from zero.
+                self.diag.scans = RateMeter::default();
+                self.diag.frames_analysed = 0;
                 self.source.camera = Some(CameraSession {
                     capture,
                     scanner,

@@ -13,8 +13,8 @@ use crate::camera::Mailbox;
 use crate::session::SolveState;
 
 use super::SudokuLensApp;
-use super::pipeline::LockState;
 use super::state::SourceStatus;
+use crate::live::LiveState;
 
 /// Rates measured while running (frames per second over the last seconds, and totals).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -37,31 +37,48 @@ pub struct RunStats {
     pub worst_ui_frame_ms: f32,
 }
 
-/// Events per second over a sliding window.
+/// Events per second over a sliding window, from a running total.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RateMeter {
-    times: VecDeque<Instant>,
+    /// (when, total then), oldest first, within the window.
+    samples: VecDeque<(Instant, u64)>,
     total: u64,
 }
 
 impl RateMeter {
     const WINDOW: Duration = Duration::from_secs(2);
 
+    /// One more event at `now`.
     pub(crate) fn tick(&mut self, now: Instant) {
-        self.total += 1;
-        self.times.push_back(now);
-        while self.times.front().is_some_and(|t| now - *t > Self::WINDOW) {
-            self.times.pop_front();
+        self.observe(now, self.total + 1);
+    }
+
+    /// The running total is `total` at `now` (for counts kept elsewhere, e.g. by a worker).
+    pub(crate) fn observe(&mut self, now: Instant, total: u64) {
+        self.total = total.max(self.total);
+        self.samples.push_back((now, self.total));
+        while self
+            .samples
+            .front()
+            .is_some_and(|(t, _)| now.saturating_duration_since(*t) > Self::WINDOW)
+        {
+            self.samples.pop_front();
         }
     }
 
+    /// Events per second between the oldest and newest sample in the window.
     pub(crate) fn rate(&self) -> f32 {
-        match (self.times.front(), self.times.back()) {
-            (Some(a), Some(b)) if self.times.len() > 1 && b > a => {
-                (self.times.len() - 1) as f32 / (*b - *a).as_secs_f32()
+        match (self.samples.front(), self.samples.back()) {
+            (Some((t0, n0)), Some((t1, n1))) if t1 > t0 => {
+                (n1 - n0) as f32 / (*t1 - *t0).as_secs_f32()
             }
             _ => 0.0,
         }
+    }
+
+    /// Events in total.
+    pub(crate) fn total(&self) -> u64 {
+        self.total
     }
 }
 
@@ -89,6 +106,8 @@ impl ScreenshotPlan {
 
 /// Longest wait for the pipeline to settle before the screenshot is taken anyway.
 const SCREENSHOT_DEADLINE: Duration = Duration::from_secs(60);
+/// On a live source, the screenshot waits this long so the rate meters (2 s window) are full.
+const SCREENSHOT_WARM_UP: Duration = Duration::from_secs(3);
 
 /// What the app measures about itself, and the screenshot plan.
 pub(crate) struct Diagnostics {
@@ -123,8 +142,8 @@ impl SudokuLensApp {
             repaint_fps: self.diag.repaints.rate(),
             camera_fps: self.diag.frames_shown.rate(),
             scan_fps: self.diag.scans.rate(),
-            repaints: self.diag.repaints.total,
-            frames_shown: self.diag.frames_shown.total,
+            repaints: self.diag.repaints.total(),
+            frames_shown: self.diag.frames_shown.total(),
             frames_captured: self
                 .source
                 .camera
@@ -142,7 +161,7 @@ impl SudokuLensApp {
         let solved_or_final = !matches!(self.puzzle.solve, SolveState::Solving);
         match &self.source.camera {
             Some(_) => {
-                (self.live.lock == LockState::Locked
+                (self.live.state == LiveState::Locked
                     && matches!(
                         self.puzzle.solve,
                         SolveState::Solved(_) | SolveState::Unsolvable(_)
@@ -177,14 +196,26 @@ impl SudokuLensApp {
         if plan.requested {
             return;
         }
-        let timed_out = plan.started.elapsed() > SCREENSHOT_DEADLINE;
-        if settled || timed_out {
-            plan.settled_frames += 1;
+        let elapsed = plan.started.elapsed();
+        let timed_out = elapsed > SCREENSHOT_DEADLINE;
+        if !(settled || timed_out) {
+            // Workers wake the UI when something changes; only the deadline is a timer.
+            ctx.request_repaint_after(SCREENSHOT_DEADLINE.saturating_sub(elapsed));
+            return;
         }
+        plan.settled_frames += 1;
         // A few frames after settling, so textures and layout are final; on a live source let
-        // the rate meters fill (2 s) so the status bar shows real figures.
-        let warm = self.source.camera.is_none() || plan.started.elapsed() > Duration::from_secs(3);
-        if plan.settled_frames >= 5 && warm {
+        // the rate meters fill so the status bar shows real figures.
+        let warm_after = if self.source.camera.is_some() {
+            SCREENSHOT_WARM_UP
+        } else {
+            Duration::ZERO
+        };
+        if elapsed < warm_after {
+            ctx.request_repaint_after(warm_after - elapsed);
+            return;
+        }
+        if plan.settled_frames >= 5 {
             plan.requested = true;
             let path = plan.path.clone();
             let done = Arc::clone(&plan.done);
@@ -207,6 +238,8 @@ impl SudokuLensApp {
                 repaint.request_repaint();
             });
         }
+        // The settled frames are counted one repaint at a time, and the screenshot is taken
+        // of the next frame.
         ctx.request_repaint();
     }
 
@@ -230,6 +263,10 @@ mod tests {
             m.tick(t0 + Duration::from_millis(100 * i));
         }
         assert!((m.rate() - 10.0).abs() < 0.01, "{}", m.rate());
-        assert_eq!(m.total, 11);
+        assert_eq!(m.total(), 11);
+        // Counts kept elsewhere: 30 more over the next second.
+        m.observe(t0 + Duration::from_millis(2000), 41);
+        assert_eq!(m.total(), 41);
+        assert!((m.rate() - 20.0).abs() < 0.01, "{}", m.rate());
     }
 }

@@ -8,8 +8,11 @@
 //! `poll.rs` the one place worker results come in. Work happens on named threads
 //! (`camera-capture`/`camera-watchdog`, `scanner`, `solver`, `photo-scan`) that reach the UI only
 //! through bounded newest-wins mailboxes followed by `request_repaint`, so the UI never waits on
-//! the pipeline. The app's state is grouped in `state.rs`; persisted [`Settings`] are kept
-//! apart from it. The recognizer is reached through the [`pipeline`] seam.
+//! the pipeline; nothing repaints on a timer except running ones (exit deadline, screenshot
+//! mode), so an app with nothing new to show draws nothing. The live camera path is
+//! [`crate::live`]; the scanner thread only runs it. The app's state is grouped in `state.rs`;
+//! persisted [`Settings`] are kept apart from it. The recognizer is reached through the
+//! [`pipeline`] seam.
 
 mod apply;
 pub mod board_view;
@@ -33,6 +36,7 @@ use image::RgbImage;
 
 use crate::annotate;
 use crate::camera::{CaptureOptions, Opener};
+use crate::live::{LiveState, LockProgress};
 use crate::session::{
     Board, HintLevel, PUZZLE_KEY, SETTINGS_KEY, SavedPuzzle, Settings, SolveState,
 };
@@ -41,7 +45,7 @@ use crate::vision::Lattice;
 
 pub use command::Command;
 pub use diagnostics::RunStats;
-pub use pipeline::{LockState, Pipeline};
+pub use pipeline::Pipeline;
 pub use state::{Message, Severity, SourceStatus};
 
 use diagnostics::Diagnostics;
@@ -122,7 +126,7 @@ impl std::fmt::Debug for SudokuLensApp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SudokuLensApp")
             .field("source_status", &self.source.status)
-            .field("lock", &self.live.lock)
+            .field("live", &self.live.state)
             .field("board", &self.puzzle.board.to_text())
             .finish_non_exhaustive()
     }
@@ -188,9 +192,14 @@ impl SudokuLensApp {
         self.ui.message.as_ref()
     }
 
-    /// The tracker state of the live view.
-    pub fn lock_state(&self) -> LockState {
-        self.live.lock
+    /// Where the live path stands (a read photo counts as locked).
+    pub fn live_state(&self) -> LiveState {
+        self.live.state
+    }
+
+    /// Progress of the live path towards a lock.
+    pub fn lock_progress(&self) -> LockProgress {
+        self.live.progress
     }
 
     /// The lattice drawn over the view, if any.
@@ -219,6 +228,31 @@ impl SudokuLensApp {
             return Vec::new();
         };
         board_view::step_cells(step, full).iter().collect()
+    }
+
+    /// Whether the main view writes the solution onto the picture now: a photo that was read,
+    /// or a camera frame on which the live path found the grid of a trusted read of the
+    /// board's puzzle (never a stale lattice, never another puzzle's paper), with the
+    /// solution shown and the board solved.
+    pub fn solution_on_picture(&self) -> bool {
+        self.overlay_on_picture()
+            && self.live.lattice.is_some()
+            && self.settings.show_solution
+            && !self.settings.hint_mode
+            && self.puzzle.solve.walkthrough().is_some()
+    }
+
+    /// Whether the solve of the board may be drawn on the picture shown (see
+    /// [`SudokuLensApp::solution_on_picture`]).
+    fn overlay_on_picture(&self) -> bool {
+        match &self.source.camera {
+            None => true,
+            Some(_) => self.live.overlay.as_ref().is_some_and(|o| {
+                self.puzzle
+                    .camera
+                    .is_some_and(|c| c.puzzle_id == o.puzzle_id)
+            }),
+        }
     }
 
     /// The selected cell.
@@ -277,15 +311,19 @@ impl SudokuLensApp {
             self.apply(cmd);
         }
         self.screenshot_logic(&ctx);
-        if let Some(limit) = self.options.exit_after
-            && self.diag.opened_at.elapsed() >= limit
-        {
-            self.publish_stats();
-            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        // No periodic repaint: the UI is redrawn on input, when a thread reports something new
+        // (a camera frame, a capture event, a scan that changed what is shown, a solve, a photo
+        // scan), and by running timers and animations only: the exit deadline here, screenshot
+        // mode, egui's own spinners.
+        if let Some(limit) = self.options.exit_after {
+            let left = limit.saturating_sub(self.diag.opened_at.elapsed());
+            if left.is_zero() {
+                self.publish_stats();
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            } else {
+                ctx.request_repaint_after(left);
+            }
         }
-        // A live camera repaints on every frame through the capture thread; the rate meters
-        // and spinners need an occasional repaint of their own.
-        ctx.request_repaint_after(Duration::from_millis(250));
         self.diag.worst_ui_frame = self.diag.worst_ui_frame.max(frame_start.elapsed());
     }
 

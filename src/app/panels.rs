@@ -8,12 +8,12 @@ use egui::{Color32, RichText, Vec2};
 use image::RgbImage;
 
 use crate::camera;
-use crate::session::{HintLevel, ResolutionRequest, repair_summary};
+use crate::session::{Board, HintLevel, ResolutionRequest, repair_summary};
 
 use super::command::Command;
-use super::pipeline::LockState;
 use super::state::Severity;
 use super::{SudokuLensApp, board_view, image_view, steps_view};
+use crate::live::{LiveState, LockProgress};
 
 impl SudokuLensApp {
     // ----- input → commands -----
@@ -183,13 +183,19 @@ impl SudokuLensApp {
                     stats.camera_fps, stats.scan_fps
                 ));
                 ui.separator();
-                let (text, color) = match self.live.lock {
-                    LockState::Locked => ("locked", Color32::from_rgb(40, 170, 70)),
-                    LockState::Tracking => ("tracking", Color32::from_rgb(230, 140, 20)),
-                    LockState::Searching => ("searching", ui.visuals().weak_text_color()),
-                    LockState::Lost => ("lost", Color32::from_rgb(220, 60, 40)),
+                let color = match self.live.state {
+                    LiveState::Locked => Color32::from_rgb(40, 170, 70),
+                    LiveState::Following | LiveState::Reading => Color32::from_rgb(230, 140, 20),
+                    LiveState::Searching => ui.visuals().weak_text_color(),
+                    LiveState::Lost => Color32::from_rgb(220, 60, 40),
                 };
-                ui.colored_label(color, text);
+                ui.colored_label(color, lock_status(self.live.state, &self.live.progress));
+                if matches!(self.live.state, LiveState::Following | LiveState::Reading) {
+                    // Not animated: it moves only when the progress does.
+                    ui.add(
+                        egui::ProgressBar::new(self.live.progress.fraction()).desired_width(80.0),
+                    );
+                }
                 ui.separator();
             }
             ui.label(format!("ui {:.0} fps", stats.repaint_fps));
@@ -206,6 +212,24 @@ impl SudokuLensApp {
     }
 
     pub(super) fn side_ui(&mut self, ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
+        if let Some(reading) = self.reading_board() {
+            ui.heading("Board — reading…");
+            let view = board_view::BoardView {
+                board: &reading,
+                walk: None,
+                selected: None,
+                show_candidates: false,
+                hint: None,
+            };
+            // Shown, not edited: the digits are still being voted.
+            board_view::board_ui(ui, view, &mut Vec::new());
+            let uncertain = reading.uncertain.iter().filter(|&&u| u).count();
+            ui.colored_label(
+                board_view::UNCERTAIN_FILL,
+                format!("{uncertain} cell(s) still uncertain — hold the paper still."),
+            );
+            return;
+        }
         let label = if self.puzzle.label.is_empty() {
             "Board".to_string()
         } else {
@@ -258,15 +282,23 @@ impl SudokuLensApp {
         steps_view::steps_ui(ui, &self.puzzle.solve, self.settings.hint_mode, cmds);
     }
 
+    /// The digits being voted for a puzzle in view that is not yet trusted, as a board to show
+    /// instead of the puzzle's ("reading…", uncertain cells amber).
+    fn reading_board(&self) -> Option<Board> {
+        if self.source.camera.is_none() || self.live.state != LiveState::Reading {
+            return None;
+        }
+        let voted = self.live.reading.as_ref()?;
+        Some(Board::new(voted.values, voted.uncertain(), None))
+    }
+
     pub(super) fn main_view_ui(&mut self, ui: &mut egui::Ui) {
         let Some(view) = &self.live.image else {
             image_view::empty_view_ui(ui, self.ui.hovering_files);
             return;
         };
         let walk = self.puzzle.solve.walkthrough();
-        // On a live camera, only the puzzle the board was read from gets the solution drawn.
-        let same_paper = self.source.camera.is_none()
-            || self.puzzle.camera_serial == Some(self.live.puzzle_serial);
+        let same_paper = self.overlay_on_picture();
         let solution = walk
             .filter(|_| same_paper && self.settings.show_solution && !self.settings.hint_mode)
             .map(|w| (&self.puzzle.board.values, &w.explained().solution));
@@ -281,7 +313,7 @@ impl SudokuLensApp {
             .and_then(|s| visible.map(|full| (s, full)));
         let overlay = image_view::Overlay {
             lattice: self.live.lattice.as_ref(),
-            lock: self.live.lock,
+            state: self.live.state,
             solution,
             step,
         };
@@ -300,6 +332,19 @@ impl SudokuLensApp {
                 ),
             );
         }
+    }
+}
+
+/// The status-bar words for where the live path stands, e.g. `following 1/2 steady frames`,
+/// `reading 2/3`, `locked`.
+pub(super) fn lock_status(state: LiveState, progress: &LockProgress) -> String {
+    match state {
+        LiveState::Following => format!(
+            "following {}/{} steady frames",
+            progress.steady_frames, progress.steady_needed
+        ),
+        LiveState::Reading => format!("reading {}/{}", progress.reads, progress.reads_needed),
+        LiveState::Searching | LiveState::Locked | LiveState::Lost => state.to_string(),
     }
 }
 

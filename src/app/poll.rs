@@ -1,6 +1,7 @@
 //! Workers → state: once per UI frame, [`SudokuLensApp::poll_workers`] takes what the capture
 //! thread, the scanner, the photo scan and the solver left in their mailboxes (never waiting)
-//! and updates the source, the live view and the puzzle.
+//! and updates the source, the live view and the puzzle — including the board following the
+//! live path (a trusted read of a new puzzle is loaded and solved).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -8,11 +9,12 @@ use std::time::Instant;
 use image::RgbImage;
 
 use crate::camera::{CameraError, CaptureEvent};
+use crate::live::{LiveState, Overlay};
 use crate::session::{Board, SolveState, Walkthrough};
 
 use super::SudokuLensApp;
-use super::pipeline::LockState;
-use super::state::{Severity, SourceStatus, ViewImage};
+use super::state::{CameraPuzzle, Severity, SourceStatus, ViewImage};
+use super::workers::ScanUpdate;
 
 impl SudokuLensApp {
     /// Takes what the workers reported since the last frame and updates the state.
@@ -28,49 +30,36 @@ impl SudokuLensApp {
         for e in events {
             self.on_capture_event(e);
         }
-        // Newest camera frame.
-        if let Some(frame) = self.source.ui_frames.take() {
-            self.diag.frames_shown.tick(now);
-            tracing::trace!(seq = frame.seq, "frame shown");
-            self.set_view_image(ctx, frame.image);
-        }
-        // Scanner.
-        let update = self
+        // Scanner: the frame it analysed, with what it found there.
+        let report = self
             .source
             .camera
             .as_ref()
             .and_then(|c| c.scanner.as_ref())
             .and_then(|s| s.updates.take());
-        if let Some(u) = update {
-            if let Some(e) = u.error {
+        match report {
+            Some(Ok(update)) => self.on_scan_update(ctx, now, update),
+            Some(Err(e)) => {
                 self.say(Severity::Error, format!("live scanning unavailable: {e}"));
+                self.live.forget_grid(LiveState::Searching);
                 if let Some(cam) = &mut self.source.camera {
                     cam.scanner = None;
+                    // Without a scanner the view shows the raw frames, each waking the UI.
+                    cam.capture.set_frame_notify(true);
                 }
-                return;
             }
-            self.diag.scans.tick(now);
-            self.diag.frames_analysed = u.frames_analysed;
-            self.live.lock = u.lock;
-            self.live.lattice = u.lattice;
-            if u.puzzle_serial != self.live.puzzle_serial {
-                // The solution on screen belongs to the paper that is gone: stop drawing it.
-                self.live.puzzle_serial = u.puzzle_serial;
-                self.puzzle.edited = false;
-                self.say(
-                    Severity::Info,
-                    "grid lost or puzzle changed — overlay cleared",
-                );
-            }
-            if let Some(voted) = u.voted
-                && voted.values != self.puzzle.board.recognized
-                && !self.puzzle.edited
-            {
-                self.puzzle.board = Board::new(voted.values, voted.uncertain, None);
-                self.puzzle.label = "camera".into();
-                self.puzzle.camera_serial = Some(u.puzzle_serial);
-                self.board_changed(true);
-            }
+            None => {}
+        }
+        // Raw camera frames, only when no scanner runs.
+        let scanning = self
+            .source
+            .camera
+            .as_ref()
+            .is_some_and(|c| c.scanner.is_some());
+        if !scanning && let Some(frame) = self.source.ui_frames.take() {
+            self.diag.frames_shown.tick(now);
+            tracing::trace!(seq = frame.seq, "frame shown");
+            self.set_view_image(ctx, frame.image);
         }
         // Photo scan.
         if let Some(r) = self.source.photo_results.take()
@@ -83,13 +72,13 @@ impl SudokuLensApp {
             }
             match r.result {
                 Ok(scan) => {
+                    self.live.forget_grid(LiveState::Locked);
                     self.live.lattice = scan.lattice;
-                    self.live.lock = LockState::Locked;
                     self.source.status = SourceStatus::Photo(label.clone());
                     if let Some(reading) = scan.reading {
                         let uncertain = reading.uncertain();
                         self.puzzle.board = Board::new(reading.values, uncertain, scan.repair);
-                        self.puzzle.camera_serial = None;
+                        self.puzzle.camera = None;
                         self.puzzle.edited = false;
                         self.board_changed(true);
                         let n = self.puzzle.board.filled();
@@ -100,8 +89,7 @@ impl SudokuLensApp {
                     }
                 }
                 Err(msg) => {
-                    self.live.lattice = None;
-                    self.live.lock = LockState::Searching;
+                    self.live.forget_grid(LiveState::Searching);
                     self.source.status = SourceStatus::Photo(label);
                     self.say(Severity::Error, msg);
                 }
@@ -159,6 +147,72 @@ impl SudokuLensApp {
                 self.say(Severity::Info, "the frame source ended");
             }
         }
+    }
+
+    /// Takes one analysed frame: shows it with its lattice, follows the live state, and loads
+    /// the board when a trusted read of a puzzle arrives that the board does not hold yet.
+    fn on_scan_update(&mut self, ctx: &egui::Context, now: Instant, update: ScanUpdate) {
+        self.diag.scans.observe(now, update.frames_analysed);
+        self.diag.frames_analysed = update.frames_analysed;
+        let same_picture = self
+            .live
+            .image
+            .as_ref()
+            .is_some_and(|v| Arc::ptr_eq(&v.image, &update.frame.image));
+        if !same_picture {
+            self.diag.frames_shown.tick(now);
+            tracing::trace!(seq = update.frame.seq, "frame shown");
+            self.set_view_image(ctx, update.frame.image);
+        }
+        let out = update.output;
+        if let Some(e) = out.error {
+            self.say(Severity::Warning, e);
+        }
+        if out.puzzle_id != self.live.puzzle_id {
+            self.live.puzzle_id = out.puzzle_id;
+            if self.puzzle.camera.is_some() {
+                // The board belongs to the paper that is gone; the overlay is withheld
+                // (it carries the new puzzle's id) until the new one is trusted.
+                self.say(Severity::Info, "another puzzle in view — reading it");
+            }
+        }
+        if out.state == LiveState::Lost && self.live.state != LiveState::Lost {
+            self.say(Severity::Info, "grid lost — overlay cleared");
+        }
+        self.live.state = out.state;
+        self.live.progress = out.progress;
+        self.live.lattice = out.lattice;
+        self.live.reading = out.board;
+        self.live.overlay = out.overlay;
+        if let Some(overlay) = self.live.overlay.clone() {
+            self.follow_trusted_read(&overlay);
+        }
+    }
+
+    /// Loads the trusted givens of the puzzle in view unless the board already holds them,
+    /// or holds the user's edits of that same puzzle. Solving goes through the solver thread
+    /// as for any board (its explained solution drives the steps).
+    fn follow_trusted_read(&mut self, overlay: &Overlay) {
+        let read = CameraPuzzle {
+            puzzle_id: overlay.puzzle_id,
+            givens: overlay.givens,
+        };
+        let same_paper = self
+            .puzzle
+            .camera
+            .is_some_and(|c| c.puzzle_id == read.puzzle_id);
+        if self.puzzle.camera == Some(read) || (same_paper && self.puzzle.edited) {
+            return;
+        }
+        self.puzzle.board = Board::new(read.givens, [false; 81], None);
+        self.puzzle.label = "camera".into();
+        self.puzzle.edited = false;
+        self.puzzle.camera = Some(read);
+        self.board_changed(true);
+        self.say(
+            Severity::Info,
+            format!("locked: read {} digits", self.puzzle.board.filled()),
+        );
     }
 
     pub(super) fn set_view_image(&mut self, ctx: &egui::Context, image: Arc<RgbImage>) {

@@ -4,19 +4,19 @@
 //! and its solve) and the [`UiState`] that only the widgets care about. Measurements live in
 //! `diagnostics`, persisted preferences in [`crate::session::Settings`].
 //!
-//! Plain fields, no behaviour beyond construction: `SudokuLensApp::apply` and the worker polling
-//! change them.
+//! Plain fields, no behaviour beyond construction and resets: `SudokuLensApp::apply` and the
+//! worker polling change them.
 
 use std::sync::Arc;
 
 use image::RgbImage;
 
 use crate::camera::{CameraDescriptor, CameraError, CaptureHandle, Frame, Mailbox};
+use crate::live::{LiveState, LockProgress, Overlay, VotedBoard};
 use crate::session::{Board, SolveState};
 use crate::sudoku::Cell;
 use crate::vision::Lattice;
 
-use super::pipeline::LockState;
 use super::workers::{Notify, PhotoResult, ScanWorker, SolverWorker};
 
 /// Where the image in the main view comes from.
@@ -137,17 +137,35 @@ impl Default for SourceState {
     }
 }
 
-/// What the main view shows: the picture, the grid found on it and the tracker state.
+/// What the main view shows: the picture, the grid found on it, and where the live path
+/// stands on it.
 #[derive(Default)]
 pub(crate) struct LiveView {
-    /// The camera frame or photo.
+    /// The camera frame (the one the scanner analysed, when it runs) or photo.
     pub image: Option<ViewImage>,
-    /// The lattice drawn over it, in image pixels.
+    /// The lattice drawn over it, in image pixels, as the puzzle reads.
     pub lattice: Option<Lattice>,
-    /// The tracker state (a read photo counts as locked).
-    pub lock: LockState,
-    /// Increments whenever the tracked paper changes or is lost.
-    pub puzzle_serial: u64,
+    /// The live state (a read photo counts as locked).
+    pub state: LiveState,
+    /// Progress towards a lock, for the status bar.
+    pub progress: LockProgress,
+    /// The puzzle in view, as the live path identifies it.
+    pub puzzle_id: u64,
+    /// The trusted board and solution, only while this frame shows its grid.
+    pub overlay: Option<Arc<Overlay>>,
+    /// The digits voted so far for the puzzle in view.
+    pub reading: Option<VotedBoard>,
+}
+
+impl LiveView {
+    /// Forgets the grid (lattice, progress, overlay, reading) but keeps the picture.
+    pub fn forget_grid(&mut self, state: LiveState) {
+        self.lattice = None;
+        self.state = state;
+        self.progress = LockProgress::default();
+        self.overlay = None;
+        self.reading = None;
+    }
 }
 
 /// The puzzle being worked on and its solve.
@@ -165,8 +183,17 @@ pub(crate) struct PuzzleState {
     pub solve: SolveState,
     /// The step to go to once the restored puzzle is solved.
     pub restore_step: Option<usize>,
-    /// The camera puzzle serial the board was read from (`None`: not from the camera).
-    pub camera_serial: Option<u64>,
+    /// The camera puzzle the board was loaded from (`None`: not from the camera session).
+    pub camera: Option<CameraPuzzle>,
+}
+
+/// Which live read a board was loaded from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CameraPuzzle {
+    /// The live path's puzzle id.
+    pub puzzle_id: u64,
+    /// The trusted givens that were loaded.
+    pub givens: [u8; 81],
 }
 
 /// State only the widgets care about.
