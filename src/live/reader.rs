@@ -106,6 +106,8 @@ pub struct LiveReader {
     frames_since_detection: u32,
     /// Full detections in a row that found nothing.
     failed_detections: u32,
+    /// The ink polarity (inverted or not) of the last quick detection that found a grid.
+    invert_hint: Option<bool>,
     previous: Option<LiveOutput>,
 }
 
@@ -123,6 +125,7 @@ impl LiveReader {
             last_lattice: None,
             frames_since_detection: 0,
             failed_detections: 0,
+            invert_hint: None,
             previous: None,
         }
     }
@@ -133,6 +136,23 @@ impl LiveReader {
             Scanner::with_default_model()?,
             LiveConfig::default(),
         ))
+    }
+
+    /// Forgets everything seen (a new camera session) but keeps the loaded model. Puzzle ids
+    /// go on counting, so results tagged before the reset never match what comes after.
+    pub fn reset(&mut self) {
+        let next_id = self.puzzle.id + 1;
+        let mut tracker = LatticeTracker::new(self.config.tracker.clone());
+        // The tracker numbers puzzles from 0; the reader's ids must not repeat.
+        tracker.set_first_puzzle_id(next_id);
+        self.tracker = tracker;
+        self.puzzle = Puzzle::new(next_id, self.config.vote_window);
+        self.held = None;
+        self.last_lattice = None;
+        self.frames_since_detection = 0;
+        self.failed_detections = 0;
+        self.invert_hint = None;
+        self.previous = None;
     }
 
     /// The settings.
@@ -150,7 +170,7 @@ impl LiveReader {
         let work = if unchanged {
             FrameWork::Unchanged
         } else {
-            let gray = vision::to_gray(&image::DynamicImage::ImageRgb8(frame.clone()));
+            let gray = vision::rgb_to_gray(frame);
             let (detection, work) = self.locate(&gray);
             let detection = detection.map(|d| {
                 let fingerprint = fingerprint(&gray, &d.lattice());
@@ -187,16 +207,26 @@ impl LiveReader {
         self.frames_since_detection = 0;
         // The next frame is another chance: the detector's costly fallbacks run only on
         // every few frames in a row that find nothing.
+        // The quick tries alternate the ink polarity, starting with the one that last found
+        // a grid (a dark page under a light desk misleads the picture-wide guess).
         self.failed_detections += 1;
+        let first = self
+            .invert_hint
+            .unwrap_or_else(|| vision::detect::prefers_inverted(gray));
+        let invert = first ^ self.failed_detections.is_multiple_of(2);
         let options = DetectOptions {
             exhaustive: self
                 .failed_detections
                 .is_multiple_of(EXHAUSTIVE_EVERY_FAILED),
+            invert: Some(invert),
             ..DetectOptions::default()
         };
         match vision::detect_with(gray, &options, None) {
             Ok(found) => {
                 self.failed_detections = 0;
+                if !options.exhaustive {
+                    self.invert_hint = Some(invert);
+                }
                 (Some(found), FrameWork::Detected)
             }
             Err(_) => {
@@ -241,7 +271,14 @@ impl LiveReader {
         let steady = self.tracker.steady_frames();
         let puzzle = &self.puzzle;
         let due = match (&puzzle.trusted, puzzle.confirmed) {
-            (None, _) | (Some(_), false) => true,
+            (Some(_), false) => true,
+            // A full window that still earns no trust (a cell that reads two ways, a board
+            // with no or several solutions) will not change with every frame: read it less
+            // often, so a hopeless board does not cost a model run per frame.
+            (None, _) if puzzle.votes.len() >= self.config.vote_window => {
+                puzzle.frames_since_read >= self.config.reread_every_frames / 2
+            }
+            (None, _) => true,
             // A still picture read once says all it will.
             (Some(_), true) => {
                 puzzle.frames_since_read >= self.config.reread_every_frames

@@ -136,15 +136,6 @@ fn decode<R: BufRead + Seek>(reader: R, path: &Path) -> Result<DynamicImage, Loa
 /// rounded; at most one level from it) but a direct integer loop for 8-bit RGB/RGBA photos: `to_luma8` goes through
 /// a generic colour-space conversion that cost more than a tenth of detection time.
 pub fn to_gray(image: &DynamicImage) -> image::GrayImage {
-    fn convert(raw: &[u8], channels: usize, width: u32, height: u32) -> Option<image::GrayImage> {
-        let gray: Vec<u8> = raw
-            .chunks_exact(channels)
-            .map(|p| {
-                ((2126 * p[0] as u32 + 7152 * p[1] as u32 + 722 * p[2] as u32 + 5000) / 10000) as u8
-            })
-            .collect();
-        image::GrayImage::from_raw(width, height, gray)
-    }
     let fast = match image {
         DynamicImage::ImageLuma8(g) => return g.clone(),
         DynamicImage::ImageRgb8(rgb) => convert(rgb.as_raw(), 3, rgb.width(), rgb.height()),
@@ -152,6 +143,23 @@ pub fn to_gray(image: &DynamicImage) -> image::GrayImage {
         _ => None,
     };
     fast.unwrap_or_else(|| image.to_luma8())
+}
+
+/// [`to_gray`] of an RGB frame, without wrapping (and copying) it into a `DynamicImage`.
+pub fn rgb_to_gray(rgb: &image::RgbImage) -> image::GrayImage {
+    convert(rgb.as_raw(), 3, rgb.width(), rgb.height())
+        .unwrap_or_else(|| image::GrayImage::new(rgb.width(), rgb.height()))
+}
+
+/// Rec. 709 luma of packed 8-bit pixels with `channels` channels (RGB first).
+fn convert(raw: &[u8], channels: usize, width: u32, height: u32) -> Option<image::GrayImage> {
+    let gray: Vec<u8> = raw
+        .chunks_exact(channels)
+        .map(|p| {
+            ((2126 * p[0] as u32 + 7152 * p[1] as u32 + 722 * p[2] as u32 + 5000) / 10000) as u8
+        })
+        .collect();
+    image::GrayImage::from_raw(width, height, gray)
 }
 
 #[cfg(test)]

@@ -203,6 +203,11 @@ impl LatticeTracker {
         self.puzzle_id
     }
 
+    /// Makes the next puzzle id `id` (a tracker replacing another keeps ids unique).
+    pub fn set_first_puzzle_id(&mut self, id: u64) {
+        self.puzzle_id = id;
+    }
+
     /// Frames the grid has held still in a row (0 while searching or lost).
     pub fn steady_frames(&self) -> u32 {
         match self.state {

@@ -68,6 +68,15 @@ pub struct DetectOptions {
     /// milliseconds later, so the live path asks for the first polarity's contour stages
     /// only (`false`) and leaves the costly fallbacks to still pictures.
     pub exhaustive: bool,
+    /// Which ink polarity to try first: `Some(true)` light lines on a dark ground (the picture
+    /// inverted), `Some(false)` dark ink; `None` lets [`prefers_inverted`] decide.
+    pub invert: Option<bool>,
+}
+
+/// Whether a picture is mostly dark, so that its grid is more likely light on dark (a
+/// dark-mode screen): the polarity [`detect_with`] tries first unless told otherwise.
+pub fn prefers_inverted(image: &GrayImage) -> bool {
+    threshold::mostly_dark(image)
 }
 
 impl Default for DetectOptions {
@@ -78,6 +87,7 @@ impl Default for DetectOptions {
             min_grid_side_px: 90.0,
             ink_delta: None,
             exhaustive: true,
+            invert: None,
         }
     }
 }
@@ -134,7 +144,9 @@ pub fn detect_with(
     // softened (a small webcam frame of a newspaper) can sit below the mask's 8-level step
     // everywhere: once more, in the first polarity, with a finer step. Only pictures that
     // gave no grid pay for the later tries, and validation still guards each.
-    let dark_first = threshold::mostly_dark(image);
+    let dark_first = options
+        .invert
+        .unwrap_or_else(|| threshold::mostly_dark(image));
     let faint = DetectOptions {
         ink_delta: Some(FAINT_INK_DELTA),
         ..options.clone()
