@@ -6,7 +6,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use image::{DynamicImage, RgbImage};
+use image::RgbImage;
 
 use crate::digits::CellReading;
 use crate::live::{LiveAnalyzer, LiveReader};
@@ -46,7 +46,7 @@ struct BundledPhotoScanner {
 
 impl PhotoScanner for BundledPhotoScanner {
     fn scan(&self, image: &RgbImage) -> Result<PhotoScan, String> {
-        let gray = crate::vision::to_gray(&DynamicImage::ImageRgb8(image.clone()));
+        let gray = crate::vision::rgb_to_gray(image);
         let mut guard = self.scanner.lock().unwrap_or_else(|e| e.into_inner());
         if guard.is_none() {
             *guard = Some(Scanner::with_default_model().map_err(|e| e.to_string())?);
