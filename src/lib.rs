@@ -7,6 +7,7 @@
 // audited `#[allow(unsafe_code)]` function to call into the shared library.
 #![deny(unsafe_code)]
 
+pub mod annotate;
 #[cfg(feature = "gui")]
 pub mod app;
 #[cfg(feature = "gui")]
@@ -16,6 +17,7 @@ pub mod dataset;
 pub mod digits;
 pub mod live;
 pub mod scan;
+pub mod session;
 pub mod sudoku;
 pub mod synthetic;
 pub mod vision;

@@ -1,5 +1,6 @@
 //! UI tests of the desktop app, driven through egui_kittest by accessibility labels, with real
-//! worker threads: a shared photo played as a camera (image-sequence source), the board, step
+//! worker threads: a shared photo played as a camera (image-sequence source), the live lock
+//! progress and the board following the live path, no redrawing while idle, the board, step
 //! navigation, editing and re-solving, camera failures, and persistence.
 //!
 //! Threads report asynchronously, so each test steps the harness until a condition holds or a
@@ -7,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
@@ -15,10 +16,15 @@ use egui_kittest::kittest::Queryable;
 use image::RgbImage;
 
 use sudoku_lens::app::pipeline::{PhotoScan, PhotoScanner, Pipeline, Reading};
-use sudoku_lens::app::{AppOptions, Command, SolveState, SudokuLensApp};
+use sudoku_lens::app::{AppOptions, Command, SudokuLensApp};
 use sudoku_lens::camera::{CameraError, CaptureOptions, FrameSource, Opener};
+use sudoku_lens::live::{
+    FrameWork, LiveAnalyzer, LiveOutput, LiveState, LockProgress, Overlay, VotedBoard,
+};
+use sudoku_lens::session::SolveState;
 use sudoku_lens::sudoku::Cell;
 use sudoku_lens::sudoku::parse::parse_labels;
+use sudoku_lens::vision::{Lattice, Point};
 
 const DATASET: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -152,13 +158,269 @@ fn camera_source_reads_the_givens_of_a_shared_photo() {
         "the board to show the givens and solve",
         |a| a.board().values == want && solved(a),
     );
-    assert_eq!(h.state().lock_state(), sudoku_lens::app::LockState::Locked);
+    assert_eq!(h.state().live_state(), LiveState::Locked);
+    assert!(h.state().solution_on_picture());
     assert!(h.state().lattice().is_some());
     // Every given is on the board, labelled for assistive technology.
     let first_given = (0..81).find(|&i| want[i] != 0).unwrap();
     let label = format!("{} {}", Cell::from_index(first_given), want[first_given]);
     h.get_by_label(&label);
     assert!(h.state().stats().frames_shown > 0);
+}
+
+/// Drives the harness for `span` the way eframe's event loop would and returns how many frames
+/// it drew: a frame is drawn only when one is due — the last frame's own repaint delay ran out
+/// (egui turns each immediate request into two frames), or a thread asked for a repaint.
+fn frames_drawn_over(h: &mut Harness<'static, SudokuLensApp>, span: Duration) -> u64 {
+    let due_at = |delay: Duration| Instant::now().checked_add(delay);
+    let asked: Arc<Mutex<Option<Instant>>> = Arc::default();
+    {
+        let asked = Arc::clone(&asked);
+        h.ctx.set_repaint_observer(move |info| {
+            let mut a = asked.lock().unwrap();
+            *a = match (*a, due_at(info.delay)) {
+                (Some(x), Some(y)) => Some(x.min(y)),
+                (x, y) => x.or(y),
+            };
+        });
+    }
+    let root = |h: &Harness<'static, SudokuLensApp>| {
+        h.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay
+    };
+    let end = Instant::now() + span;
+    let mut next = due_at(root(h));
+    let mut frames = 0;
+    while Instant::now() < end {
+        if let Some(t) = asked.lock().unwrap().take() {
+            next = Some(next.map_or(t, |n| n.min(t)));
+        }
+        if next.is_some_and(|t| t <= Instant::now()) {
+            h.step();
+            frames += 1;
+            // What was asked during the frame is in its repaint delay.
+            asked.lock().unwrap().take();
+            next = due_at(root(h));
+        } else {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    h.ctx.set_repaint_observer(|_| {});
+    frames
+}
+
+/// A still photo played as a camera is captured once and analysed until it locks; after that
+/// nothing wakes the UI: no frame is drawn and nothing is analysed over seconds of idling.
+#[test]
+fn a_locked_still_photo_draws_no_frames_while_idle() {
+    let name = "image1";
+    let app = SudokuLensApp::new(
+        AppOptions {
+            source: Some(photo(name)),
+            ..options()
+        },
+        None,
+    );
+    let mut h = harness(app);
+    step_until(
+        &mut h,
+        Duration::from_secs(240),
+        "the still to lock and solve",
+        |a| a.live_state() == LiveState::Locked && solved(a),
+    );
+    // Let the last wake-ups (the solve, the lock message) play out.
+    frames_drawn_over(&mut h, Duration::from_millis(500));
+    let before = h.state().stats();
+    let idle = frames_drawn_over(&mut h, Duration::from_secs(3));
+    let after = h.state().stats();
+    assert_eq!(
+        idle, 0,
+        "frames drawn over 3 s of idling, locked on a still"
+    );
+    assert_eq!(after.repaints, before.repaints);
+    assert_eq!(after.frames_captured, 1, "the still is captured once");
+    assert_eq!(after.frames_analysed, before.frames_analysed);
+    assert_eq!(h.state().board().values, givens(name));
+    // The count is not trivially zero: a thread asking for a repaint gets frames drawn.
+    let ctx = h.ctx.clone();
+    let waker = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        ctx.request_repaint();
+    });
+    assert!(frames_drawn_over(&mut h, Duration::from_millis(300)) > 0);
+    waker.join().unwrap();
+}
+
+/// What the scripted analyzer says about every frame; the test changes it as it goes.
+type Script = Arc<Mutex<LiveOutput>>;
+
+struct ScriptedAnalyzer(Script);
+
+impl LiveAnalyzer for ScriptedAnalyzer {
+    fn analyze(&mut self, _frame: &RgbImage, _t_ms: u64) -> LiveOutput {
+        let mut out = self.0.lock().unwrap().clone();
+        out.work = FrameWork::Tracked;
+        out.changed = true;
+        out
+    }
+}
+
+/// A camera of changing 320×240 frames at about 30 fps.
+struct TickingSource(u8);
+
+impl FrameSource for TickingSource {
+    fn describe(&self) -> String {
+        "ticking test camera".into()
+    }
+    fn next_frame(&mut self) -> Result<RgbImage, CameraError> {
+        std::thread::sleep(Duration::from_millis(30));
+        self.0 = self.0.wrapping_add(1);
+        Ok(RgbImage::from_pixel(
+            320,
+            240,
+            image::Rgb([self.0, 200, 200]),
+        ))
+    }
+}
+
+fn scripted_camera_app(script: &Script) -> SudokuLensApp {
+    let base = sudoku_lens::app::wiring::default_pipeline();
+    let script = Arc::clone(script);
+    let pipeline = Pipeline {
+        photo: base.photo,
+        live: Arc::new(move || {
+            Ok(Box::new(ScriptedAnalyzer(Arc::clone(&script))) as Box<dyn LiveAnalyzer>)
+        }),
+    };
+    let opener: Opener = Arc::new(|| Ok(Box::new(TickingSource(0)) as Box<dyn FrameSource>));
+    SudokuLensApp::new(
+        AppOptions {
+            custom_source: Some(("ticking test camera".into(), opener)),
+            pipeline: Some(pipeline),
+            ..options()
+        },
+        None,
+    )
+}
+
+fn values_of(text: &str) -> [u8; 81] {
+    let mut values = [0u8; 81];
+    for (v, c) in values.iter_mut().zip(text.bytes()) {
+        *v = c - b'0';
+    }
+    values
+}
+
+/// The status bar shows the lock progress; while reading, the board shows the voted digits
+/// (uncertain ones amber); a trusted read is loaded and solved, and its solution is drawn only
+/// on frames where the live path gives the overlay of the board's puzzle.
+#[test]
+fn lock_progress_reading_board_and_overlay_follow_the_live_path() {
+    let lattice = Lattice::from_corners([
+        Point::new(40.0, 20.0),
+        Point::new(240.0, 20.0),
+        Point::new(240.0, 220.0),
+        Point::new(40.0, 220.0),
+    ]);
+    let givens = values_of(PUZZLE_TEXT);
+    let progress = |steady_frames, reads| LockProgress {
+        steady_frames,
+        steady_needed: 2,
+        reads,
+        reads_needed: 3,
+    };
+    let script: Script = Arc::new(Mutex::new(LiveOutput {
+        state: LiveState::Following,
+        progress: progress(1, 0),
+        puzzle_id: 7,
+        lattice: Some(lattice),
+        ..LiveOutput::default()
+    }));
+    let mut h = harness(scripted_camera_app(&script));
+    let status = |h: &mut Harness<'static, SudokuLensApp>, text: &str| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while h.query_by_label(text).is_none() {
+            assert!(Instant::now() < deadline, "no status {text:?}");
+            h.step();
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
+    status(&mut h, "following 1/2 steady frames");
+    assert_eq!(h.state().live_state(), LiveState::Following);
+    assert!(!h.state().solution_on_picture());
+
+    // Reading: the voted digits, one of them doubtful, are shown as "reading…".
+    let mut confidence = [0.99f32; 81];
+    confidence[2] = 0.3;
+    *script.lock().unwrap() = LiveOutput {
+        state: LiveState::Reading,
+        progress: progress(2, 2),
+        puzzle_id: 7,
+        lattice: Some(lattice),
+        board: Some(VotedBoard {
+            values: givens,
+            confidence,
+            reads: 2,
+        }),
+        ..LiveOutput::default()
+    };
+    status(&mut h, "reading 2/3");
+    h.get_by_label("Board — reading…");
+    h.get_by_label_contains("1 cell(s) still uncertain");
+    assert_eq!(
+        h.state().board().filled(),
+        0,
+        "the board itself waits for trust"
+    );
+
+    // Locked with the overlay: the board loads the trusted givens and solves them.
+    let solution = {
+        let e =
+            sudoku_lens::sudoku::solve_explained(&sudoku_lens::sudoku::Grid::from_values(&givens))
+                .unwrap();
+        e.solution
+    };
+    let locked = LiveOutput {
+        state: LiveState::Locked,
+        progress: progress(2, 3),
+        puzzle_id: 7,
+        lattice: Some(lattice),
+        overlay: Some(Arc::new(Overlay {
+            puzzle_id: 7,
+            givens,
+            solution,
+        })),
+        ..LiveOutput::default()
+    };
+    *script.lock().unwrap() = locked.clone();
+    wait_solved(&mut h, 60, "the trusted read to solve");
+    status(&mut h, "locked");
+    assert_eq!(h.state().board().values, givens);
+    assert!(h.state().solution_on_picture());
+
+    // A frame where the grid is not found carries no overlay: nothing is drawn on it.
+    *script.lock().unwrap() = LiveOutput {
+        overlay: None,
+        lattice: None,
+        ..locked.clone()
+    };
+    step_until(&mut h, Duration::from_secs(20), "the overlay to go", |a| {
+        !a.solution_on_picture()
+    });
+    // Another puzzle's overlay is never drawn over the board's solution.
+    *script.lock().unwrap() = LiveOutput {
+        puzzle_id: 8,
+        overlay: None,
+        state: LiveState::Following,
+        progress: progress(1, 0),
+        ..locked
+    };
+    status(&mut h, "following 1/2 steady frames");
+    assert!(!h.state().solution_on_picture());
+    assert_eq!(
+        h.state().board().values,
+        givens,
+        "the board stays until 8 is trusted"
+    );
 }
 
 /// A photo opened through the real recognizer shows its givens.

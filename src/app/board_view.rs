@@ -8,7 +8,7 @@ use egui::{Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 use crate::sudoku::{Candidate, Cell, CellSet, Role, Step};
 
 use super::command::Command;
-use super::session::{Board, HintLevel, Walkthrough};
+use crate::session::{Board, HintLevel, Walkthrough};
 
 /// Amber background of an uncertain cell.
 pub const UNCERTAIN_FILL: Color32 = Color32::from_rgb(255, 196, 70);

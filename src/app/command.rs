@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use image::RgbImage;
 
-use crate::camera::ResolutionRequest;
+use crate::session::ResolutionRequest;
 use crate::sudoku::Cell;
 
 /// A user intention.

@@ -1,27 +1,30 @@
 //! The main view: the camera frame or photo, with the overlays projected onto it through the
-//! lattice — the lattice itself (yellow while searching, orange while tracking, green when
-//! locked), the solution written into the empty cells, and the current step (pattern cells,
-//! placements, struck candidates, chain links).
+//! lattice — the lattice itself (yellow while searching, orange while following or reading,
+//! green when locked), the solution written into the empty cells, and the current step
+//! (pattern cells, placements, struck candidates, chain links). Whether the solution and the
+//! step may be drawn on this picture is the caller's decision.
 
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 
 use crate::sudoku::{Cell, LinkKind, Step};
 use crate::vision::Lattice;
 
+use crate::annotate::projection::image_from_grid;
+use crate::annotate::strokes::digit_strokes;
+
 use super::board_view::{
     ELIMINATION_COLOR, PLACEMENT_FILL, candidate_offset, draw_link, role_color,
 };
-use super::geometry::{ScreenFromImage, image_from_grid};
-use super::pipeline::LockState;
-use super::strokes::digit_strokes;
+use super::geometry::ScreenFromImage;
+use crate::live::LiveState;
 
 /// What to draw over the image.
 #[derive(Clone, Copy, Debug)]
 pub struct Overlay<'a> {
     /// The lattice in image pixels.
     pub lattice: Option<&'a Lattice>,
-    /// Tracker state (photos count as locked).
-    pub lock: LockState,
+    /// The live state (photos count as locked): the lattice's colour.
+    pub state: LiveState,
     /// Board values (cells to leave alone) and the solution to write into the others.
     pub solution: Option<(&'a [u8; 81], &'a [u8; 81])>,
     /// The current step, and whether to show it fully (`false`: pattern only).
@@ -55,10 +58,10 @@ pub fn image_ui(
     let cell_px = lattice.mean_side() / 9.0 * screen_from_image.points_per_px;
 
     // Lattice lines.
-    let (color, width) = match overlay.lock {
-        LockState::Locked => (Color32::from_rgb(40, 220, 90), 2.0),
-        LockState::Tracking => (Color32::from_rgb(255, 150, 30), 1.5),
-        LockState::Searching | LockState::Lost => (Color32::from_rgb(255, 230, 40), 1.0),
+    let (color, width) = match overlay.state {
+        LiveState::Locked => (Color32::from_rgb(40, 220, 90), 2.0),
+        LiveState::Following | LiveState::Reading => (Color32::from_rgb(255, 150, 30), 1.5),
+        LiveState::Searching | LiveState::Lost => (Color32::from_rgb(255, 230, 40), 1.0),
     };
     for k in 0..=9 {
         let t = k as f32;
@@ -68,10 +71,6 @@ pub fn image_ui(
         painter.add(Shape::line(row, Stroke::new(w, color)));
         painter.add(Shape::line(col, Stroke::new(w, color)));
     }
-    if overlay.lock != LockState::Locked {
-        return rect;
-    }
-
     // The current step, projected.
     if let Some((step, full)) = overlay.step {
         for m in &step.marks {

@@ -8,7 +8,7 @@ use crate::sudoku::Technique;
 use crate::sudoku::notation::compact_cells;
 
 use super::command::Command;
-use super::session::{HintLevel, SolveState, Walkthrough};
+use crate::session::{HintLevel, SolveState, Walkthrough};
 
 /// Colour of guess steps.
 pub const GUESS_COLOR: Color32 = Color32::from_rgb(220, 60, 40);

@@ -2,8 +2,9 @@
 //! [`Mailbox`] (newest wins) plus a `notify` callback (the UI's `request_repaint`):
 //!
 //! - `solver`: solves the board with the explained solver, newest request wins;
-//! - `scanner`: analyses the newest camera frame (stale frames are dropped by the mailbox),
-//!   votes the digits over the last frames and reports a [`ScanUpdate`];
+//! - `scanner`: feeds the newest camera frame (stale frames are dropped by the mailbox) to the
+//!   live path ([`crate::live`]) and reports each [`ScanUpdate`], waking the UI only when
+//!   there is something new to show;
 //! - `photo-scan`: one per opened photo.
 //!
 //! The UI never waits on any of them.
@@ -16,20 +17,13 @@ use std::time::{Duration, Instant};
 use image::RgbImage;
 
 use crate::camera::{Frame, Mailbox};
+use crate::live::{FrameWork, LiveOutput};
 use crate::sudoku::{Explained, Grid, solve_explained};
-use crate::vision::Lattice;
 
-use super::pipeline::{
-    LiveAnalyzerFactory, LockState, PhotoScan, PhotoScanner, VotedReading, Voter,
-};
+use super::pipeline::{LiveAnalyzerFactory, PhotoScan, PhotoScanner};
 
 /// Wakes the UI.
 pub type Notify = Arc<dyn Fn() + Send + Sync>;
-
-/// Frames the voter looks back over.
-pub const VOTE_WINDOW: usize = 9;
-/// Votes needed before a locked grid's digits are reported.
-pub const VOTE_MIN_FRAMES: usize = 3;
 
 /// A request to solve `values`, tagged with the board generation it belongs to.
 #[derive(Clone, Debug)]
@@ -110,42 +104,43 @@ impl Drop for SolverWorker {
     }
 }
 
-/// What the scanner reports after each analysed frame.
+/// One analysed frame, as the scanner reports it.
 #[derive(Clone, Debug)]
 pub struct ScanUpdate {
-    /// Sequence number of the analysed frame.
-    pub frame_seq: u64,
-    /// The lattice to draw.
-    pub lattice: Option<Lattice>,
-    /// Tracker state.
-    pub lock: LockState,
-    /// Increments whenever the tracked puzzle changes or is lost (votes restart).
-    pub puzzle_serial: u64,
-    /// The digits voted over the last frames (while locked, once enough frames agree).
-    pub voted: Option<VotedReading>,
-    /// Time spent analysing this frame.
+    /// The analysed frame: `output.lattice` is in its pixels, so the view shows this picture
+    /// and the overlay sits on the paper in it.
+    pub frame: Frame,
+    /// What the live path made of it.
+    pub output: LiveOutput,
+    /// Time spent analysing it.
     pub took: Duration,
-    /// Frames analysed so far.
+    /// Frames analysed so far in this session (a still counted each time it is fed).
     pub frames_analysed: u64,
-    /// Set when the analyzer could not be created (the scanner then stops).
-    pub error: Option<String>,
 }
 
-/// The live scan thread.
+/// What the scanner puts in its mailbox: an analysed frame, or why live scanning stopped
+/// (the analyzer could not be created, or it crashed).
+pub type ScanReport = Result<ScanUpdate, String>;
+
+/// The live scan thread: a thin loop around a [`crate::live::LiveAnalyzer`].
 #[derive(Debug)]
 pub struct ScanWorker {
     /// Frames to analyse (the capture thread puts, newest wins).
     pub frames: Arc<Mailbox<Frame>>,
-    /// Results, newest wins.
-    pub updates: Arc<Mailbox<ScanUpdate>>,
+    /// Reports, newest wins.
+    pub updates: Arc<Mailbox<ScanReport>>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl ScanWorker {
     /// Starts the `scanner` thread, which creates its analyzer from `factory` (loading a model
-    /// can take a while; the UI does not wait). An analyzer that cannot be created is reported
-    /// as a [`ScanUpdate`] with `error` set.
+    /// can take a while; the UI does not wait) and then analyses the newest frame, again and
+    /// again. Every analysed frame is put into `updates`, but the UI is woken (`notify`) only
+    /// when there is something new to show: the output changed, the picture itself changed,
+    /// or an error. A still frame ([`Frame::still`]) is fed again while that changes the
+    /// output — the analyzer finds the picture unchanged and reuses its work, and the
+    /// repeated sightings are what lets it hold still, read and lock — and then left alone.
     pub fn start(factory: &LiveAnalyzerFactory, notify: Notify) -> Result<ScanWorker, String> {
         let factory = Arc::clone(factory);
         let frames: Arc<Mailbox<Frame>> = Arc::new(Mailbox::new());
@@ -157,67 +152,7 @@ impl ScanWorker {
             let stop = Arc::clone(&stop);
             std::thread::Builder::new()
                 .name("scanner".into())
-                .spawn(move || {
-                    let mut analyzer = match factory() {
-                        Ok(a) => a,
-                        Err(e) => {
-                            updates.put(ScanUpdate {
-                                frame_seq: 0,
-                                lattice: None,
-                                lock: LockState::Searching,
-                                puzzle_serial: 0,
-                                voted: None,
-                                took: Duration::ZERO,
-                                frames_analysed: 0,
-                                error: Some(e),
-                            });
-                            notify();
-                            return;
-                        }
-                    };
-                    let mut voter = Voter::new(VOTE_WINDOW);
-                    let mut serial = 0u64;
-                    let mut analysed = 0u64;
-                    let mut last_lock = LockState::Searching;
-                    while !stop.load(Ordering::Acquire) {
-                        let Some(frame) = frames.wait_take(Duration::from_millis(200)) else {
-                            continue;
-                        };
-                        let start = Instant::now();
-                        let a = analyzer.analyze(&frame.image);
-                        analysed += 1;
-                        let lost = matches!(a.lock, LockState::Lost | LockState::Searching)
-                            && last_lock == LockState::Locked;
-                        if a.new_puzzle || lost {
-                            voter.clear();
-                            serial += 1;
-                        }
-                        last_lock = a.lock;
-                        if a.lock == LockState::Locked
-                            && let Some(r) = a.reading
-                        {
-                            voter.push(r);
-                        }
-                        let voted = if a.lock == LockState::Locked {
-                            voter.voted(VOTE_MIN_FRAMES)
-                        } else {
-                            None
-                        };
-                        let took = start.elapsed();
-                        tracing::trace!(seq = frame.seq, lock = %a.lock, ms = took.as_millis() as u64, "frame analysed");
-                        updates.put(ScanUpdate {
-                            frame_seq: frame.seq,
-                            lattice: a.lattice,
-                            lock: a.lock,
-                            puzzle_serial: serial,
-                            voted,
-                            took,
-                            frames_analysed: analysed,
-                            error: None,
-                        });
-                        notify();
-                    }
-                })
+                .spawn(move || scan_loop(&factory, &frames, &updates, &stop, &notify))
                 .map_err(|e| format!("cannot start the scanner thread: {e}"))?
         };
         Ok(ScanWorker {
@@ -226,6 +161,70 @@ impl ScanWorker {
             stop,
             thread: Some(thread),
         })
+    }
+}
+
+fn scan_loop(
+    factory: &LiveAnalyzerFactory,
+    frames: &Mailbox<Frame>,
+    updates: &Mailbox<ScanReport>,
+    stop: &AtomicBool,
+    notify: &Notify,
+) {
+    let epoch = Instant::now();
+    let fail = |message: String| {
+        updates.put(Err(message));
+        notify();
+    };
+    let mut analyzer = match factory() {
+        Ok(a) => a,
+        Err(e) => return fail(e),
+    };
+    let mut analysed = 0u64;
+    let mut again: Option<Frame> = None;
+    while !stop.load(Ordering::Acquire) {
+        let frame = match again.take() {
+            // A newer frame wins over feeding the still again.
+            Some(still) => frames.take().unwrap_or(still),
+            None => match frames.wait_take(Duration::from_millis(200)) {
+                Some(frame) => frame,
+                None => continue,
+            },
+        };
+        let t_ms = frame
+            .captured_at
+            .saturating_duration_since(epoch)
+            .as_millis() as u64;
+        let start = Instant::now();
+        let analysed_frame = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            analyzer.analyze(&frame.image, t_ms)
+        }));
+        let Ok(output) = analysed_frame else {
+            return fail("the live recognizer crashed".into());
+        };
+        analysed += 1;
+        let took = start.elapsed();
+        tracing::trace!(
+            seq = frame.seq,
+            state = %output.state,
+            work = ?output.work,
+            changed = output.changed,
+            ms = took.as_millis() as u64,
+            "frame analysed"
+        );
+        let wake = output.changed || output.work != FrameWork::Unchanged || output.error.is_some();
+        if frame.still && output.changed {
+            again = Some(frame.clone());
+        }
+        updates.put(Ok(ScanUpdate {
+            frame,
+            output,
+            took,
+            frames_analysed: analysed,
+        }));
+        if wake {
+            notify();
+        }
     }
 }
 
@@ -314,6 +313,103 @@ pub fn spawn_photo_scan(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::live::LiveAnalyzer;
+    use std::sync::atomic::AtomicU64;
+
+    /// Says "changed" for the first `changes` frames, then "unchanged", and counts calls.
+    struct Settling {
+        calls: Arc<AtomicU64>,
+        changes: u64,
+    }
+
+    impl LiveAnalyzer for Settling {
+        fn analyze(&mut self, _frame: &RgbImage, _t_ms: u64) -> LiveOutput {
+            let n = self.calls.fetch_add(1, Ordering::SeqCst);
+            LiveOutput {
+                changed: n < self.changes,
+                work: if n == 0 {
+                    FrameWork::Detected
+                } else {
+                    FrameWork::Unchanged
+                },
+                ..LiveOutput::default()
+            }
+        }
+    }
+
+    fn frame(seq: u64, still: bool) -> Frame {
+        Frame {
+            image: Arc::new(RgbImage::new(4, 4)),
+            seq,
+            captured_at: Instant::now(),
+            still,
+        }
+    }
+
+    fn counting() -> (Notify, Arc<AtomicU64>) {
+        let n = Arc::new(AtomicU64::new(0));
+        let n2 = Arc::clone(&n);
+        let notify: Notify = Arc::new(move || {
+            n2.fetch_add(1, Ordering::SeqCst);
+        });
+        (notify, n)
+    }
+
+    fn scanner(changes: u64) -> (ScanWorker, Arc<AtomicU64>, Arc<AtomicU64>) {
+        let calls = Arc::new(AtomicU64::new(0));
+        let calls2 = Arc::clone(&calls);
+        let factory: LiveAnalyzerFactory = Arc::new(move || {
+            Ok(Box::new(Settling {
+                calls: Arc::clone(&calls2),
+                changes,
+            }) as Box<dyn LiveAnalyzer>)
+        });
+        let (notify, woken) = counting();
+        (ScanWorker::start(&factory, notify).unwrap(), calls, woken)
+    }
+
+    #[test]
+    fn a_still_is_fed_again_until_it_settles_and_only_changes_wake_the_ui() {
+        let (worker, calls, woken) = scanner(4);
+        worker.frames.put(frame(0, true));
+        std::thread::sleep(Duration::from_millis(400));
+        // Four outputs changed, the fifth did not: feeding stops there.
+        assert_eq!(calls.load(Ordering::SeqCst), 5);
+        assert_eq!(woken.load(Ordering::SeqCst), 4);
+        let last = worker.updates.take().unwrap().unwrap();
+        assert_eq!((last.frame.seq, last.frames_analysed), (0, 5));
+        assert!(!last.output.changed);
+    }
+
+    #[test]
+    fn a_camera_frame_is_analysed_once_and_unchanged_pictures_stay_quiet() {
+        let (worker, calls, woken) = scanner(1);
+        worker.frames.put(frame(0, false));
+        std::thread::sleep(Duration::from_millis(200));
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+        assert_eq!(woken.load(Ordering::SeqCst), 1);
+        // The same picture again: analysed, reported, but nobody is woken.
+        worker.frames.put(frame(1, false));
+        std::thread::sleep(Duration::from_millis(200));
+        assert_eq!(calls.load(Ordering::SeqCst), 2);
+        assert_eq!(woken.load(Ordering::SeqCst), 1);
+        assert_eq!(worker.updates.take().unwrap().unwrap().frame.seq, 1);
+    }
+
+    #[test]
+    fn an_analyzer_that_cannot_be_made_is_reported() {
+        let factory: LiveAnalyzerFactory = Arc::new(|| Err("no model".into()));
+        let (notify, woken) = counting();
+        let worker = ScanWorker::start(&factory, notify).unwrap();
+        let report = worker.updates.wait_take(Duration::from_secs(5));
+        assert_eq!(report.map(|r| r.err()), Some(Some("no model".to_string())));
+        // The report is put before the UI is woken.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while woken.load(Ordering::SeqCst) == 0 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(woken.load(Ordering::SeqCst), 1);
+    }
 
     #[test]
     fn solver_answers_the_newest_request() {

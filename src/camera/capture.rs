@@ -5,7 +5,8 @@
 //!
 //! A capture thread blocked inside a driver call cannot be interrupted; the watchdog abandons
 //! it (its frames are ignored from then on, and it exits when the call returns) and opens a
-//! fresh one.
+//! fresh one. A still source ([`FrameSource::is_still`]) is read once per open: its capture
+//! thread ends after the one frame, and the watchdog does not count the silence as a stall.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
@@ -59,6 +60,7 @@ pub struct CaptureHandle {
     events: Receiver<CaptureEvent>,
     stop: Arc<AtomicBool>,
     frames_captured: Arc<AtomicU64>,
+    notify_frames: Arc<AtomicBool>,
     supervisor: Option<JoinHandle<()>>,
 }
 
@@ -76,6 +78,12 @@ impl CaptureHandle {
     /// Whether the supervisor has finished (source ended, gave up, or stopped).
     pub fn is_finished(&self) -> bool {
         self.supervisor.as_ref().is_none_or(|h| h.is_finished())
+    }
+
+    /// Whether `notify` is called after every frame (the default) or only after events: a
+    /// consumer that wakes the UI itself once it has worked on a frame turns it off.
+    pub fn set_frame_notify(&self, on: bool) {
+        self.notify_frames.store(on, Ordering::Release);
     }
 
     /// Asks the threads to stop; returns at once.
@@ -97,6 +105,8 @@ struct Session {
     /// Set by the capture thread when it stops on its own (failure or end of source).
     outcome: Mutex<Option<CaptureEvent>>,
     opened: AtomicBool,
+    /// Set when a still source delivered its frame: silence from now on is not a stall.
+    still: AtomicBool,
 }
 
 impl Session {
@@ -106,6 +116,7 @@ impl Session {
             last_activity: Mutex::new(Instant::now()),
             outcome: Mutex::new(None),
             opened: AtomicBool::new(false),
+            still: AtomicBool::new(false),
         }
     }
 
@@ -140,6 +151,7 @@ struct CaptureContext {
     events: SyncSender<CaptureEvent>,
     stop: Arc<AtomicBool>,
     frames_captured: Arc<AtomicU64>,
+    notify_frames: Arc<AtomicBool>,
 }
 
 impl CaptureContext {
@@ -154,8 +166,9 @@ impl CaptureContext {
 }
 
 /// Starts capturing from the sources `opener` creates. Every frame goes to each of `sinks`
-/// (newest wins); `notify` is called after every frame and event (pass the UI's
-/// `request_repaint`). Fails only when a thread cannot be spawned.
+/// (newest wins); `notify` is called after every event and, unless turned off with
+/// [`CaptureHandle::set_frame_notify`], every frame (pass the UI's `request_repaint`). Fails
+/// only when a thread cannot be spawned.
 pub fn start(
     opener: Opener,
     sinks: Vec<Arc<Mailbox<Frame>>>,
@@ -165,6 +178,7 @@ pub fn start(
     let (tx, rx) = sync_channel(32);
     let stop = Arc::new(AtomicBool::new(false));
     let frames_captured = Arc::new(AtomicU64::new(0));
+    let notify_frames = Arc::new(AtomicBool::new(true));
     let ctx = Arc::new(CaptureContext {
         opener,
         sinks,
@@ -172,6 +186,7 @@ pub fn start(
         events: tx,
         stop: Arc::clone(&stop),
         frames_captured: Arc::clone(&frames_captured),
+        notify_frames: Arc::clone(&notify_frames),
     });
     let supervisor = std::thread::Builder::new()
         .name("camera-watchdog".into())
@@ -180,6 +195,7 @@ pub fn start(
         events: rx,
         stop,
         frames_captured,
+        notify_frames,
         supervisor: Some(supervisor),
     })
 }
@@ -232,7 +248,7 @@ fn watchdog(ctx: Arc<CaptureContext>, options: CaptureOptions) {
                 None => {}
             }
             let idle = session.idle_for();
-            if idle >= options.stall_after {
+            if idle >= options.stall_after && !session.still.load(Ordering::Acquire) {
                 session.abandoned.store(true, Ordering::Release);
                 ctx.send(CaptureEvent::Stalled(CameraError::Stalled(
                     idle.as_secs_f32(),
@@ -280,10 +296,12 @@ fn capture_loop(ctx: &CaptureContext, session: &Session) {
                     return;
                 }
                 session.touch();
+                let still = source.is_still();
                 let frame = Frame {
                     image: Arc::new(image),
                     seq,
                     captured_at: Instant::now(),
+                    still,
                 };
                 seq += 1;
                 ctx.frames_captured.fetch_add(1, Ordering::Relaxed);
@@ -291,7 +309,16 @@ fn capture_loop(ctx: &CaptureContext, session: &Session) {
                     sink.put(frame.clone());
                 }
                 tracing::trace!(seq = frame.seq, "frame captured");
-                (ctx.notify)();
+                if ctx.notify_frames.load(Ordering::Acquire) {
+                    (ctx.notify)();
+                }
+                if still {
+                    // Reading it again would only repeat the same picture (and make every
+                    // consumer redo its work): the one frame stays in the sinks' hands.
+                    session.still.store(true, Ordering::Release);
+                    tracing::debug!("still source delivered its frame");
+                    return;
+                }
             }
             Err(e) if e.is_transient() => {
                 tracing::debug!(error = %e, "skipping a bad frame");
@@ -417,6 +444,63 @@ mod tests {
             "{events:?}"
         );
         assert!(opens.load(Ordering::SeqCst) >= 2);
+    }
+
+    struct Still {
+        reads: Arc<AtomicU64>,
+    }
+
+    impl FrameSource for Still {
+        fn describe(&self) -> String {
+            "still".into()
+        }
+        fn next_frame(&mut self) -> Result<image::RgbImage, CameraError> {
+            self.reads.fetch_add(1, Ordering::SeqCst);
+            Ok(image::RgbImage::from_pixel(2, 2, image::Rgb([9, 9, 9])))
+        }
+        fn is_still(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn a_still_source_is_read_once_and_its_silence_is_no_stall() {
+        let reads = Arc::new(AtomicU64::new(0));
+        let reads2 = Arc::clone(&reads);
+        let opener: Opener = Arc::new(move || {
+            Ok(Box::new(Still {
+                reads: Arc::clone(&reads2),
+            }) as Box<dyn FrameSource>)
+        });
+        let sink = Arc::new(Mailbox::new());
+        let notified = Arc::new(AtomicU64::new(0));
+        let notified2 = Arc::clone(&notified);
+        let options = CaptureOptions {
+            stall_after: Duration::from_millis(60),
+            ..CaptureOptions::default()
+        };
+        let handle = start(
+            opener,
+            vec![Arc::clone(&sink)],
+            Arc::new(move || {
+                notified2.fetch_add(1, Ordering::SeqCst);
+            }),
+            options,
+        )
+        .unwrap();
+        // Five stall periods of silence.
+        std::thread::sleep(Duration::from_millis(300));
+        let mut events = Vec::new();
+        while let Some(e) = handle.try_event() {
+            events.push(e);
+        }
+        assert_eq!(events, vec![CaptureEvent::Opened("still".into())]);
+        assert_eq!(reads.load(Ordering::SeqCst), 1);
+        assert_eq!(handle.frames_captured(), 1);
+        assert!(sink.take().is_some_and(|f| f.still) && sink.take().is_none());
+        // One wake-up for the event, one for the frame; nothing while idle.
+        assert_eq!(notified.load(Ordering::SeqCst), 2);
+        assert!(!handle.is_finished(), "a still source stays open");
     }
 
     #[test]

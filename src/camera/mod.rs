@@ -1,10 +1,11 @@
 //! Frame sources for live scanning: a webcam through nokhwa ([`NokhwaSource`]), or an image
 //! file / folder of frames played as a camera ([`ImageSequenceSource`], used by tests, demos and
-//! `--source PATH`). [`capture::start`] runs a source on its own named thread, hands the newest
-//! frame to consumers through [`Mailbox`]es and restarts a source that stalls.
+//! `--source PATH`; a single image is a still, delivered once per open). [`capture::start`]
+//! runs a source on its own named thread, hands the newest frame to consumers through
+//! [`Mailbox`]es and restarts a source that stalls.
 //!
 //! Knows nothing of egui: consumers pass a `notify` callback (the app passes
-//! `egui::Context::request_repaint`). Does not analyse frames; that is `vision`/`scan`.
+//! `egui::Context::request_repaint`). Does not analyse frames; that is `live`.
 
 pub mod capture;
 pub mod mailbox;
@@ -31,6 +32,9 @@ pub struct Frame {
     pub seq: u64,
     /// When the frame was captured.
     pub captured_at: Instant,
+    /// Whether it comes from a still source ([`FrameSource::is_still`]): no other frame follows
+    /// until the source is reopened.
+    pub still: bool,
 }
 
 /// Why a frame source could not deliver frames. Messages are written for the status bar.
@@ -88,38 +92,11 @@ pub trait FrameSource {
     /// Blocks until the next frame is available and returns it. A source paces itself (a camera
     /// at its frame rate, an image sequence at its configured rate).
     fn next_frame(&mut self) -> Result<RgbImage, CameraError>;
-}
 
-/// A requested capture size; `None` fields mean "camera default".
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
-pub struct ResolutionRequest {
-    /// Width in pixels.
-    pub width_px: u32,
-    /// Height in pixels.
-    pub height_px: u32,
-}
-
-impl ResolutionRequest {
-    /// The choices offered in the app, `None` meaning "camera default" first.
-    pub const CHOICES: [Option<ResolutionRequest>; 4] = [
-        None,
-        Some(ResolutionRequest {
-            width_px: 640,
-            height_px: 480,
-        }),
-        Some(ResolutionRequest {
-            width_px: 1280,
-            height_px: 720,
-        }),
-        Some(ResolutionRequest {
-            width_px: 1920,
-            height_px: 1080,
-        }),
-    ];
-}
-
-impl std::fmt::Display for ResolutionRequest {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}×{}", self.width_px, self.height_px)
+    /// Whether this is a still picture: one frame per open says everything it has, so the
+    /// capture thread delivers that frame once and then stops reading (without counting a
+    /// stall) until the source is reopened. Default: false, a stream of frames.
+    fn is_still(&self) -> bool {
+        false
     }
 }

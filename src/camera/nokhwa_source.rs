@@ -17,7 +17,8 @@ use nokhwa::utils::{
 };
 use nokhwa::{Camera, NokhwaError};
 
-use super::{CameraError, FrameSource, ResolutionRequest};
+use super::{CameraError, FrameSource};
+use crate::session::ResolutionRequest;
 
 /// A camera the system reports.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! [`ImageSequenceSource`]: an image file, or a folder of frames in name order, played as a
 //! camera at a fixed frame rate. Used by `--source PATH`, demos and the app tests, which need a
-//! camera on machines that have none.
+//! camera on machines that have none. A single image played looping is a still
+//! ([`FrameSource::is_still`]): it is delivered once per open, not re-sent at the frame rate.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -118,6 +119,10 @@ impl FrameSource for ImageSequenceSource {
         }
     }
 
+    fn is_still(&self) -> bool {
+        self.single.is_some() && self.looping
+    }
+
     fn next_frame(&mut self) -> Result<RgbImage, CameraError> {
         if self.next_index >= self.frames.len() {
             if !self.looping {
@@ -175,6 +180,28 @@ mod tests {
         assert_eq!(reds, vec![0, 10, 0, 10, 0]);
         // 5 frames at 100 fps: the 5th is due 40 ms after the first.
         assert!(start.elapsed() >= Duration::from_millis(35));
+    }
+
+    #[test]
+    fn one_image_looping_is_a_still() {
+        let dir = tempfile::tempdir().unwrap();
+        write_frames(dir.path(), 1);
+        let file = dir.path().join("f00.png");
+        assert!(
+            ImageSequenceSource::open(&file, 30.0, true)
+                .unwrap()
+                .is_still()
+        );
+        let mut once = ImageSequenceSource::open(&file, 30.0, false).unwrap();
+        assert!(!once.is_still());
+        assert!(once.next_frame().is_ok());
+        assert_eq!(once.next_frame().unwrap_err(), CameraError::Ended);
+        write_frames(dir.path(), 2);
+        assert!(
+            !ImageSequenceSource::open(dir.path(), 30.0, true)
+                .unwrap()
+                .is_still()
+        );
     }
 
     #[test]

@@ -1,18 +1,52 @@
-//! What the app remembers between runs (through eframe's persistence, as RON): the user's
-//! [`Settings`] and the last puzzle with its edits ([`SavedPuzzle`]). Runtime state (frames,
-//! threads, status) is deliberately not here.
+//! What the app remembers between runs, as serde data (the app stores it through eframe's
+//! persistence): the user's [`Settings`] (with the [`ResolutionRequest`] they chose) and the
+//! last puzzle with its edits ([`SavedPuzzle`]). Runtime state (frames, threads, status) is
+//! deliberately not here, and neither is the storage itself.
 
 use serde::{Deserialize, Serialize};
 
-use crate::camera::ResolutionRequest;
 use crate::sudoku::Cell;
 
-use super::session::Board;
+use super::board::Board;
 
 /// Storage key of [`Settings`].
 pub const SETTINGS_KEY: &str = "sudoku-lens/settings";
 /// Storage key of [`SavedPuzzle`].
 pub const PUZZLE_KEY: &str = "sudoku-lens/puzzle";
+
+/// A requested capture size (settings hold an `Option`: `None` is the camera's default).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub struct ResolutionRequest {
+    /// Width in pixels.
+    pub width_px: u32,
+    /// Height in pixels.
+    pub height_px: u32,
+}
+
+impl ResolutionRequest {
+    /// The choices offered in the app, `None` meaning "camera default" first.
+    pub const CHOICES: [Option<ResolutionRequest>; 4] = [
+        None,
+        Some(ResolutionRequest {
+            width_px: 640,
+            height_px: 480,
+        }),
+        Some(ResolutionRequest {
+            width_px: 1280,
+            height_px: 720,
+        }),
+        Some(ResolutionRequest {
+            width_px: 1920,
+            height_px: 1080,
+        }),
+    ];
+}
+
+impl std::fmt::Display for ResolutionRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}×{}", self.width_px, self.height_px)
+    }
+}
 
 /// User preferences.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,14 +1,22 @@
-//! The annotated PNG: the photo with the solution written onto the paper through the lattice
-//! (same stroke digits and `image_from_grid` as the live overlay), or — for a typed puzzle — a
-//! clean rendered board with givens in black and the solution in blue.
+//! Writing the solution onto the paper: the annotated PNG ([`annotate_photo`]: the photo with
+//! the solution written into the empty cells through the lattice; [`render_board`]: for a typed
+//! puzzle, a clean board with givens in black and the solution in blue), and the two pieces the
+//! app's live overlay shares with it — the stroke digit font ([`strokes`]) and grid-to-image
+//! [`projection`].
+//!
+//! Plain `image` buffers, no egui: the app draws the same strokes through the same projection
+//! with its own painter.
+
+pub mod projection;
+pub mod strokes;
 
 use image::{Rgb, RgbImage};
 use imageproc::drawing::draw_filled_circle_mut;
 
 use crate::vision::{Lattice, Point};
 
-use super::geometry::{image_from_grid, square_lattice};
-use super::strokes::digit_strokes;
+use projection::{image_from_grid, square_lattice};
+use strokes::digit_strokes;
 
 /// Colour of solution digits.
 const SOLUTION_RGB: Rgb<u8> = Rgb([20, 90, 230]);

@@ -1,0 +1,362 @@
+//! [`SudokuLensApp::apply`], the one place that carries out [`Command`]s, and the state changes
+//! it shares with worker polling: starting and stopping sources, sending the board to the solver,
+//! moving through the steps, and the status-bar message.
+//!
+//! Views never come here directly: they emit commands. Nothing here blocks on a worker (file
+//! dialogs and the clipboard are the user's own modal actions).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use image::RgbImage;
+
+use crate::camera::{self, FrameSource, ImageSequenceSource, NokhwaSource, Opener};
+use crate::session::{Board, HintLevel, SolveState};
+
+use super::SudokuLensApp;
+use super::command::Command;
+use super::diagnostics::RateMeter;
+use super::state::{CameraSession, Message, Severity, SourceStatus};
+use super::workers::{Notify, PhotoInput, ScanWorker, SolveRequest, spawn_photo_scan};
+use crate::live::LiveState;
+
+impl SudokuLensApp {
+    /// The UI's wake-up callback (a no-op before the first frame).
+    pub(super) fn notify(&self) -> Notify {
+        self.threads
+            .notify
+            .clone()
+            .unwrap_or_else(|| Arc::new(|| {}))
+    }
+
+    /// Sets the status-bar message (and logs it).
+    pub(super) fn say(&mut self, severity: Severity, text: impl Into<String>) {
+        let text = text.into();
+        match severity {
+            Severity::Error => tracing::warn!(%text, "status"),
+            _ => tracing::info!(%text, "status"),
+        }
+        self.ui.message = Some(Message { severity, text });
+    }
+
+    /// The board changed (new scan or edit): new generation, solve off the UI thread.
+    pub(super) fn board_changed(&mut self, new_puzzle: bool) {
+        self.puzzle.generation += 1;
+        if new_puzzle {
+            self.ui.selected = None;
+        }
+        if self.puzzle.board.filled() == 0 {
+            self.puzzle.solve = SolveState::Idle;
+            return;
+        }
+        if let Some(why) = self.puzzle.board.unsolvable_reason() {
+            self.puzzle.solve = SolveState::Unsolvable(why);
+            return;
+        }
+        match &self.threads.solver {
+            Some(solver) => {
+                solver.request(SolveRequest {
+                    generation: self.puzzle.generation,
+                    values: self.puzzle.board.values,
+                });
+                self.puzzle.solve = SolveState::Solving;
+            }
+            None => self.puzzle.solve = SolveState::Unsolvable("the solver is not running".into()),
+        }
+    }
+
+    // ----- the one place that changes state -----
+
+    /// Applies one command.
+    pub fn apply(&mut self, cmd: Command) {
+        tracing::debug!(?cmd, "command");
+        match cmd {
+            Command::OpenPhotoDialog => {
+                let mut dialog = rfd::FileDialog::new()
+                    .set_title("Open a Sudoku photo")
+                    .add_filter(
+                        "Images",
+                        &[
+                            "jpg", "jpeg", "png", "bmp", "webp", "tif", "tiff", "gif", "pnm",
+                        ],
+                    );
+                if let Some(dir) = &self.settings.last_dir {
+                    dialog = dialog.set_directory(dir);
+                }
+                if let Some(path) = dialog.pick_file() {
+                    self.apply(Command::LoadPhoto(path));
+                }
+            }
+            Command::LoadPhoto(path) => {
+                self.settings.last_dir = path.parent().map(Path::to_path_buf);
+                let label = path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                self.start_photo_scan(PhotoInput::File(path), label);
+            }
+            Command::LoadImage { image, label } => {
+                if let Some(ctx) = self.threads.ctx.clone() {
+                    self.set_view_image(&ctx, Arc::clone(&image));
+                }
+                self.start_photo_scan(PhotoInput::Image(image), label);
+            }
+            Command::PasteFromClipboard => {
+                let pasted = arboard::Clipboard::new().and_then(|mut c| match c.get_image() {
+                    Ok(img) => Ok(Ok((img.width, img.height, img.bytes.into_owned()))),
+                    Err(_) => c.get_text().map(Err),
+                });
+                match pasted {
+                    Ok(Ok((w, h, rgba))) => {
+                        let rgb = rgba_to_rgb(w, h, &rgba);
+                        match rgb {
+                            Some(image) => self.apply(Command::LoadImage {
+                                image: Arc::new(image),
+                                label: "pasted image".into(),
+                            }),
+                            None => self.say(Severity::Error, "the clipboard image is malformed"),
+                        }
+                    }
+                    Ok(Err(text)) => self.apply(Command::LoadPuzzleText(text)),
+                    Err(e) => self.say(Severity::Error, format!("nothing to paste: {e}")),
+                }
+            }
+            Command::LoadPuzzleText(text) => match Board::from_text(&text) {
+                Some(board) => {
+                    self.puzzle.board = board;
+                    self.puzzle.label = "pasted text".into();
+                    self.puzzle.edited = false;
+                    self.puzzle.camera = None;
+                    self.live.lattice = None;
+                    self.board_changed(true);
+                    self.say(Severity::Info, "puzzle pasted");
+                }
+                None => self.say(
+                    Severity::Warning,
+                    "the pasted text is not a puzzle (81 digits, 0 or . for empty)",
+                ),
+            },
+            Command::StartCamera => {
+                let index = self.settings.camera_index;
+                let resolution = self.settings.resolution;
+                let opener: Opener = Arc::new(move || {
+                    NokhwaSource::open(index, resolution)
+                        .map(|s| Box::new(s) as Box<dyn FrameSource>)
+                });
+                self.start_capture(format!("camera {index}"), opener);
+            }
+            Command::StartSequence(path) => {
+                let fps = self
+                    .options
+                    .sequence_fps
+                    .unwrap_or(self.settings.sequence_fps);
+                let label = path.display().to_string();
+                let opener: Opener = Arc::new(move || {
+                    ImageSequenceSource::open(&path, fps, true)
+                        .map(|s| Box::new(s) as Box<dyn FrameSource>)
+                });
+                self.start_capture(label, opener);
+            }
+            Command::StopCamera => {
+                if self.source.camera.is_some() {
+                    self.stop_camera();
+                    self.source.status = SourceStatus::CameraStopped;
+                }
+            }
+            Command::SelectCamera(i) => {
+                self.settings.camera_index = i;
+                if self.source.camera.is_some() {
+                    self.apply(Command::StartCamera);
+                }
+            }
+            Command::SelectResolution(r) => {
+                self.settings.resolution = r;
+                if self.source.camera.is_some() {
+                    self.apply(Command::StartCamera);
+                }
+            }
+            Command::RefreshCameras => {
+                self.source.cameras = Some(camera::list_cameras());
+            }
+            Command::SelectCell(c) => self.ui.selected = c,
+            Command::SetCell { cell, value } => {
+                if self.puzzle.board.values[cell.index()] != value {
+                    self.puzzle.board.set(cell, value);
+                    self.puzzle.edited = true;
+                    self.puzzle.restore_step = None;
+                    self.board_changed(false);
+                }
+            }
+            Command::AcceptRepair => {
+                self.puzzle.board.accept_repair();
+                self.puzzle.edited = true;
+                self.board_changed(false);
+            }
+            Command::RejectRepair => self.puzzle.board.repair = None,
+            Command::FirstStep => self.walk(|_, _| 0),
+            Command::PreviousStep => self.walk(|pos, _| pos.saturating_sub(1)),
+            Command::NextStep => self.walk(|pos, _| pos + 1),
+            Command::LastStep => self.walk(|_, len| len),
+            Command::GoToStep(n) => self.walk(|_, _| n),
+            Command::RevealHint => {
+                if let Some(w) = self.puzzle.solve.walkthrough_mut() {
+                    w.hint = w.hint.next();
+                }
+            }
+            Command::SetHintMode(on) => {
+                self.settings.hint_mode = on;
+                if let Some(w) = self.puzzle.solve.walkthrough_mut() {
+                    w.hint = HintLevel::default();
+                }
+            }
+            Command::SetShowSolution(on) => self.settings.show_solution = on,
+            Command::SetShowCandidates(on) => self.settings.show_candidates = on,
+            Command::CopyPuzzle => {
+                let text = self.puzzle.board.to_text();
+                if let Some(ctx) = &self.threads.ctx {
+                    ctx.copy_text(text);
+                }
+                self.say(Severity::Info, "puzzle copied as 81 characters");
+            }
+            Command::SaveAnnotatedDialog => {
+                let name = format!("{}-annotated.png", file_stem(&self.puzzle.label));
+                let mut dialog = rfd::FileDialog::new()
+                    .set_title("Save annotated PNG")
+                    .set_file_name(name)
+                    .add_filter("PNG", &["png"]);
+                if let Some(dir) = &self.settings.last_dir {
+                    dialog = dialog.set_directory(dir);
+                }
+                if let Some(path) = dialog.save_file() {
+                    self.apply(Command::SaveAnnotated(path));
+                }
+            }
+            Command::SaveAnnotated(path) => match self.annotated_image().save(&path) {
+                Ok(()) => self.say(Severity::Info, format!("saved {}", path.display())),
+                Err(e) => self.say(
+                    Severity::Error,
+                    format!("cannot save {}: {e}", path.display()),
+                ),
+            },
+            Command::ClearBoard => {
+                self.puzzle.board = Board::default();
+                self.puzzle.label.clear();
+                self.puzzle.edited = false;
+                self.puzzle.camera = None;
+                self.board_changed(true);
+            }
+        }
+    }
+
+    /// Stops the camera and scans a photo on the `photo-scan` thread.
+    pub(super) fn start_photo_scan(&mut self, input: PhotoInput, label: String) {
+        self.stop_camera();
+        self.live.forget_grid(LiveState::Searching);
+        self.puzzle.label = label.clone();
+        self.source.status = SourceStatus::Scanning(label);
+        self.source.photo_generation += 1;
+        self.source.photo_pending = true;
+        spawn_photo_scan(
+            Arc::clone(&self.pipeline.photo),
+            input,
+            self.source.photo_generation,
+            Arc::clone(&self.source.photo_results),
+            self.notify(),
+        );
+    }
+
+    fn walk(&mut self, target: impl FnOnce(usize, usize) -> usize) {
+        if let Some(w) = self.puzzle.solve.walkthrough_mut() {
+            let pos = target(w.pos(), w.len());
+            w.go_to(pos);
+        }
+    }
+
+    pub(super) fn start_capture(&mut self, label: String, opener: Opener) {
+        self.stop_camera();
+        let notify = self.notify();
+        let scanner = match ScanWorker::start(&self.pipeline.live, Arc::clone(&notify)) {
+            Ok(s) => Some(s),
+            Err(msg) => {
+                self.say(Severity::Error, format!("live scanning unavailable: {msg}"));
+                None
+            }
+        };
+        let mut sinks = vec![Arc::clone(&self.source.ui_frames)];
+        if let Some(s) = &scanner {
+            sinks.push(Arc::clone(&s.frames));
+        }
+        match camera::capture::start(opener, sinks, notify, self.options.capture) {
+            Ok(capture) => {
+                // With a scanner the view shows the frames it analysed (their lattice and
+                // overlay belong to them), and the scanner wakes the UI when one shows
+                // something new; raw frames are shown only without one.
+                capture.set_frame_notify(scanner.is_none());
+                self.source.status = SourceStatus::CameraOpening(label.clone());
+                self.live.forget_grid(LiveState::Searching);
+                self.puzzle.edited = false;
+                // Puzzle ids are the new session's own: none of them is the board's.
+                self.puzzle.camera = None;
+                // The scanner counts this session's frames from zero.
+                self.diag.scans = RateMeter::default();
+                self.diag.frames_analysed = 0;
+                self.source.camera = Some(CameraSession {
+                    capture,
+                    scanner,
+                    label,
+                });
+            }
+            Err(e) => self.say(
+                Severity::Error,
+                format!("cannot start the capture thread: {e}"),
+            ),
+        }
+    }
+
+    pub(super) fn stop_camera(&mut self) {
+        if let Some(cam) = self.source.camera.take() {
+            tracing::debug!(label = %cam.label, "camera stopped");
+            cam.capture.stop();
+        }
+        // A frame already in the mailbox belongs to the stopped session.
+        let _ = self.source.ui_frames.take();
+    }
+}
+
+fn rgba_to_rgb(width: usize, height: usize, rgba: &[u8]) -> Option<RgbImage> {
+    if rgba.len() != width * height * 4 {
+        return None;
+    }
+    let rgb: Vec<u8> = rgba
+        .chunks_exact(4)
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect();
+    RgbImage::from_raw(width as u32, height as u32, rgb)
+}
+
+fn file_stem(label: &str) -> String {
+    let stem = Path::new(label)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if stem.is_empty() {
+        "sudoku".into()
+    } else {
+        stem
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clipboard_rgba_converts_and_rejects_bad_sizes() {
+        let rgba = [1, 2, 3, 255, 4, 5, 6, 255];
+        let rgb = rgba_to_rgb(2, 1, &rgba).unwrap();
+        assert_eq!(rgb.as_raw(), &vec![1, 2, 3, 4, 5, 6]);
+        assert!(rgba_to_rgb(3, 1, &rgba).is_none());
+        assert_eq!(file_stem("image12.jpg"), "image12");
+        assert_eq!(file_stem(""), "sudoku");
+    }
+}

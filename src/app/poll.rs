@@ -1,0 +1,232 @@
+//! Workers → state: once per UI frame, [`SudokuLensApp::poll_workers`] takes what the capture
+//! thread, the scanner, the photo scan and the solver left in their mailboxes (never waiting)
+//! and updates the source, the live view and the puzzle — including the board following the
+//! live path (a trusted read of a new puzzle is loaded and solved).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use image::RgbImage;
+
+use crate::camera::{CameraError, CaptureEvent};
+use crate::live::{LiveState, Overlay};
+use crate::session::{Board, SolveState, Walkthrough};
+
+use super::SudokuLensApp;
+use super::state::{CameraPuzzle, Severity, SourceStatus, ViewImage};
+use super::workers::ScanUpdate;
+
+impl SudokuLensApp {
+    /// Takes what the workers reported since the last frame and updates the state.
+    pub(super) fn poll_workers(&mut self, ctx: &egui::Context) {
+        let now = Instant::now();
+        // Capture events.
+        let mut events = Vec::new();
+        if let Some(cam) = &self.source.camera {
+            while let Some(e) = cam.capture.try_event() {
+                events.push(e);
+            }
+        }
+        for e in events {
+            self.on_capture_event(e);
+        }
+        // Scanner: the frame it analysed, with what it found there.
+        let report = self
+            .source
+            .camera
+            .as_ref()
+            .and_then(|c| c.scanner.as_ref())
+            .and_then(|s| s.updates.take());
+        match report {
+            Some(Ok(update)) => self.on_scan_update(ctx, now, update),
+            Some(Err(e)) => {
+                self.say(Severity::Error, format!("live scanning unavailable: {e}"));
+                self.live.forget_grid(LiveState::Searching);
+                if let Some(cam) = &mut self.source.camera {
+                    cam.scanner = None;
+                    // Without a scanner the view shows the raw frames, each waking the UI.
+                    cam.capture.set_frame_notify(true);
+                }
+            }
+            None => {}
+        }
+        // Raw camera frames, only when no scanner runs.
+        let scanning = self
+            .source
+            .camera
+            .as_ref()
+            .is_some_and(|c| c.scanner.is_some());
+        if !scanning && let Some(frame) = self.source.ui_frames.take() {
+            self.diag.frames_shown.tick(now);
+            tracing::trace!(seq = frame.seq, "frame shown");
+            self.set_view_image(ctx, frame.image);
+        }
+        // Photo scan.
+        if let Some(r) = self.source.photo_results.take()
+            && r.generation == self.source.photo_generation
+        {
+            self.source.photo_pending = false;
+            let label = self.puzzle.label.clone();
+            if let Some(image) = r.image {
+                self.set_view_image(ctx, image);
+            }
+            match r.result {
+                Ok(scan) => {
+                    self.live.forget_grid(LiveState::Locked);
+                    self.live.lattice = scan.lattice;
+                    self.source.status = SourceStatus::Photo(label.clone());
+                    if let Some(reading) = scan.reading {
+                        let uncertain = reading.uncertain();
+                        self.puzzle.board = Board::new(reading.values, uncertain, scan.repair);
+                        self.puzzle.camera = None;
+                        self.puzzle.edited = false;
+                        self.board_changed(true);
+                        let n = self.puzzle.board.filled();
+                        self.say(
+                            Severity::Info,
+                            format!("read {n} digits from {label} in {} ms", r.took.as_millis()),
+                        );
+                    }
+                }
+                Err(msg) => {
+                    self.live.forget_grid(LiveState::Searching);
+                    self.source.status = SourceStatus::Photo(label);
+                    self.say(Severity::Error, msg);
+                }
+            }
+        }
+        // Solver.
+        let result = self.threads.solver.as_ref().and_then(|s| s.results.take());
+        if let Some(r) = result
+            && r.generation == self.puzzle.generation
+        {
+            self.puzzle.solve = match r.result {
+                Ok(explained) => {
+                    let mut walk = Walkthrough::new(explained);
+                    if let Some(step) = self.puzzle.restore_step.take() {
+                        walk.go_to(step);
+                    }
+                    tracing::debug!(
+                        ms = r.took.as_millis() as u64,
+                        steps = walk.len(),
+                        "solve shown"
+                    );
+                    SolveState::Solved(Box::new(walk))
+                }
+                Err(msg) => SolveState::Unsolvable(msg),
+            };
+        }
+    }
+
+    fn on_capture_event(&mut self, e: CaptureEvent) {
+        match e {
+            CaptureEvent::Opened(desc) => {
+                self.source.status = SourceStatus::CameraLive(desc.clone());
+                match self.source.last_stall.take() {
+                    // Keep the stall visible: the reopen usually follows within milliseconds.
+                    Some(secs) => self.say(
+                        Severity::Warning,
+                        format!("camera stalled (no frame for {secs:.1} s) — reopened {desc}"),
+                    ),
+                    None => self.say(Severity::Info, format!("camera opened: {desc}")),
+                }
+            }
+            CaptureEvent::Failed(err) => {
+                self.say(Severity::Error, err.to_string());
+                self.source.status = SourceStatus::CameraFailed(err);
+            }
+            CaptureEvent::Stalled(err) => {
+                if let CameraError::Stalled(secs) = err {
+                    self.source.last_stall = Some(secs);
+                }
+                self.say(Severity::Warning, err.to_string());
+                self.source.status = SourceStatus::CameraStalled;
+            }
+            CaptureEvent::Ended => {
+                self.source.status = SourceStatus::CameraEnded;
+                self.say(Severity::Info, "the frame source ended");
+            }
+        }
+    }
+
+    /// Takes one analysed frame: shows it with its lattice, follows the live state, and loads
+    /// the board when a trusted read of a puzzle arrives that the board does not hold yet.
+    fn on_scan_update(&mut self, ctx: &egui::Context, now: Instant, update: ScanUpdate) {
+        self.diag.scans.observe(now, update.frames_analysed);
+        self.diag.frames_analysed = update.frames_analysed;
+        let same_picture = self
+            .live
+            .image
+            .as_ref()
+            .is_some_and(|v| Arc::ptr_eq(&v.image, &update.frame.image));
+        if !same_picture {
+            self.diag.frames_shown.tick(now);
+            tracing::trace!(seq = update.frame.seq, "frame shown");
+            self.set_view_image(ctx, update.frame.image);
+        }
+        let out = update.output;
+        if let Some(e) = out.error {
+            self.say(Severity::Warning, e);
+        }
+        if out.puzzle_id != self.live.puzzle_id {
+            self.live.puzzle_id = out.puzzle_id;
+            if self.puzzle.camera.is_some() {
+                // The board belongs to the paper that is gone; the overlay is withheld
+                // (it carries the new puzzle's id) until the new one is trusted.
+                self.say(Severity::Info, "another puzzle in view — reading it");
+            }
+        }
+        if out.state == LiveState::Lost && self.live.state != LiveState::Lost {
+            self.say(Severity::Info, "grid lost — overlay cleared");
+        }
+        self.live.state = out.state;
+        self.live.progress = out.progress;
+        self.live.lattice = out.lattice;
+        self.live.reading = out.board;
+        self.live.overlay = out.overlay;
+        if let Some(overlay) = self.live.overlay.clone() {
+            self.follow_trusted_read(&overlay);
+        }
+    }
+
+    /// Loads the trusted givens of the puzzle in view unless the board already holds them,
+    /// or holds the user's edits of that same puzzle. Solving goes through the solver thread
+    /// as for any board (its explained solution drives the steps).
+    fn follow_trusted_read(&mut self, overlay: &Overlay) {
+        let read = CameraPuzzle {
+            puzzle_id: overlay.puzzle_id,
+            givens: overlay.givens,
+        };
+        let same_paper = self
+            .puzzle
+            .camera
+            .is_some_and(|c| c.puzzle_id == read.puzzle_id);
+        if self.puzzle.camera == Some(read) || (same_paper && self.puzzle.edited) {
+            return;
+        }
+        self.puzzle.board = Board::new(read.givens, [false; 81], None);
+        self.puzzle.label = "camera".into();
+        self.puzzle.edited = false;
+        self.puzzle.camera = Some(read);
+        self.board_changed(true);
+        self.say(
+            Severity::Info,
+            format!("locked: read {} digits", self.puzzle.board.filled()),
+        );
+    }
+
+    pub(super) fn set_view_image(&mut self, ctx: &egui::Context, image: Arc<RgbImage>) {
+        let size = [image.width() as usize, image.height() as usize];
+        let color = egui::ColorImage::from_rgb(size, image.as_raw());
+        match &mut self.live.image {
+            Some(v) => {
+                v.texture.set(color, egui::TextureOptions::LINEAR);
+                v.image = image;
+            }
+            None => {
+                let texture = ctx.load_texture("main-view", color, egui::TextureOptions::LINEAR);
+                self.live.image = Some(ViewImage { texture, image });
+            }
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! The app's runtime state, grouped by what it is about: the [`Threads`] the app runs, the
+//! image [`SourceState`] (camera session or photo scan, and its [`SourceStatus`]), the
+//! [`LiveView`] (the picture shown and the grid found on it), the [`PuzzleState`] (the board
+//! and its solve) and the [`UiState`] that only the widgets care about. Measurements live in
+//! `diagnostics`, persisted preferences in [`crate::session::Settings`].
+//!
+//! Plain fields, no behaviour beyond construction and resets: `SudokuLensApp::apply` and the
+//! worker polling change them.
+
+use std::sync::Arc;
+
+use image::RgbImage;
+
+use crate::camera::{CameraDescriptor, CameraError, CaptureHandle, Frame, Mailbox};
+use crate::live::{LiveState, LockProgress, Overlay, VotedBoard};
+use crate::session::{Board, SolveState};
+use crate::sudoku::Cell;
+use crate::vision::Lattice;
+
+use super::workers::{Notify, PhotoResult, ScanWorker, SolverWorker};
+
+/// Where the image in the main view comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SourceStatus {
+    /// Nothing loaded.
+    Idle,
+    /// A photo is being scanned.
+    Scanning(String),
+    /// A photo was scanned.
+    Photo(String),
+    /// The camera is being opened.
+    CameraOpening(String),
+    /// The camera delivers frames.
+    CameraLive(String),
+    /// The camera failed (retrying).
+    CameraFailed(CameraError),
+    /// The camera stalled (reopening).
+    CameraStalled,
+    /// The frame source ended.
+    CameraEnded,
+    /// The camera was stopped by the user.
+    CameraStopped,
+}
+
+impl std::fmt::Display for SourceStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SourceStatus::Idle => f.write_str("no source"),
+            SourceStatus::Scanning(l) => write!(f, "scanning {l}…"),
+            SourceStatus::Photo(l) => write!(f, "photo: {l}"),
+            SourceStatus::CameraOpening(l) => write!(f, "opening {l}…"),
+            SourceStatus::CameraLive(l) => write!(f, "camera: {l}"),
+            SourceStatus::CameraFailed(_) => f.write_str("camera: failed"),
+            SourceStatus::CameraStalled => f.write_str("camera: stalled"),
+            SourceStatus::CameraEnded => f.write_str("camera: source ended"),
+            SourceStatus::CameraStopped => f.write_str("camera: stopped"),
+        }
+    }
+}
+
+/// Severity of a status-bar message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// Informational.
+    Info,
+    /// Something to look at.
+    Warning,
+    /// Something failed.
+    Error,
+}
+
+/// The status-bar message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// Severity.
+    pub severity: Severity,
+    /// Text.
+    pub text: String,
+}
+
+/// The threads the app owns besides the camera's, and how they wake the UI.
+#[derive(Default)]
+pub(crate) struct Threads {
+    /// The egui context, once the first frame ran (threads start then).
+    pub ctx: Option<egui::Context>,
+    /// Wakes the UI (`request_repaint`); `None` before the first frame.
+    pub notify: Option<Notify>,
+    /// The `solver` thread.
+    pub solver: Option<SolverWorker>,
+}
+
+/// The image shown in the main view.
+pub(crate) struct ViewImage {
+    pub texture: egui::TextureHandle,
+    pub image: Arc<RgbImage>,
+}
+
+/// A camera session: the capture threads and the scanner.
+pub(crate) struct CameraSession {
+    pub capture: CaptureHandle,
+    pub scanner: Option<ScanWorker>,
+    pub label: String,
+}
+
+/// Where pictures come from: the camera session, or the photo being scanned.
+pub(crate) struct SourceState {
+    /// The cameras found (listed on first use of the camera menu).
+    pub cameras: Option<Result<Vec<CameraDescriptor>, CameraError>>,
+    /// The running camera, if any.
+    pub camera: Option<CameraSession>,
+    /// Camera frames for the UI (newest wins).
+    pub ui_frames: Arc<Mailbox<Frame>>,
+    /// Photo scan results (newest wins).
+    pub photo_results: Arc<Mailbox<PhotoResult>>,
+    /// The generation of the newest photo load; older results are ignored.
+    pub photo_generation: u64,
+    /// Whether a photo scan of `photo_generation` is running.
+    pub photo_pending: bool,
+    /// What the status bar says about the source.
+    pub status: SourceStatus,
+    /// Seconds without frames of the last stall, until the camera reopens.
+    pub last_stall: Option<f32>,
+}
+
+impl Default for SourceState {
+    fn default() -> Self {
+        SourceState {
+            cameras: None,
+            camera: None,
+            ui_frames: Arc::new(Mailbox::new()),
+            photo_results: Arc::new(Mailbox::new()),
+            photo_generation: 0,
+            photo_pending: false,
+            status: SourceStatus::Idle,
+            last_stall: None,
+        }
+    }
+}
+
+/// What the main view shows: the picture, the grid found on it, and where the live path
+/// stands on it.
+#[derive(Default)]
+pub(crate) struct LiveView {
+    /// The camera frame (the one the scanner analysed, when it runs) or photo.
+    pub image: Option<ViewImage>,
+    /// The lattice drawn over it, in image pixels, as the puzzle reads.
+    pub lattice: Option<Lattice>,
+    /// The live state (a read photo counts as locked).
+    pub state: LiveState,
+    /// Progress towards a lock, for the status bar.
+    pub progress: LockProgress,
+    /// The puzzle in view, as the live path identifies it.
+    pub puzzle_id: u64,
+    /// The trusted board and solution, only while this frame shows its grid.
+    pub overlay: Option<Arc<Overlay>>,
+    /// The digits voted so far for the puzzle in view.
+    pub reading: Option<VotedBoard>,
+}
+
+impl LiveView {
+    /// Forgets the grid (lattice, progress, overlay, reading) but keeps the picture.
+    pub fn forget_grid(&mut self, state: LiveState) {
+        self.lattice = None;
+        self.state = state;
+        self.progress = LockProgress::default();
+        self.overlay = None;
+        self.reading = None;
+    }
+}
+
+/// The puzzle being worked on and its solve.
+#[derive(Default)]
+pub(crate) struct PuzzleState {
+    /// The board.
+    pub board: Board,
+    /// Where it came from (file name, "camera", …).
+    pub label: String,
+    /// Bumped on every change; solver results of older generations are ignored.
+    pub generation: u64,
+    /// Whether the user changed the board since it was read (the camera then leaves it alone).
+    pub edited: bool,
+    /// The solve of the current generation.
+    pub solve: SolveState,
+    /// The step to go to once the restored puzzle is solved.
+    pub restore_step: Option<usize>,
+    /// The camera puzzle the board was loaded from (`None`: not from the camera session).
+    pub camera: Option<CameraPuzzle>,
+}
+
+/// Which live read a board was loaded from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CameraPuzzle {
+    /// The live path's puzzle id.
+    pub puzzle_id: u64,
+    /// The trusted givens that were loaded.
+    pub givens: [u8; 81],
+}
+
+/// State only the widgets care about.
+#[derive(Default)]
+pub(crate) struct UiState {
+    /// The selected board cell.
+    pub selected: Option<Cell>,
+    /// The status-bar message.
+    pub message: Option<Message>,
+    /// Whether files are dragged over the window.
+    pub hovering_files: bool,
+}

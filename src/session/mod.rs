@@ -1,0 +1,15 @@
+//! The puzzle being worked on, as plain data: the [`Board`] (recognized digits, user edits,
+//! uncertain and conflicting cells, the suggested repair), the [`Walkthrough`] of its explained
+//! solution with the [`SolveState`], and what is remembered between runs ([`Settings`],
+//! [`SavedPuzzle`]).
+//!
+//! No egui, no threads and no storage: the app renders this, changes it only through its
+//! commands, runs the solver on its own thread and hands the persisted types to eframe.
+
+pub mod board;
+pub mod persist;
+pub mod walkthrough;
+
+pub use board::{Board, MIN_CLUES, repair_summary};
+pub use persist::{PUZZLE_KEY, ResolutionRequest, SETTINGS_KEY, SavedPuzzle, Settings};
+pub use walkthrough::{HintLevel, SolveState, Walkthrough};
