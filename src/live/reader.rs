@@ -14,6 +14,7 @@ use super::{FrameWork, LiveConfig, LiveOutput, LiveState, LockProgress, Overlay}
 use crate::digits::orientation::lattice_as_read;
 use crate::digits::{CellReading, UNCERTAIN_BELOW};
 use crate::scan::{ScanError, Scanner};
+use crate::sudoku::MIN_CLUES;
 use crate::sudoku::solver::solve_values;
 use crate::vision::tracker::CellFingerprint;
 use crate::vision::{
@@ -32,9 +33,6 @@ const EXHAUSTIVE_EVERY_FAILED: u32 = 8;
 /// Detections run again on a picture that stays the same and gave no grid: enough to reach
 /// the other quick polarity and the exhaustive detection.
 const HELD_RETRIES: u32 = EXHAUSTIVE_EVERY_FAILED;
-
-/// Fewer givens than this cannot make a unique Sudoku.
-const MIN_CLUES: usize = 17;
 
 /// Most cells a fresh read may disagree on (each of them unsure) and still confirm a trusted
 /// board after the grid was lost and found again.

@@ -7,8 +7,7 @@
 use crate::digits::Repair;
 use crate::sudoku::Cell;
 
-/// Fewer givens than this cannot make a unique Sudoku; such boards are not solved.
-pub const MIN_CLUES: usize = 17;
+pub use crate::sudoku::MIN_CLUES;
 
 /// The 81 digits on the board and where they came from.
 #[derive(Clone, Debug, PartialEq)]

@@ -18,5 +18,6 @@ pub use explain::{Explained, SolveError, solve_explained};
 pub use grid::{Candidate, Conflict, Grid};
 pub use parse::{ParseError, collection_puzzles, parse_puzzle};
 pub use rating::{Level, Rating, spearman};
+pub use solver::MIN_CLUES;
 pub use step::{Link, LinkKind, Mark, Node, Role, Step, Technique};
 pub use types::{Candidates, Cell, CellSet, Digit, House, HouseKind};

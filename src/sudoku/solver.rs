@@ -33,6 +33,10 @@
 use super::grid::Grid;
 use super::types::{Cell, Digit};
 
+/// Fewer givens than this cannot make a unique Sudoku (McGuire, Tugemann and Civario, 2012):
+/// such boards are not worth solving for a unique answer.
+pub const MIN_CLUES: usize = 17;
+
 /// What the exact solver found.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Solutions {
