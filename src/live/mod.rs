@@ -160,12 +160,22 @@ pub struct LiveConfig {
     pub read_after_steady_frames: u32,
     /// Reads voted before a board may be trusted.
     pub reads_to_trust: u32,
+    /// Reads voted before a board with doubtful cells (voted confidence below
+    /// `digits::UNCERTAIN_BELOW`) may be trusted: more evidence where the reads disagree.
+    pub reads_to_trust_doubtful: u32,
     /// Reads a cell's vote is over (sliding window).
     pub vote_window: usize,
     /// Least voted confidence (mean probability of the voted value) of every cell for the
     /// board to be trusted. Handwriting often reads at 0.5–0.9 per frame although right;
     /// uniqueness and stability guard the rest.
     pub trust_min_confidence: f32,
+    /// Least voted confidence of every cell voted empty: a faint digit read as empty can
+    /// leave a board that still has one solution (a nearly full grid, a puzzle with more
+    /// givens than it needs), so empties must be sure.
+    pub trust_min_empty_confidence: f32,
+    /// Most cells whose voted confidence is below `digits::UNCERTAIN_BELOW`: a board read
+    /// that doubtfully is not shown, however it solves.
+    pub trust_max_doubtful_cells: usize,
     /// Once trusted, the cells are read again every this many frames (to notice new ink).
     pub reread_every_frames: u32,
     /// While tracking, a full detection runs at least every this many frames.
@@ -178,8 +188,11 @@ impl Default for LiveConfig {
             tracker: TrackerConfig::default(),
             read_after_steady_frames: 2,
             reads_to_trust: 3,
+            reads_to_trust_doubtful: 6,
             vote_window: 10,
             trust_min_confidence: 0.35,
+            trust_min_empty_confidence: 0.9,
+            trust_max_doubtful_cells: 8,
             reread_every_frames: 10,
             redetect_every_frames: 45,
         }

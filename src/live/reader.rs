@@ -112,6 +112,9 @@ pub struct LiveReader {
     failed_detections: u32,
     /// The ink polarity (inverted or not) of the last quick detection that found a grid.
     invert_hint: Option<bool>,
+    /// The trusted board (and quarter turns) of the puzzle the tracker last replaced, until
+    /// the next read says whether it is back.
+    replaced: Option<(Arc<Overlay>, Option<u8>)>,
     previous: Option<LiveOutput>,
 }
 
@@ -130,6 +133,7 @@ impl LiveReader {
             frames_since_detection: 0,
             failed_detections: 0,
             invert_hint: None,
+            replaced: None,
             previous: None,
         }
     }
@@ -156,6 +160,7 @@ impl LiveReader {
         self.frames_since_detection = 0;
         self.failed_detections = 0;
         self.invert_hint = None;
+        self.replaced = None;
         self.previous = None;
     }
 
@@ -167,10 +172,18 @@ impl LiveReader {
     /// Feeds the next frame, taken at `t_ms` (milliseconds, monotonic), and says what to show.
     pub fn push_frame(&mut self, frame: &RgbImage, t_ms: u64) -> LiveOutput {
         let thumbnail = Thumbnail::of(frame);
-        let unchanged = self
-            .held
-            .as_ref()
-            .is_some_and(|h| thumbnail.same_as(&h.thumbnail));
+        // While a board is being read, only an identical picture (a still) is skipped: a
+        // camera's picture that barely moved still sharpens as the focus settles, and every
+        // fresh read is evidence.
+        let reading = self.tracker.steady_frames() > 0
+            && !(self.puzzle.trusted.is_some() && self.puzzle.confirmed);
+        let unchanged = self.held.as_ref().is_some_and(|h| {
+            if reading {
+                thumbnail == h.thumbnail
+            } else {
+                thumbnail.same_as(&h.thumbnail)
+            }
+        });
         let retry = unchanged
             && self
                 .held
@@ -292,7 +305,13 @@ impl LiveReader {
         let update = self.tracker.update(detection, fingerprint, t_ms);
         match update.event {
             TrackerEvent::NewPuzzle => {
-                self.puzzle = Puzzle::new(update.puzzle_id, self.config.vote_window);
+                let old = std::mem::replace(
+                    &mut self.puzzle,
+                    Puzzle::new(update.puzzle_id, self.config.vote_window),
+                );
+                // A finger or a shadow over the grid also changes its ink: the trusted board
+                // comes back if the next read agrees with it.
+                self.replaced = old.trusted.map(|t| (t, old.quarter_turns));
             }
             TrackerEvent::Acquired | TrackerEvent::Lost => self.puzzle.confirmed = false,
             TrackerEvent::None | TrackerEvent::Locked | TrackerEvent::Unlocked => {}
@@ -385,6 +404,20 @@ impl LiveReader {
 
     /// Votes one read and decides what is trusted.
     fn take_read(&mut self, readings: &[CellReading]) {
+        if let Some((board, turns)) = self.replaced.take()
+            && self.puzzle.trusted.is_none()
+            && self.puzzle.quarter_turns == turns
+            && agrees(readings, &board.givens)
+        {
+            tracing::debug!(puzzle = board.puzzle_id, "the replaced board is back");
+            let mut restored = Puzzle::new(board.puzzle_id, self.config.vote_window);
+            restored.quarter_turns = turns;
+            restored.last_voted = Some(board.givens);
+            restored.solved = Some((board.givens, Some(board.solution)));
+            restored.trusted = Some(board);
+            restored.confirmed = true;
+            self.puzzle = restored;
+        }
         let puzzle = &mut self.puzzle;
         puzzle.frames_since_read = 0;
         if let Some(trusted) = &puzzle.trusted
@@ -417,12 +450,13 @@ impl LiveReader {
             min_confidence = voted.min_confidence(),
             clues = voted.clue_count(),
             board = %super::digits_text(&voted.values),
-            weakest = ?voted
+            doubtful = ?voted
                 .confidence
                 .iter()
                 .enumerate()
-                .min_by(|a, b| a.1.total_cmp(b.1))
-                .map(|(i, c)| (i, voted.values[i], *c)),
+                .filter(|(_, c)| **c < 0.95)
+                .map(|(i, c)| (i, voted.values[i], (c * 100.0).round() as u32))
+                .collect::<Vec<_>>(),
             "voted"
         );
         // The vote moved away from the trusted board (or there is none): trust must be
@@ -467,13 +501,27 @@ fn read(
     }
 }
 
-/// Whether a vote may be shown as the puzzle: enough reads, every cell's value holding most
-/// of its probability over them, enough clues (stability over two reads and uniqueness are
+/// Whether a vote may be shown as the puzzle: enough reads, every digit cell's value holding
+/// a good share of its probability over them, every empty cell sure, few doubtful cells,
+/// enough clues (stability over two reads and uniqueness are
 /// checked by the caller). One solution is the strong guard: a misread digit almost always
 /// leaves none or several.
 fn trustworthy(voted: &VotedBoard, config: &LiveConfig) -> bool {
-    voted.reads >= config.reads_to_trust
+    let empties_sure = voted
+        .values
+        .iter()
+        .zip(&voted.confidence)
+        .all(|(&v, &c)| v != 0 || c >= config.trust_min_empty_confidence);
+    let doubtful = voted.uncertain().iter().filter(|&&u| u).count();
+    let reads_needed = if doubtful > 0 {
+        config.reads_to_trust_doubtful
+    } else {
+        config.reads_to_trust
+    };
+    voted.reads >= reads_needed
         && voted.min_confidence() >= config.trust_min_confidence
+        && empties_sure
+        && doubtful <= config.trust_max_doubtful_cells
         && voted.clue_count() >= MIN_CLUES
 }
 

@@ -12,17 +12,20 @@ use image::GrayImage;
 use super::refine::refine_lattice_counted;
 use super::threshold::{area_downscale, ink_mask, mostly_dark, noise_sigma};
 use super::validate::{Checks, judge};
-use super::{DetectOptions, Rejection};
+use super::Rejection;
 use crate::vision::{GridDetection, Lattice, NoGrid, Point};
 
 /// Margin kept around the previous lattice's bounding box, in cell sides: the line search
 /// needs the ink a little beyond the border, and the adaptive threshold its surroundings.
 const MARGIN_CELLS: f32 = 1.0;
 
+/// Cell side (pixels) a tracked grid is worked on at: larger grids are area-downscaled to it.
+const TRACK_CELL_PX: f32 = 28.0;
+
 /// Finds the grid of `previous` (a lattice in `image`'s pixels, from the last frame) again in
-/// `image`: refines it onto the ink lines nearby and validates it as [`super::detect_with`]
-/// would (same working scale, threshold box and noise-adaptive ink step as
-/// `DetectOptions::default()`, either ink polarity). The lattice keeps `previous`'s point
+/// `image`: refines it onto the ink lines nearby and validates it much as
+/// [`super::detect_with`] would (noise-adaptive ink step, either ink polarity), at a scale
+/// set by the grid's cell size. The lattice keeps `previous`'s point
 /// order. `Err` when the grid moved too far, left the picture or is covered too much.
 pub fn track_lattice(image: &GrayImage, previous: &Lattice) -> Result<GridDetection, NoGrid> {
     let (width, height) = image.dimensions();
@@ -46,10 +49,11 @@ pub fn track_lattice(image: &GrayImage, previous: &Lattice) -> Result<GridDetect
         return Err(NoGrid::NoOutline);
     }
 
-    // The detector's working scale, so the mask looks the same as where the grid was found.
-    let options = DetectOptions::default();
-    let long = width.max(height) as f32;
-    let scale = (options.work_long_side_px.max(64) as f32 / long).min(1.0);
+    // Scaled by the grid's own size, not the frame's: a small grid in a large frame keeps
+    // its thin lines (the detector's frame-wide downscale can wash them out), and a large one
+    // costs no more than needed.
+    let cell_px = previous.mean_side() / 9.0;
+    let scale = (TRACK_CELL_PX / cell_px.max(1.0)).min(1.0);
     let crop = image::imageops::crop_imm(image, x0, y0, x1 - x0, y1 - y0).to_image();
     let work = if scale < 1.0 {
         area_downscale(&crop, scale)
@@ -70,7 +74,8 @@ pub fn track_lattice(image: &GrayImage, previous: &Lattice) -> Result<GridDetect
             (p.y + 0.5) * fy - 0.5 + y0 as f32,
         )
     };
-    let radius = ((long * scale) as u32 / 40).clamp(4, 24);
+    // The threshold box spans about a cell, as the detector's does on a typical photo.
+    let radius = ((cell_px * scale * 0.75).round() as u32).clamp(4, 24);
     let delta = (2.5 * noise_sigma(&work)).round().clamp(8.0, 32.0) as u32;
     let initial = previous.map(to_work);
 

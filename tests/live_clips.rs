@@ -1,0 +1,181 @@
+//! The live path on simulated camera clips of held-out photos (kubiesa-val, never trained on):
+//! a few short clips are written by the simulator and played through `LiveReader` exactly as
+//! `sudoku-lens replay` plays them. Asserted: no frame ever shows a wrong overlay (wrong
+//! givens, a stale puzzle after a swap, anything on a page without a Sudoku); the held
+//! puzzles are shown right within 15 frames (0.5 s) of holding still, bar at most one; a swap
+//! gives the second puzzle a new id; and a still picture fed repeatedly locks and then costs
+//! no work and asks for no repaint.
+
+use std::path::{Path, PathBuf};
+
+use sudoku_lens::clip::{ClipKind, ClipTruth, TRUTH_FILE, clip_frames};
+use sudoku_lens::dataset::Dataset;
+use sudoku_lens::live::replay::{FrameRecord, replay_frames, summarize};
+use sudoku_lens::live::{FrameWork, LiveReader, LiveState};
+use sudoku_lens::synthetic::clip::{ClipOptions, KindChoice, PuzzleSource, write_clip};
+use sudoku_lens::synthetic::{FontBank, FrameSize};
+
+/// Seed of the clips (not one used while tuning the reader: those were made from
+/// kubiesa-train and wichtounet-v2-train photos).
+const SEED: u64 = 20_261_122;
+
+fn kubiesa_val() -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets/kubiesa-val");
+    assert!(
+        root.join("images").is_dir(),
+        "this test needs the kubiesa-val photo set at {} (see ../shared/datasets/README.md)",
+        root.display()
+    );
+    root
+}
+
+fn puzzles() -> Vec<PuzzleSource> {
+    let set = Dataset::open(kubiesa_val()).expect("kubiesa-val opens");
+    set.photos
+        .iter()
+        .map(|p| PuzzleSource {
+            name: p.name.clone(),
+            image_path: p.image_path.clone(),
+            corners: p.corners_in_image.expect("kubiesa-val has corners"),
+            labels: set.labels(p).expect("labels read").expect("labelled"),
+        })
+        .collect()
+}
+
+fn out_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sudoku-lens-live-clips-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Writes clip `k` of [`SEED`] of `kind` and `size`, held steady 20–24 frames.
+fn make(
+    out: &Path,
+    k: usize,
+    kind: ClipKind,
+    size: FrameSize,
+    puzzles: &[PuzzleSource],
+) -> PathBuf {
+    let fonts = (kind == ClipKind::Nopuzzle).then(|| {
+        FontBank::from_dirs(&[PathBuf::from("/usr/share/fonts")])
+            .expect("this test needs fonts under /usr/share/fonts (.ci/setup-system.sh)")
+    });
+    let options = ClipOptions {
+        size,
+        steady_frames: Some((20, Some(24))),
+        threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+    };
+    write_clip(
+        out,
+        SEED,
+        k,
+        KindChoice::Only(kind),
+        puzzles,
+        fonts.as_ref(),
+        &options,
+    )
+    .expect("clip written")
+    .dir
+}
+
+fn play(reader: &mut LiveReader, dir: &Path) -> (ClipTruth, Vec<FrameRecord>) {
+    let truth = ClipTruth::read(&dir.join(TRUTH_FILE)).expect("truth reads");
+    let frames = clip_frames(dir).expect("frames");
+    reader.reset();
+    let records = replay_frames(reader, &frames, truth.fps as f32, false, |_| {}).expect("replay");
+    (truth, records)
+}
+
+#[test]
+fn simulated_clips_never_show_a_wrong_overlay_and_lock_in_time() {
+    let puzzles = puzzles();
+    let out = out_dir();
+    let mut reader = LiveReader::with_default_model().expect("bundled model");
+    let clips = [
+        (0, ClipKind::Single, FrameSize::Vga),
+        (1, ClipKind::Single, FrameSize::Vga),
+        (2, ClipKind::Single, FrameSize::Vga),
+        (3, ClipKind::Single, FrameSize::Hd),
+        (4, ClipKind::Swap, FrameSize::Vga),
+        (5, ClipKind::Nopuzzle, FrameSize::Vga),
+    ];
+    let (mut puzzles_shown, mut puzzles_total, mut wrong, mut with_overlay) = (0, 0, 0, 0);
+    for (k, kind, size) in clips {
+        let dir = make(&out, k, kind, size, &puzzles);
+        let (truth, records) = play(&mut reader, &dir);
+        let s = summarize(&dir, &records, Some(&truth));
+        eprintln!("{kind:?} {size:?}: {s:?}");
+        wrong += s.frames_with_wrong_overlay.expect("scored against truth");
+        with_overlay += s.frames_with_overlay;
+        let latencies = match kind {
+            ClipKind::Single => vec![s.lock_latency_ms],
+            ClipKind::Swap => s.segment_latency_ms.clone(),
+            ClipKind::Nopuzzle => {
+                assert_eq!(
+                    s.frames_with_overlay, 0,
+                    "an overlay on a page without a Sudoku"
+                );
+                Vec::new()
+            }
+        };
+        for l in latencies {
+            puzzles_total += 1;
+            puzzles_shown += usize::from(l.is_some_and(|ms| ms <= 500.0));
+        }
+        if kind == ClipKind::Swap {
+            let ids: Vec<u64> = records
+                .iter()
+                .filter_map(|r| r.overlay.as_ref().map(|o| o.puzzle_id))
+                .collect();
+            let (first, last) = (ids.first(), ids.last());
+            assert!(
+                first.is_some() && last.is_some() && first != last,
+                "the second puzzle of a swap must get a new id: {ids:?}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+    assert_eq!(wrong, 0, "frames with a wrong overlay");
+    assert!(with_overlay > 0);
+    assert!(
+        puzzles_shown + 1 >= puzzles_total,
+        "only {puzzles_shown} of {puzzles_total} puzzles shown right within 0.5 s of holding still"
+    );
+}
+
+#[test]
+fn a_still_picture_locks_then_costs_nothing_and_asks_for_no_repaint() {
+    let set = Dataset::open(kubiesa_val()).expect("kubiesa-val opens");
+    let photo = set
+        .photos
+        .iter()
+        .find(|p| p.name == "01_28_iphone_14_1")
+        .expect("photo in kubiesa-val");
+    let labels = set.labels(photo).expect("labels").expect("labelled");
+    let frame = sudoku_lens::vision::load_image(&photo.image_path)
+        .expect("photo loads")
+        .to_rgb8();
+    let mut reader = LiveReader::with_default_model().expect("bundled model");
+    let outputs: Vec<_> = (0..12).map(|i| reader.push_frame(&frame, i * 33)).collect();
+    let locked = outputs
+        .iter()
+        .position(|o| o.state == LiveState::Locked)
+        .expect("a still photo locks");
+    assert!(locked <= 6, "locked only at frame {locked}");
+    let overlay = outputs[locked]
+        .overlay
+        .as_ref()
+        .expect("overlay when locked");
+    assert_eq!(overlay.givens, labels.map(|v| if v > 9 { 0 } else { v }));
+    // Once locked, nothing changes: no work beyond the thumbnail, no repaint.
+    for o in &outputs[locked + 1..] {
+        assert_eq!(o.work, FrameWork::Unchanged);
+        assert!(!o.read_cells && !o.changed, "{o:?}");
+        assert!(o.overlay.is_some());
+    }
+    // A different picture (the page turned upside down) is noticed at once.
+    let turned = image::imageops::rotate180(&frame);
+    let o = reader.push_frame(&turned, 12 * 33);
+    assert_ne!(o.work, FrameWork::Unchanged);
+    assert!(o.changed);
+}
