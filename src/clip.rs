@@ -618,7 +618,7 @@ mod tests {
         );
         let e = err(&single("").replace(&grid_json(5), &grid_json(11)));
         assert!(e.contains("outside 0..=10") && e.contains("labels"), "{e}");
-        let eight_rows = format!("[{}]", vec!["[0,0,0,0,0,0,0,0,0]"; 8].join(","));
+        let eight_rows = format!("[{}]", ["[0,0,0,0,0,0,0,0,0]"; 8].join(","));
         assert!(err(&single("").replace(&grid_json(5), &eight_rows)).contains("9 rows"));
         let e = err(&single("").replace(&grid_json(5), "null"));
         assert!(e.contains("needs labels"), "{e}");
