@@ -251,3 +251,31 @@ fn simulate_reports_bad_inputs_clearly() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("a-file") && !err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn committed_benchmark_clips_read_back() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/clips");
+    let dirs = clip_dirs(&root).expect("benches/clips holds clips");
+    let names: Vec<String> = dirs
+        .iter()
+        .map(|d| d.file_name().expect("name").to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["hd_single", "vga_single"]);
+    for (dir, (size, limit)) in dirs
+        .iter()
+        .zip([((1280, 720), 3_000_000), ((640, 480), 2_000_000)])
+    {
+        let truth = ClipTruth::read(&dir.join(TRUTH_FILE)).expect("truth reads");
+        assert_eq!(truth.kind, ClipKind::Single);
+        let frames = clip_frames(dir).expect("frames");
+        assert_eq!(frames.len(), truth.num_frames);
+        let img = load_image(&frames[0]).expect("decodes");
+        assert_eq!((img.width(), img.height()), size);
+        let bytes: u64 = std::fs::read_dir(dir)
+            .expect("list")
+            .map(|e| e.expect("entry").metadata().expect("meta").len())
+            .sum();
+        assert!(bytes <= limit, "{}: {bytes} bytes", dir.display());
+        check_steady(&truth, 0, truth.steady_from_frame, truth.num_frames);
+    }
+}

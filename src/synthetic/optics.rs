@@ -211,8 +211,13 @@ pub fn gaussian_blur<const N: usize>(buf: &mut [[f32; N]], w: usize, h: usize, s
     }
 }
 
+/// Blurs longer than this many px are built by repeated two-tap averaging.
+const LONG_BLUR_PX: f32 = 8.0;
+
 /// Motion blur: averages `len_px` of samples along the direction `angle` (radians) through
-/// each pixel of a `w × h` buffer of `N`-channel pixels.
+/// each pixel of a `w × h` buffer of `N`-channel pixels. Up to 8 px every sample is taken
+/// (nearest pixel, one per px); a longer streak is built from two-tap averages with halving
+/// spacings (L/2, L/4, … down to a pixel: a box of 2ⁿ evenly spaced taps in `n` passes).
 pub fn motion_blur<const N: usize>(
     buf: &mut [[f32; N]],
     w: usize,
@@ -221,6 +226,10 @@ pub fn motion_blur<const N: usize>(
     angle: f32,
 ) {
     if w == 0 || h == 0 || !len_px.is_finite() {
+        return;
+    }
+    if len_px > LONG_BLUR_PX {
+        long_motion_blur(buf, w, h, len_px, angle);
         return;
     }
     let steps = len_px.ceil().max(2.0) as usize + 1;
@@ -243,6 +252,42 @@ pub fn motion_blur<const N: usize>(
             }
             buf[y * w + x] = acc.map(|a| a / steps as f32);
         }
+    }
+}
+
+fn long_motion_blur<const N: usize>(
+    buf: &mut [[f32; N]],
+    w: usize,
+    h: usize,
+    len_px: f32,
+    angle: f32,
+) {
+    let (dx, dy) = (angle.cos(), angle.sin());
+    let mut src = buf.to_vec();
+    let mut spacing = len_px / 2.0;
+    loop {
+        let (ox, oy) = (
+            (spacing / 2.0 * dx).round() as isize,
+            (spacing / 2.0 * dy).round() as isize,
+        );
+        if ox == 0 && oy == 0 {
+            break;
+        }
+        let clamp_x = |x: isize| x.clamp(0, w as isize - 1) as usize;
+        let clamp_y = |y: isize| y.clamp(0, h as isize - 1) as usize;
+        for y in 0..h {
+            let (ya, yb) = (clamp_y(y as isize - oy) * w, clamp_y(y as isize + oy) * w);
+            for x in 0..w {
+                let a = src[ya + clamp_x(x as isize - ox)];
+                let b = src[yb + clamp_x(x as isize + ox)];
+                let out = &mut buf[y * w + x];
+                for ch in 0..N {
+                    out[ch] = 0.5 * (a[ch] + b[ch]);
+                }
+            }
+        }
+        src.copy_from_slice(buf);
+        spacing /= 2.0;
     }
 }
 
@@ -347,6 +392,24 @@ mod tests {
                 assert!((v - want).abs() < 1e-3, "{p:?}");
             }
         }
+    }
+
+    #[test]
+    fn long_motion_blur_spreads_a_dot_into_an_even_streak() {
+        let (w, h) = (80, 5);
+        let mut buf = vec![[0.0f32; 1]; w * h];
+        buf[2 * w + 40] = [64.0];
+        motion_blur(&mut buf, w, h, 32.0, 0.0);
+        let row: Vec<f32> = (0..w).map(|x| buf[2 * w + x][0]).collect();
+        let lit: Vec<usize> = (0..w).filter(|&x| row[x] > 0.0).collect();
+        assert!(lit.len() >= 16, "{row:?}");
+        let span = lit[lit.len() - 1] - lit[0];
+        assert!((26..=34).contains(&span), "{row:?}");
+        assert!((row.iter().sum::<f32>() - 64.0).abs() < 1e-3);
+        assert!(
+            lit.iter().all(|&x| (1.0..=4.0).contains(&row[x])),
+            "{row:?}"
+        );
     }
 
     #[test]

@@ -41,7 +41,15 @@ fn faces<'a>(rng: &mut Rng, fonts: &'a FontBank) -> Option<Faces<'a>> {
         .filter(|f| "aegkmsWR.,".chars().all(|c| f.face().glyph_id(c).0 != 0))
         .collect();
     let upright: Vec<_> = usable.iter().filter(|f| !f.slanted).copied().collect();
-    let body = *rng.choose(&upright).or_else(|| rng.choose(&usable))?;
+    let regular: Vec<_> = upright
+        .iter()
+        .filter(|f| !f.file_name().contains("Bold"))
+        .copied()
+        .collect();
+    let body = *rng
+        .choose(&regular)
+        .or_else(|| rng.choose(&upright))
+        .or_else(|| rng.choose(&usable))?;
     let bold: Vec<_> = upright
         .iter()
         .filter(|f| f.file_name().contains("Bold"))
@@ -219,6 +227,15 @@ fn wrap(font: &FontVec, text: &str, size: f32, width: f32) -> Vec<String> {
     lines
 }
 
+/// `text` cut short (whole characters) to be no wider than `width`.
+fn fit(font: &FontVec, text: &str, size: f32, width: f32) -> String {
+    let mut out = text.to_string();
+    while out.chars().count() > 1 && text_width(font, &out, size) > width {
+        out.pop();
+    }
+    out
+}
+
 /// Fills a column `(x, width)` between `y0` and `y1` with justified paragraphs and the odd
 /// bold subhead.
 fn column_text(
@@ -370,7 +387,8 @@ fn table(
                 _ => rng.between(0, 999).to_string(),
             };
             let face = if row == 0 { faces.bold } else { faces.body };
-            canvas.text(face, &text, size, x, base, ink);
+            let room = if col == 0 { first_w } else { col_w } - 12.0;
+            canvas.text(face, &fit(face, &text, size, room), size, x, base, ink);
         }
         if row > 0 {
             let y = r.y0 + row as f32 * row_h;
@@ -461,9 +479,9 @@ mod tests {
             for p in page.grid {
                 assert!(p.x >= 0.0 && p.y >= 0.0 && p.x <= w as f32 && p.y <= h as f32);
             }
-            let dark = page.image.pixels().filter(|p| p.0[0] < 100).count();
+            let dark = page.image.pixels().filter(|p| p.0[0] < 128).count();
             let share = dark as f32 / (w * h) as f32;
-            assert!((0.02..0.5).contains(&share), "seed {seed}: ink {share}");
+            assert!((0.008..0.5).contains(&share), "seed {seed}: ink {share}");
         }
         assert!(kinds.iter().any(|k| *k != HardNegative::None), "{kinds:?}");
     }

@@ -203,8 +203,12 @@ pub fn desk(rng: &mut Rng, (w, h): (usize, usize)) -> Vec<Px> {
     let light_dir = rng.range(0.0, 2.0 * std::f32::consts::PI);
     let light = rng.range(0.05, 0.2);
     let grain_angle = rng.range(-0.3, 0.3) + if rng.chance(0.5) { 0.0 } else { 1.57 };
-    let grain_period = rng.range(8.0, 30.0) * (w as f32 / 640.0);
-    let grain = if wood { rng.range(0.02, 0.06) } else { 0.0 };
+    let grain = if wood { rng.range(0.02, 0.05) } else { 0.0 };
+    // Wood grain: an irregular 1-D profile of light and dark streaks across the grain (random
+    // values smoothed over a few px, at the frame's scale), bent by the blotch field.
+    let scale = w as f32 / 640.0;
+    let streak = (rng.range(1.5, 4.0) * scale) as usize;
+    let profile = grain_profile(rng, 4096, streak);
     let texture = rng.range(1.0, 4.0);
     let mut out = Vec::with_capacity(w * h);
     let (ca, sa) = (light_dir.cos(), light_dir.sin());
@@ -214,15 +218,17 @@ pub fn desk(rng: &mut Rng, (w, h): (usize, usize)) -> Vec<Px> {
             let (u, v) = (x as f32 / w as f32, y as f32 / h as f32);
             let (lx, ly) = (u * (gx - 1) as f32, v * (gy - 1) as f32);
             let (ix, iy) = ((lx as usize).min(gx - 2), (ly as usize).min(gy - 2));
-            let (fx, fy) = (lx - ix as f32, ly - iy as f32);
+            // Smoothstep weights: no creases where lattice cells meet.
+            let smooth = |t: f32| t * t * (3.0 - 2.0 * t);
+            let (fx, fy) = (smooth(lx - ix as f32), smooth(ly - iy as f32));
             let at = |i: usize, j: usize| lattice[j * gx + i];
             let low = (at(ix, iy) * (1.0 - fx) + at(ix + 1, iy) * fx) * (1.0 - fy)
                 + (at(ix, iy + 1) * (1.0 - fx) + at(ix + 1, iy + 1) * fx) * fy;
             let along = x as f32 * cg + y as f32 * sg;
             let across = -(x as f32) * sg + y as f32 * cg;
-            let warp = 24.0 * low + 7.0 * (along / 61.0 + 3.0 * low).sin();
-            let phase = 2.0 * std::f32::consts::PI * (across + warp) / grain_period.max(1.0);
-            let g = (0.6 * phase.sin() + 0.4 * (2.3 * phase + 1.7).sin()) * (0.6 + 0.4 * low);
+            let warp = scale * (18.0 * low + 5.0 * (along / (90.0 * scale) + 2.0 * low).sin());
+            let at = (across + warp + 2048.0).rem_euclid(profile.len() as f32) as usize;
+            let g = profile[at.min(profile.len() - 1)];
             let m =
                 1.0 + blotch * low + light * ((u - 0.5) * ca + (v - 0.5) * sa) * 2.0 + grain * g;
             let n = rng.normal() * texture;
@@ -230,6 +236,24 @@ pub fn desk(rng: &mut Rng, (w, h): (usize, usize)) -> Vec<Px> {
         }
     }
     out
+}
+
+/// `len` random values smoothed twice with a box of `width` px, scaled to unit spread.
+fn grain_profile(rng: &mut Rng, len: usize, width: usize) -> Vec<f32> {
+    let mut v: Vec<f32> = (0..len).map(|_| rng.normal()).collect();
+    let width = width.max(1);
+    for _ in 0..2 {
+        let src = v.clone();
+        for (i, out) in v.iter_mut().enumerate() {
+            let lo = i.saturating_sub(width);
+            let hi = (i + width + 1).min(len);
+            *out = src[lo..hi].iter().sum::<f32>() / (hi - lo) as f32;
+        }
+    }
+    let spread = (v.iter().map(|x| x * x).sum::<f32>() / len as f32)
+        .sqrt()
+        .max(1e-6);
+    v.iter().map(|x| (x / spread).clamp(-2.5, 2.5)).collect()
 }
 
 /// Skin tones, light to dark.
@@ -261,12 +285,28 @@ fn draw_finger(buf: &mut [Px], (w, h): (usize, usize), grid: [Point; 4], cue: Fi
     let (fw, fh) = (w as f32, h as f32);
     let beyond = radius * 2.5;
     let along = rng.range(-0.25, 0.25);
-    let base = match rng.below(10) {
-        0..=3 => Point::new(target.x + along * fw, fh + beyond),
-        4..=5 => Point::new(fw + beyond, target.y + along * fh),
-        6..=7 => Point::new(-beyond, target.y + along * fh),
-        _ => Point::new(target.x + along * fw, -beyond),
+    // Usually from the nearest edge (the hand rests beside the page), else any edge.
+    let edges = [
+        (
+            fh - target.y,
+            Point::new(target.x + along * fw, fh + beyond),
+        ),
+        (
+            fw - target.x,
+            Point::new(fw + beyond, target.y + along * fh),
+        ),
+        (target.x, Point::new(-beyond, target.y + along * fh)),
+        (target.y, Point::new(target.x + along * fw, -beyond)),
+    ];
+    let nearest = (0..4)
+        .min_by(|&a, &b| edges[a].0.total_cmp(&edges[b].0))
+        .unwrap_or(0);
+    let edge = if rng.chance(0.6) {
+        nearest
+    } else {
+        rng.below(4)
     };
+    let base = edges[edge].1;
     let dir = (target - base).unit();
     let mut jitter = Rng::for_item(cue.seed, cue.step as u64);
     let shift = if cue.step == 0 {
@@ -282,8 +322,8 @@ fn draw_finger(buf: &mut [Px], (w, h): (usize, usize), grid: [Point; 4], cue: Fi
         .collect();
     // The finger widens from its tip towards the knuckles and the back of the hand.
     let radius_at = |from_tip: f32| {
-        let t = ((from_tip - 3.0 * radius) / (7.0 * radius)).clamp(0.0, 1.0);
-        radius * (1.0 + 1.2 * t * t * (3.0 - 2.0 * t))
+        let t = ((from_tip - 3.0 * radius) / (6.0 * radius)).clamp(0.0, 1.0);
+        radius * (1.0 + 0.35 * t * t * (3.0 - 2.0 * t))
     };
     let covered = |len: f32| {
         let tip = base + dir.scaled(len);
@@ -308,7 +348,7 @@ fn draw_finger(buf: &mut [Px], (w, h): (usize, usize), grid: [Point; 4], cue: Fi
     let tip = base + dir.scaled(hi);
 
     // Work in the box around the finger and its shadow only.
-    let pad = 2.2 * radius + 4.0 * lens_blur.max(radius * 0.25) + shadow_offset.length() + 4.0;
+    let pad = 1.4 * radius + 4.0 * lens_blur.max(radius * 0.25) + shadow_offset.length() + 4.0;
     let x0 = (base.x.min(tip.x) - pad).floor().max(0.0) as usize;
     let y0 = (base.y.min(tip.y) - pad).floor().max(0.0) as usize;
     let x1 = ((base.x.max(tip.x) + pad).ceil().max(0.0) as usize).min(w);
@@ -346,12 +386,15 @@ fn draw_finger(buf: &mut [Px], (w, h): (usize, usize), grid: [Point; 4], cue: Fi
                 shade -= 0.08 * (-c * c).exp();
             }
             let mut colour = skin.map(|c| c * shade);
-            if nail && from_tip < 1.25 * radius && lateral.abs() < 0.6 {
-                let nail_t = ((0.6 - lateral.abs()) / 0.1).min(1.0)
-                    * ((1.25 * radius - from_tip) / (0.1 * radius)).min(1.0);
-                let tint = [236.0, 206.0, 198.0].map(|c: f32| c * shade.min(1.1));
+            // The nail: an ellipse near the tip, paler and a little glossy, soft-edged.
+            let e =
+                ((from_tip - 0.62 * radius) / (0.6 * radius)).powi(2) + (lateral / 0.55).powi(2);
+            if nail && e < 1.0 {
+                let nail_t = ((1.0 - e) / 0.25).min(1.0);
+                let tint =
+                    mix(skin.map(|c| c as u8), [240, 214, 206], 0.5).map(|c| f32::from(c) * shade);
                 for ch in 0..3 {
-                    colour[ch] += (tint[ch] * 0.8 + colour[ch] * 0.2 - colour[ch]) * 0.55 * nail_t;
+                    colour[ch] += (tint[ch] - colour[ch]) * 0.6 * nail_t;
                 }
             }
             finger[y * cw + x] = [colour[0] * a, colour[1] * a, colour[2] * a, a];
