@@ -256,13 +256,16 @@ impl LiveReader {
         self.frames_since_detection = 0;
         // The next frame is another chance: the detector's costly fallbacks run only on
         // every few frames in a row that find nothing.
-        // The quick tries alternate the ink polarity, starting with the one that last found
-        // a grid (a dark page under a light desk misleads the picture-wide guess).
+        // The quick tries look for the ink polarity that last found a grid (a dark page under
+        // a light desk misleads the picture-wide guess), now and then for the other one.
         self.failed_detections += 1;
         let first = self
             .invert_hint
             .unwrap_or_else(|| vision::detect::prefers_inverted(gray));
-        let invert = first ^ self.failed_detections.is_multiple_of(2);
+        // The other polarity costs more (on a normal page the paper becomes the ink and
+        // gives many outlines): one quick try in four.
+        let turn = self.failed_detections % EXHAUSTIVE_EVERY_FAILED;
+        let invert = first ^ (turn == 4);
         let options = DetectOptions {
             exhaustive: self
                 .failed_detections

@@ -9,10 +9,10 @@
 
 use image::GrayImage;
 
+use super::Rejection;
 use super::refine::refine_lattice_counted;
 use super::threshold::{area_downscale, ink_mask, mostly_dark, noise_sigma};
 use super::validate::{Checks, judge};
-use super::Rejection;
 use crate::vision::{GridDetection, Lattice, NoGrid, Point};
 
 /// Margin kept around the previous lattice's bounding box, in cell sides: the line search
