@@ -401,12 +401,7 @@ impl ClipTruth {
         match self.kind {
             ClipKind::Single => self.labels,
             ClipKind::Nopuzzle => None,
-            ClipKind::Swap => self
-                .segments
-                .as_ref()?
-                .iter()
-                .find(|s| (s.from_frame..=s.to_frame).contains(&frame))
-                .map(|s| s.labels),
+            ClipKind::Swap => self.segment_at(frame).map(|s| s.labels),
         }
     }
 
@@ -421,13 +416,16 @@ impl ClipTruth {
         match self.kind {
             ClipKind::Single => (frame < self.num_frames).then_some(self.steady_from_frame),
             ClipKind::Nopuzzle => None,
-            ClipKind::Swap => self
-                .segments
-                .as_ref()?
-                .iter()
-                .find(|s| (s.from_frame..=s.to_frame).contains(&frame))
-                .and_then(|s| s.steady_from_frame),
+            ClipKind::Swap => self.segment_at(frame).and_then(|s| s.steady_from_frame),
         }
+    }
+
+    /// The segment of a swap clip that covers `frame`.
+    fn segment_at(&self, frame: usize) -> Option<&Segment> {
+        self.segments
+            .as_ref()?
+            .iter()
+            .find(|s| (s.from_frame..=s.to_frame).contains(&frame))
     }
 }
 

@@ -4,11 +4,12 @@
 //! the grid moving before `steady_from_frame` and still after it), the same seed writing the
 //! same bytes, and clear CLI errors.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use sudoku_lens::clip::{ClipKind, ClipTruth, TRUTH_FILE, clip_dirs, clip_frames};
-use sudoku_lens::dataset::Dataset;
 use sudoku_lens::synthetic::clip::{ClipOptions, KindChoice, PuzzleSource, write_clip};
 use sudoku_lens::synthetic::{FontBank, FrameSize};
 use sudoku_lens::vision::{Point, load_image};
@@ -18,29 +19,6 @@ const SEED: u64 = 4242;
 const SINGLE_K: usize = 0;
 const SWAP_K: usize = 1;
 const NOPUZZLE_K: usize = 2;
-
-fn kubiesa_val() -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets/kubiesa-val");
-    assert!(
-        root.join("images").is_dir(),
-        "this test needs the kubiesa-val photo set at {} (see ../shared/datasets/README.md)",
-        root.display()
-    );
-    root
-}
-
-fn puzzles() -> Vec<PuzzleSource> {
-    let set = Dataset::open(kubiesa_val()).expect("kubiesa-val opens");
-    set.photos
-        .iter()
-        .map(|p| PuzzleSource {
-            name: p.name.clone(),
-            image_path: p.image_path.clone(),
-            corners: p.corners_in_image.expect("kubiesa-val has corners"),
-            labels: set.labels(p).expect("labels read").expect("labelled"),
-        })
-        .collect()
-}
 
 fn options() -> ClipOptions {
     ClipOptions {
@@ -125,7 +103,7 @@ fn check_steady(truth: &ClipTruth, first: usize, steady: usize, end: usize) {
 
 #[test]
 fn clips_of_each_kind_read_back_with_consistent_truth() {
-    let puzzles = puzzles();
+    let puzzles = common::puzzle_sources("kubiesa-val");
     let out = tempfile::tempdir().expect("temp dir");
 
     let single = make(out.path(), SINGLE_K, ClipKind::Single, &puzzles);
@@ -242,7 +220,7 @@ fn simulate_reports_bad_inputs_clearly() {
     std::fs::write(&file, b"x").expect("write");
     let out = Command::new(bin)
         .args(["simulate", "--kind", "single", "--from"])
-        .arg(kubiesa_val())
+        .arg(common::shared_dataset("kubiesa-val"))
         .arg("--out")
         .arg(&file)
         .output()

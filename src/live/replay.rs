@@ -211,7 +211,9 @@ pub fn summarize(
             .iter()
             .filter(|r| r.index >= steady && r.index <= until)
             .find(|r| right_at(r) == Some(true))
-            .map(|r| (r.index - steady) as f64 * frame_ms)
+            // Rounded to a microsecond, so that 15 frames at 30 fps are 500 ms, not a hair
+            // more.
+            .map(|r| ((r.index - steady) as f64 * frame_ms * 1000.0).round() / 1000.0)
     };
     match truth.kind {
         ClipKind::Single => {

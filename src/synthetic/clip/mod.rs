@@ -29,7 +29,7 @@ use self::timeline::{VisitSpec, plan};
 use super::layout::OutputFormat;
 use super::rng::stable_hash;
 use super::webcam::target_quad;
-use super::write::encode;
+use super::write::{WriteError, encode};
 use super::{FontBank, FrameSize, Rng};
 use crate::clip::{ClipError, ClipKind, ClipTruth, Segment, TRUTH_FILE, frame_name};
 use crate::vision::{LoadError, Point, load_image};
@@ -116,22 +116,9 @@ pub enum SimError {
     /// A photo's corners are degenerate.
     #[error("the grid corners of `{0}` are degenerate")]
     Degenerate(String),
-    /// A file or folder could not be written.
-    #[error("cannot write {path}: {source}")]
-    Io {
-        /// The file or folder.
-        path: PathBuf,
-        /// The underlying error.
-        source: std::io::Error,
-    },
-    /// A frame could not be encoded.
-    #[error("cannot encode {path}: {source}")]
-    Encode {
-        /// The frame file.
-        path: PathBuf,
-        /// The encoder's error.
-        source: image::ImageError,
-    },
+    /// A file or folder could not be written, or a frame not encoded.
+    #[error(transparent)]
+    Write(#[from] WriteError),
     /// The truth file could not be written.
     #[error(transparent)]
     Truth(#[from] ClipError),
@@ -324,7 +311,7 @@ pub fn write_clip(
 
 /// Creates `dir` and removes frames and truth an earlier run left in it.
 fn prepare_dir(dir: &Path) -> Result<(), SimError> {
-    let io = |source| SimError::Io {
+    let io = |source| WriteError::Io {
         path: dir.to_path_buf(),
         source,
     };
@@ -334,18 +321,19 @@ fn prepare_dir(dir: &Path) -> Result<(), SimError> {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
         if name.is_some_and(|n| n == TRUTH_FILE || (n.starts_with("frame_") && n.ends_with(".jpg")))
         {
-            std::fs::remove_file(&path).map_err(|source| SimError::Io { path, source })?;
+            std::fs::remove_file(&path).map_err(|source| WriteError::Io { path, source })?;
         }
     }
     Ok(())
 }
 
 fn write_frame(path: &Path, image: &RgbImage, quality: u8) -> Result<usize, SimError> {
-    let bytes = encode(image, OutputFormat::Jpeg(quality)).map_err(|source| SimError::Encode {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    std::fs::write(path, &bytes).map_err(|source| SimError::Io {
+    let bytes =
+        encode(image, OutputFormat::Jpeg(quality)).map_err(|source| WriteError::Encode {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    std::fs::write(path, &bytes).map_err(|source| WriteError::Io {
         path: path.to_path_buf(),
         source,
     })?;
