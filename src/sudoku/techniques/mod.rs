@@ -1,5 +1,5 @@
-//! The solving techniques, one file each, and the dispatch from [`Technique`] to the finder and
-//! the text generator in that file.
+//! The solving techniques, one file each, and the dispatch from [`Technique`] to the finder, the
+//! notation and the plain-sentence generator in that file.
 //!
 //! Every finder has the same contract: given a grid whose candidates are consistent with its
 //! digits, return the first instance of the pattern that makes progress (places a digit or
@@ -10,21 +10,33 @@ use super::grid::Grid;
 use super::step::{Step, Technique};
 
 mod aic;
+mod aligned_exclusion;
+mod als;
+mod als_chain;
+mod als_xy_wing;
 mod als_xz;
+mod avoidable_rectangle;
 mod basic_fish;
 mod bug;
 mod chains;
+mod death_blossom;
 mod empty_rectangle;
 mod finned_fish;
+mod forcing;
+mod franken_fish;
 mod full_house;
+mod hidden_rectangle;
 mod hidden_single;
 mod hidden_subset;
+mod implication;
 mod locked_candidates;
+mod multi_colors;
 mod naked_single;
 mod naked_subset;
 mod remote_pair;
 mod simple_colors;
 mod skyscraper;
+mod sue_de_coq;
 mod turbot_fish;
 mod two_string_kite;
 mod unique_rectangle;
@@ -46,6 +58,9 @@ pub struct Context {
 /// pattern and always gives `None` here (the step solver makes guesses).
 pub fn find(technique: Technique, grid: &Grid, ctx: &Context) -> Option<Step> {
     use Technique::*;
+    if technique.needs_unique() && !ctx.unique {
+        return None;
+    }
     match technique {
         FullHouse => full_house::find(grid),
         HiddenSingle => hidden_single::find(grid),
@@ -76,19 +91,37 @@ pub fn find(technique: Technique, grid: &Grid, ctx: &Context) -> Option<Step> {
         WWing => w_wing::find(grid),
         SimpleColorsTrap => simple_colors::find_trap(grid),
         SimpleColorsWrap => simple_colors::find_wrap(grid),
-        UniqueRectangle1 if ctx.unique => unique_rectangle::find(grid, 1),
-        UniqueRectangle2 if ctx.unique => unique_rectangle::find(grid, 2),
-        UniqueRectangle3 if ctx.unique => unique_rectangle::find(grid, 3),
-        UniqueRectangle4 if ctx.unique => unique_rectangle::find(grid, 4),
-        BugPlusOne if ctx.unique => bug::find(grid),
-        UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4 | BugPlusOne => {
-            None
+        UniqueRectangle1 => unique_rectangle::find(grid, 1),
+        UniqueRectangle2 => unique_rectangle::find(grid, 2),
+        UniqueRectangle3 => unique_rectangle::find(grid, 3),
+        UniqueRectangle4 => unique_rectangle::find(grid, 4),
+        UniqueRectangle5 => unique_rectangle::find(grid, 5),
+        UniqueRectangle6 => unique_rectangle::find(grid, 6),
+        HiddenRectangle => hidden_rectangle::find(grid),
+        AvoidableRectangle1 => avoidable_rectangle::find(grid, 1),
+        AvoidableRectangle2 => avoidable_rectangle::find(grid, 2),
+        BugPlusOne => bug::find(grid),
+        BugPlusN => bug::find_n(grid),
+        AlignedPairExclusion => aligned_exclusion::find(grid, 2),
+        AlignedTripleExclusion => aligned_exclusion::find(grid, 3),
+        MultiColors1 => multi_colors::find(grid, 1),
+        MultiColors2 => multi_colors::find(grid, 2),
+        AlsXyWing => als_xy_wing::find(grid),
+        AlsChain => als_chain::find(grid),
+        SueDeCoq => sue_de_coq::find(grid),
+        FrankenFish | FinnedFrankenFish | MutantFish | FinnedMutantFish => {
+            franken_fish::find(grid, technique)
         }
+        DeathBlossom => death_blossom::find(grid),
         RemotePair => remote_pair::find(grid),
         XChain => x_chain::find(grid),
         XYChain => xy_chain::find(grid),
         Aic => aic::find(grid),
         AlsXz => als_xz::find(grid),
+        ForcingChainContradiction | ForcingNetContradiction => {
+            forcing::find_contradiction(grid, technique)
+        }
+        ForcingChainVerity | ForcingNetVerity => forcing::find_verity(grid, technique),
         Guess => None,
     }
 }
@@ -114,17 +147,109 @@ pub fn describe(step: &Step) -> String {
         XYZWing => xyz_wing::text(step),
         WWing => w_wing::text(step),
         SimpleColorsTrap | SimpleColorsWrap => simple_colors::text(step),
-        UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4 => {
-            unique_rectangle::text(step)
+        UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4
+        | UniqueRectangle5 | UniqueRectangle6 => unique_rectangle::text(step),
+        HiddenRectangle => hidden_rectangle::text(step),
+        AvoidableRectangle1 | AvoidableRectangle2 => avoidable_rectangle::text(step),
+        BugPlusOne | BugPlusN => bug::text(step),
+        AlignedPairExclusion | AlignedTripleExclusion => aligned_exclusion::text(step),
+        MultiColors1 | MultiColors2 => multi_colors::text(step),
+        AlsXyWing => als_xy_wing::text(step),
+        SueDeCoq => sue_de_coq::text(step),
+        FrankenFish | FinnedFrankenFish | MutantFish | FinnedMutantFish => {
+            franken_fish::text(step)
         }
-        BugPlusOne => bug::text(step),
+        DeathBlossom => death_blossom::text(step),
         RemotePair => remote_pair::text(step),
         XChain => x_chain::text(step),
         XYChain => xy_chain::text(step),
-        Aic => aic::text(step),
+        Aic | AlsChain => aic::text(step),
         AlsXz => als_xz::text(step),
+        ForcingChainContradiction | ForcingChainVerity | ForcingNetContradiction
+        | ForcingNetVerity => forcing::text(step),
         Guess => format!("Guess: {}", step.effect_text()),
     }
+}
+
+/// The step's plain sentence, generated by its technique's module from the step's data.
+pub fn explain(step: &Step) -> String {
+    use Technique::*;
+    match step.technique {
+        FullHouse => full_house::sentence(step),
+        HiddenSingle => hidden_single::sentence(step),
+        NakedSingle => naked_single::sentence(step),
+        LockedCandidatesPointing | LockedCandidatesClaiming => locked_candidates::sentence(step),
+        NakedPair | NakedTriple | NakedQuad => naked_subset::sentence(step),
+        HiddenPair | HiddenTriple | HiddenQuad => hidden_subset::sentence(step),
+        XWing | Swordfish | Jellyfish => basic_fish::sentence(step),
+        FinnedXWing | SashimiXWing | FinnedSwordfish | SashimiSwordfish | FinnedJellyfish
+        | SashimiJellyfish => finned_fish::sentence(step),
+        Skyscraper => skyscraper::sentence(step),
+        TwoStringKite => two_string_kite::sentence(step),
+        TurbotFish => turbot_fish::sentence(step),
+        EmptyRectangle => empty_rectangle::sentence(step),
+        XYWing => xy_wing::sentence(step),
+        XYZWing => xyz_wing::sentence(step),
+        WWing => w_wing::sentence(step),
+        SimpleColorsTrap | SimpleColorsWrap => simple_colors::sentence(step),
+        UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4
+        | UniqueRectangle5 | UniqueRectangle6 => unique_rectangle::sentence(step),
+        HiddenRectangle => hidden_rectangle::sentence(step),
+        AvoidableRectangle1 | AvoidableRectangle2 => avoidable_rectangle::sentence(step),
+        BugPlusOne | BugPlusN => bug::sentence(step),
+        AlignedPairExclusion | AlignedTripleExclusion => aligned_exclusion::sentence(step),
+        MultiColors1 | MultiColors2 => multi_colors::sentence(step),
+        AlsXyWing => als_xy_wing::sentence(step),
+        SueDeCoq => sue_de_coq::sentence(step),
+        FrankenFish | FinnedFrankenFish | MutantFish | FinnedMutantFish => {
+            franken_fish::sentence(step)
+        }
+        DeathBlossom => death_blossom::sentence(step),
+        RemotePair => remote_pair::sentence(step),
+        XChain => x_chain::sentence(step),
+        XYChain => xy_chain::sentence(step),
+        Aic | AlsChain => aic::sentence(step),
+        AlsXz => als_xz::sentence(step),
+        ForcingChainContradiction | ForcingChainVerity | ForcingNetContradiction
+        | ForcingNetVerity => forcing::sentence(step),
+        Guess => match step.placements.first() {
+            Some(p) => format!(
+                "No known logic step applies here, so the solver places the solution's {} in \
+                 {} (a cell with the fewest candidates) and goes on.",
+                p.digit, p.cell
+            ),
+            None => generic_sentence(step),
+        },
+    }
+}
+
+/// The effect of a step in words: "r1c2 must be 5" / "r1c2 and r5c2 cannot be 4".
+pub(crate) fn effect_words(step: &Step) -> String {
+    use super::notation::{cell_words, join_words};
+    let mut parts: Vec<String> = step
+        .placements
+        .iter()
+        .map(|p| format!("{} must be {}", p.cell, p.digit))
+        .collect();
+    let mut digits: Vec<_> = step.eliminations.iter().map(|e| e.digit).collect();
+    digits.sort();
+    digits.dedup();
+    for d in digits {
+        let cells: Vec<_> = step
+            .eliminations
+            .iter()
+            .filter(|e| e.digit == d)
+            .map(|e| e.cell)
+            .collect();
+        parts.push(format!("{} cannot be {d}", cell_words(cells)));
+    }
+    join_words(&parts, "and")
+}
+
+/// A sentence from the technique's title and the step's effect, for steps whose module has no
+/// more specific sentence.
+pub(crate) fn generic_sentence(step: &Step) -> String {
+    format!("{}: {}.", step.technique.title(), effect_words(step))
 }
 
 /// A generic `Name: effect` text, for stubs and simple techniques.
