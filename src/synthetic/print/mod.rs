@@ -184,7 +184,7 @@ fn camera_quad(rng: &mut Rng, (fw, fh): (f32, f32), side_px: f32) -> Option<[Poi
     let min = |v: [f32; 4]| v.iter().copied().fold(f32::INFINITY, f32::min);
     let max = |v: [f32; 4]| v.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let extent = (max(xs) - min(xs)).max(max(ys) - min(ys));
-    if !(extent > 1e-3) {
+    if extent.is_nan() || extent <= 1e-3 {
         return None;
     }
     let s = side_px / extent;
