@@ -13,6 +13,7 @@ use image::{DynamicImage, GrayImage};
 
 use crate::digits::orientation::{Oriented, lattice_as_read, orient};
 use crate::digits::{CellReading, Classifier, ModelError, Repair, suggest_repair};
+use crate::sudoku::format::{boxed_board, values_line};
 use crate::sudoku::solver::solve_values;
 use crate::sudoku::{Cell, Explained, Grid, SolveError, solve_explained};
 use crate::vision::{GridDetection, Lattice, NoGrid};
@@ -305,12 +306,6 @@ pub fn score_scan(scan: &Scan, labels: &[u8; 81]) -> ReadScore {
     s
 }
 
-fn line_of(values: &[u8; 81]) -> String {
-    values
-        .iter()
-        .map(|&v| if v == 0 { '.' } else { char::from(b'0' + v) })
-        .collect()
-}
 
 impl Scan {
     /// The JSON report printed by `scan --json`: `grid` (81 chars, `.` empty), `confidence`
@@ -325,15 +320,15 @@ impl Scan {
                     "cell": c.cell.to_string(), "from": c.from, "to": c.to,
                     "probability": c.probability,
                 })).collect::<Vec<_>>(),
-                "grid": line_of(&r.values),
-                "solution": line_of(&r.solution),
+                "grid": values_line(&r.values, '.'),
+                "solution": values_line(&r.solution, '.'),
             })
         });
         serde_json::json!({
-            "grid": line_of(&self.values),
+            "grid": values_line(&self.values, '.'),
             "confidence": self.readings.iter().map(|r| r.confidence).collect::<Vec<_>>(),
             "uncertain": self.uncertain_cells().iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "solution": self.best_solution().map(|s| line_of(&s)),
+            "solution": self.best_solution().map(|s| values_line(&s, '.')),
             "unique": self.is_unique(),
             "repair": repair,
             "conflicts": self.conflicts.iter().map(|c| serde_json::json!({
@@ -355,7 +350,9 @@ impl Scan {
             ));
         }
         out.push_str("read grid (`?` before a cell marks an uncertain reading, `.` empty):\n");
-        out.push_str(&board(&self.values, |i| self.readings[i].is_uncertain()));
+        out.push_str(&boxed_board(&self.values, |c| {
+            self.readings[c.index()].is_uncertain().then_some('?')
+        }));
         for c in &self.conflicts {
             out.push_str(&format!(
                 "conflict: {} appears in both {} and {}\n",
@@ -411,29 +408,9 @@ impl Scan {
             } else {
                 "solution of the repaired grid:\n"
             });
-            out.push_str(&board(&s, |_| false));
+            out.push_str(&boxed_board(&s, |_| None));
         }
         out
     }
 }
 
-fn board(values: &[u8; 81], marked: impl Fn(usize) -> bool) -> String {
-    let mut out = String::new();
-    for r in 0..9 {
-        if r == 3 || r == 6 {
-            out.push_str("  ------+-------+------\n");
-        }
-        out.push(' ');
-        for c in 0..9 {
-            if c == 3 || c == 6 {
-                out.push_str(" |");
-            }
-            let i = r * 9 + c;
-            let v = values[i];
-            out.push(if marked(i) { '?' } else { ' ' });
-            out.push(if v == 0 { '.' } else { char::from(b'0' + v) });
-        }
-        out.push('\n');
-    }
-    out
-}
