@@ -293,14 +293,15 @@ fn bug_position_marked() -> String {
 fn bug_plus_one_needs_solved_cells_marked() {
     let o = run(&["hint", &bug_position_marked(), "-t", "bug-plus-1"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(
-        stdout(&o).trim(),
-        "Bivalue Universal Grave + 1 => r6c2=6"
-    );
+    assert_eq!(stdout(&o).trim(), "Bivalue Universal Grave + 1 => r6c2=6");
     // Read the old way, the solved cells are one-candidate cells and there is no BUG.
     let o = run(&["hint", BUG_POSITION, "-t", "bug-plus-1"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("no Bivalue Universal Grave"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no Bivalue Universal Grave"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -327,7 +328,11 @@ fn hodoku_library_lines_are_positions() {
     let dead = format!(":0000:x:{cells}:219:");
     let o = run(&["solve", &dead]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("r1c9 is empty and has no candidate left"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("r1c9 is empty and has no candidate left"),
+        "{}",
+        stderr(&o)
+    );
     // A real start: P17 with 2 placed in r1c1 and two deleted candidates.
     let start = format!(":0100:1:+2{}:913 914:", &P17[1..]);
     let o = run(&["solve", &start, "--json"]);
@@ -393,7 +398,10 @@ fn count_prints_solutions_and_speed() {
     assert!(err.contains(":5: invalid puzzle"), "{err}");
     assert!(err.contains("puzzles: 2 (1 bad lines)"), "{err}");
     assert!(err.contains("puzzles/s on one thread"), "{err}");
-    let o = run_stdin(&["count", "-", "--limit", "5", "--json"], &format!("{multi}\n"));
+    let o = run_stdin(
+        &["count", "-", "--limit", "5", "--json"],
+        &format!("{multi}\n"),
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["solutions"], 5, "the empty grid, counted up to the limit");
@@ -436,7 +444,10 @@ fn puzzle_arguments_are_bounded_and_paths_named() {
     let o = run(&["solve", "puzzles/no-such-file.txt"]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
-    assert!(err.contains("no such file: puzzles/no-such-file.txt"), "{err}");
+    assert!(
+        err.contains("no such file: puzzles/no-such-file.txt"),
+        "{err}"
+    );
     assert!(!err.contains("unexpected character"), "{err}");
     // Over 1 MiB on stdin is refused without reading it all.
     let big = "0".repeat(3 << 20);

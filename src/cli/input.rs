@@ -31,7 +31,9 @@ pub fn read_puzzle_arg(arg: &str) -> anyhow::Result<(String, String)> {
         bail!("{arg} is a folder, not a puzzle or a puzzle file");
     }
     if looks_like_path(arg) {
-        bail!("no such file: {arg} (a puzzle is given as its text, a file, or - for standard input)");
+        bail!(
+            "no such file: {arg} (a puzzle is given as its text, a file, or - for standard input)"
+        );
     }
     if arg.len() > MAX_PUZZLE_TEXT {
         bail!(

@@ -188,8 +188,11 @@ mod tests {
         assert_eq!(g.candidates(r1c3).to_string(), "456789");
         assert_eq!(g.candidates(Cell::at(8, 8)).to_string(), "12356789");
         // The same through the general parser, with a comment line and padding.
-        let g2 = parse_puzzle(&format!("# from HoDoKu\n  {}  \n", line(&cells(), "313 499")))
-            .unwrap();
+        let g2 = parse_puzzle(&format!(
+            "# from HoDoKu\n  {}  \n",
+            line(&cells(), "313 499")
+        ))
+        .unwrap();
         assert_eq!(g2, g);
     }
 
@@ -197,10 +200,7 @@ mod tests {
     fn errors_name_the_column() {
         let e = parse_library_line(&line(&cells().replacen('.', "x", 1), "")).unwrap_err();
         // ":0100:1:" is 8 characters, "1+2" 3 more: the x is column 12.
-        assert!(
-            matches!(e, ParseError::Library { column: 12, .. }),
-            "{e}"
-        );
+        assert!(matches!(e, ParseError::Library { column: 12, .. }), "{e}");
         let e = parse_library_line(&line(&cells(), "313 49")).unwrap_err();
         assert!(e.to_string().contains("\"49\""), "{e}");
         let e = parse_library_line(&line(&cells()[..80], "")).unwrap_err();

@@ -355,7 +355,8 @@ fn parse_pencil_marks(sig: &[Sig]) -> Result<Grid, ParseError> {
     for &(cell, digit) in &solved {
         grid.place(cell, digit);
     }
-    if let Some(cell) = Cell::all().find(|&c| grid.value(c).is_none() && grid.candidates(c).is_empty())
+    if let Some(cell) =
+        Cell::all().find(|&c| grid.value(c).is_none() && grid.candidates(c).is_empty())
     {
         return Err(ParseError::NoCandidates { cell });
     }

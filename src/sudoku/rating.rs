@@ -234,7 +234,9 @@ mod stats_tests {
         let y = [2.0, 7.0, 1.0, 8.0, 2.8, 1.8, 2.9, 0.5];
         let rank = |v: &[f64], i: usize| v.iter().filter(|&&o| o < v[i]).count() as f64;
         let n = x.len() as f64;
-        let d2: f64 = (0..x.len()).map(|i| (rank(&x, i) - rank(&y, i)).powi(2)).sum();
+        let d2: f64 = (0..x.len())
+            .map(|i| (rank(&x, i) - rank(&y, i)).powi(2))
+            .sum();
         let want = 1.0 - 6.0 * d2 / (n * (n * n - 1.0));
         let mut acc = super::RankCorrelation::default();
         for (a, b) in x.iter().zip(&y) {

@@ -120,7 +120,9 @@ pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
         }
     }
     match best {
-        Some((_, i, j, restricted, elims)) => out.add(step(grid, &sets[i], &sets[j], restricted, &elims)),
+        Some((_, i, j, restricted, elims)) => {
+            out.add(step(grid, &sets[i], &sets[j], restricted, &elims))
+        }
         None => GO_ON,
     }
 }

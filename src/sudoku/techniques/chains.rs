@@ -387,7 +387,9 @@ pub(crate) fn report<R>(
     mut make: impl FnMut(&[NodeId], R) -> Step,
 ) -> Flow {
     if out.wants_all() {
-        each(g, min_nodes, max_nodes, eval, |path, r| out.add(make(&path, r)))
+        each(g, min_nodes, max_nodes, eval, |path, r| {
+            out.add(make(&path, r))
+        })
     } else {
         match shortest(g, min_nodes, max_nodes, eval) {
             Some((path, r)) => out.add(make(&path, r)),
@@ -684,10 +686,7 @@ mod real_puzzles {
     use crate::sudoku::step::Technique;
 
     fn puzzle_dir() -> PathBuf {
-        match std::env::var_os("SUDOKU_LENS_PUZZLES") {
-            Some(dir) => PathBuf::from(dir),
-            None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles"),
-        }
+        crate::test_data::shared_puzzles()
     }
 
     /// Up to `limit` puzzles of a set file (`puzzle` or `id puzzle rating` lines).
