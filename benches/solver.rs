@@ -19,11 +19,12 @@ use sudoku_lens::sudoku::solver::count_values;
 use sudoku_lens::sudoku::{Grid, collection_puzzles, parse_puzzle, solve_explained};
 
 /// The sets timed, with how many puzzles (from the top of the file) are used.
-const SETS: [(&str, usize); 4] = [
+const SETS: [(&str, usize); 5] = [
     ("17-clue.txt", 2000),
     ("top1465.txt", usize::MAX),
     ("forum-hardest-1905-11plus.txt", 2000),
     ("forum-hardest-1106.txt", usize::MAX),
+    ("serg-multi-solution.txt", 2000),
 ];
 
 #[path = "../tests/common/data.rs"]

@@ -26,6 +26,9 @@ enum Command {
     Techniques,
     /// Rate every puzzle in files (one JSON line each, summary on stderr).
     Rate(cli::rate::RateArgs),
+    /// Count the solutions of every puzzle in files with the exact solver (one line each,
+    /// summary with puzzles/s on stderr).
+    Count(cli::count::CountArgs),
     /// Export labelled, normalized training cells for the digit model (see models/README.md).
     Dataset(cli::dataset::DatasetArgs),
     /// Find the grid in a photo and print its corners (`--debug DIR` writes stage images).
@@ -64,6 +67,7 @@ fn main() -> ExitCode {
         Some(Command::Hint(a)) => cli::solve::run_hint(a),
         Some(Command::Techniques) => cli::solve::run_techniques(),
         Some(Command::Rate(a)) => cli::rate::run(a),
+        Some(Command::Count(a)) => cli::count::run(a),
         Some(Command::Dataset(a)) => cli::dataset::run(a),
         Some(Command::Scan(a)) => cli::scan::run(a),
         Some(Command::Eval(a)) => cli::eval::run(a),
