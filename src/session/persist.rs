@@ -202,7 +202,10 @@ mod tests {
             }
             .sanitized();
             assert_eq!(s.sequence_fps, Settings::default().sequence_fps);
-            assert!(notes.len() == 1 && notes[0].contains("frame rate"), "{notes:?}");
+            assert!(
+                notes.len() == 1 && notes[0].contains("frame rate"),
+                "{notes:?}"
+            );
         }
         let (s, notes) = Settings {
             resolution: Some(ResolutionRequest {
