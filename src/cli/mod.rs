@@ -103,7 +103,9 @@ mod tests {
         let fps = number_in(0.1f32..=240.0);
         assert_eq!(fps("30"), Ok(30.0));
         assert_eq!(fps(" 0.1 "), Ok(0.1));
-        for bad in ["NaN", "inf", "-inf", "1e-30", "0", "-1", "1e30", "", "abc", "0x10"] {
+        for bad in [
+            "NaN", "inf", "-inf", "1e-30", "0", "-1", "1e30", "", "abc", "0x10",
+        ] {
             let e = fps(bad).unwrap_err();
             assert!(e.contains("0.1") && e.contains("240"), "{bad}: {e}");
         }

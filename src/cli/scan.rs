@@ -156,106 +156,106 @@ fn line_of(values: &[u8; 81]) -> String {
 }
 
 /// The JSON report of `scan --json`: `grid` (81 chars, `.` empty), `confidence`
-    /// (81), `uncertain` (cell names), `solution` (81 chars or null), `unique`, `repair`
-    /// (null or `{changes, grid, solution}`), `conflicts`, `corners` (TL, TR, BR, BL as the
-    /// puzzle reads), `rotation_deg` (how far the puzzle appears turned clockwise: 0, 90,
-    /// 180 or 270).
+/// (81), `uncertain` (cell names), `solution` (81 chars or null), `unique`, `repair`
+/// (null or `{changes, grid, solution}`), `conflicts`, `corners` (TL, TR, BR, BL as the
+/// puzzle reads), `rotation_deg` (how far the puzzle appears turned clockwise: 0, 90,
+/// 180 or 270).
 fn report_json(scan: &Scan) -> serde_json::Value {
-        let repair = scan.repair.as_ref().map(|r| {
-            serde_json::json!({
-                "changes": r.changes.iter().map(|c| serde_json::json!({
-                    "cell": c.cell.to_string(), "from": c.from, "to": c.to,
-                    "probability": c.probability,
-                })).collect::<Vec<_>>(),
-                "grid": line_of(&r.values),
-                "solution": line_of(&r.solution),
-            })
-        });
+    let repair = scan.repair.as_ref().map(|r| {
         serde_json::json!({
-            "grid": line_of(&scan.values),
-            "confidence": scan.readings.iter().map(|r| r.confidence).collect::<Vec<_>>(),
-            "uncertain": scan.uncertain_cells().iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "solution": scan.best_solution().map(|s| line_of(&s)),
-            "unique": scan.is_unique(),
-            "repair": repair,
-            "conflicts": scan.conflicts.iter().map(|c| serde_json::json!({
-                "digit": c.digit.get(), "cells": [c.first.to_string(), c.second.to_string()],
+            "changes": r.changes.iter().map(|c| serde_json::json!({
+                "cell": c.cell.to_string(), "from": c.from, "to": c.to,
+                "probability": c.probability,
             })).collect::<Vec<_>>(),
-            "corners": scan.detection.corners_in_image.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>(),
-            "rotation_deg": scan.rotation_deg(),
+            "grid": line_of(&r.values),
+            "solution": line_of(&r.solution),
         })
-    }
+    });
+    serde_json::json!({
+        "grid": line_of(&scan.values),
+        "confidence": scan.readings.iter().map(|r| r.confidence).collect::<Vec<_>>(),
+        "uncertain": scan.uncertain_cells().iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        "solution": scan.best_solution().map(|s| line_of(&s)),
+        "unique": scan.is_unique(),
+        "repair": repair,
+        "conflicts": scan.conflicts.iter().map(|c| serde_json::json!({
+            "digit": c.digit.get(), "cells": [c.first.to_string(), c.second.to_string()],
+        })).collect::<Vec<_>>(),
+        "corners": scan.detection.corners_in_image.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>(),
+        "rotation_deg": scan.rotation_deg(),
+    })
+}
 
 /// The human-readable report of `scan`: the read grid (uncertain cells marked `?`),
 /// conflicts, the repair suggestion if any, and the solution.
 fn report_text(scan: &Scan) -> String {
-        let mut out = String::new();
-        if scan.quarter_turns != 0 {
-            out.push_str(&format!(
-                "the puzzle is turned {}° clockwise in the photo; read upright:\n",
-                scan.rotation_deg()
-            ));
-        }
-        out.push_str("read grid (`?` before a cell marks an uncertain reading, `.` empty):\n");
-        out.push_str(&board(&scan.values, |i| scan.readings[i].is_uncertain()));
-        for c in &scan.conflicts {
-            out.push_str(&format!(
-                "conflict: {} appears in both {} and {}\n",
-                c.digit, c.first, c.second
-            ));
-        }
-        match (&scan.solution, &scan.repair) {
-            (Some(_), _) => out.push_str("the read grid has exactly one solution\n"),
-            (None, Some(r)) => {
-                let why = if scan.conflicts.is_empty() {
-                    if scan.solution_count == 0 {
-                        "has no solution"
-                    } else {
-                        "has several solutions"
-                    }
+    let mut out = String::new();
+    if scan.quarter_turns != 0 {
+        out.push_str(&format!(
+            "the puzzle is turned {}° clockwise in the photo; read upright:\n",
+            scan.rotation_deg()
+        ));
+    }
+    out.push_str("read grid (`?` before a cell marks an uncertain reading, `.` empty):\n");
+    out.push_str(&board(&scan.values, |i| scan.readings[i].is_uncertain()));
+    for c in &scan.conflicts {
+        out.push_str(&format!(
+            "conflict: {} appears in both {} and {}\n",
+            c.digit, c.first, c.second
+        ));
+    }
+    match (&scan.solution, &scan.repair) {
+        (Some(_), _) => out.push_str("the read grid has exactly one solution\n"),
+        (None, Some(r)) => {
+            let why = if scan.conflicts.is_empty() {
+                if scan.solution_count == 0 {
+                    "has no solution"
                 } else {
-                    "has conflicts"
-                };
-                out.push_str(&format!(
-                    "the read grid {why}; suggested repair (not applied to the read grid):\n"
-                ));
-                for c in &r.changes {
-                    let show = |v: u8| {
-                        if v == 0 {
-                            "empty".to_string()
-                        } else {
-                            v.to_string()
-                        }
-                    };
-                    out.push_str(&format!(
-                        "  {}: {} -> {} (p = {:.3})\n",
-                        c.cell,
-                        show(c.from),
-                        show(c.to),
-                        c.probability
-                    ));
+                    "has several solutions"
                 }
-            }
-            (None, None) => {
-                let why = match (scan.conflicts.is_empty(), scan.solution_count) {
-                    (false, _) => "has conflicts",
-                    (true, 0) => "has no solution",
-                    _ => "has several solutions",
+            } else {
+                "has conflicts"
+            };
+            out.push_str(&format!(
+                "the read grid {why}; suggested repair (not applied to the read grid):\n"
+            ));
+            for c in &r.changes {
+                let show = |v: u8| {
+                    if v == 0 {
+                        "empty".to_string()
+                    } else {
+                        v.to_string()
+                    }
                 };
                 out.push_str(&format!(
-                    "the read grid {why} and no repair of up to {MAX_REPAIR_CHANGES} cells was found\n"
+                    "  {}: {} -> {} (p = {:.3})\n",
+                    c.cell,
+                    show(c.from),
+                    show(c.to),
+                    c.probability
                 ));
             }
         }
-        if let Some(s) = scan.best_solution() {
-            out.push_str(if scan.solution.is_some() {
-                "solution:\n"
-            } else {
-                "solution of the repaired grid:\n"
-            });
-            out.push_str(&board(&s, |_| false));
+        (None, None) => {
+            let why = match (scan.conflicts.is_empty(), scan.solution_count) {
+                (false, _) => "has conflicts",
+                (true, 0) => "has no solution",
+                _ => "has several solutions",
+            };
+            out.push_str(&format!(
+                "the read grid {why} and no repair of up to {MAX_REPAIR_CHANGES} cells was found\n"
+            ));
         }
-        out
+    }
+    if let Some(s) = scan.best_solution() {
+        out.push_str(if scan.solution.is_some() {
+            "solution:\n"
+        } else {
+            "solution of the repaired grid:\n"
+        });
+        out.push_str(&board(&s, |_| false));
+    }
+    out
 }
 
 fn board(values: &[u8; 81], marked: impl Fn(usize) -> bool) -> String {

@@ -184,7 +184,10 @@ pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
         return Ok(fail(
             args.json,
             EXIT_INVALID,
-            format!("duplicate {} in {}: {} and {}", c.digit, c.house, c.first, c.second),
+            format!(
+                "duplicate {} in {}: {} and {}",
+                c.digit, c.house, c.first, c.second
+            ),
         ));
     }
     let step = match first_of(&g, technique) {
