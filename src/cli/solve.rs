@@ -6,10 +6,12 @@ use anyhow::Context as _;
 use clap::Args;
 use serde::Serialize;
 
-use sudoku_lens::sudoku::explain::first_of;
+use sudoku_lens::sudoku::explain::all_of;
+use sudoku_lens::sudoku::format::{position_text, values_line};
 use sudoku_lens::sudoku::{Explained, Grid, Step, Technique, parse_puzzle, solve_explained};
 
-use super::{EXIT_INVALID, read_puzzle_arg};
+use super::input::read_puzzle_arg;
+use super::{EXIT_INVALID, fail};
 
 /// Arguments of `solve`.
 #[derive(Args, Debug)]
@@ -30,6 +32,10 @@ pub struct HintArgs {
     /// Only a step of this technique (see `sudoku-lens techniques`).
     #[arg(long, short)]
     pub technique: Option<String>,
+    /// Every instance of the technique (or of the easiest one that applies), one per line, or
+    /// a JSON array with `--json`.
+    #[arg(long)]
+    pub all: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -81,53 +87,38 @@ struct JsonSolve {
     steps: Vec<JsonStep>,
 }
 
-/// The puzzle as it was given: 81 chars, or the 729-char form for pencil-mark input.
-fn puzzle_string(g: &Grid) -> String {
-    if g.givens().is_empty() && !g.is_complete() {
-        g.to_sukaku()
-    } else {
-        g.givens_line()
-    }
-}
-
-fn solution_string(sol: &[u8; 81]) -> String {
-    sol.iter().map(|&v| char::from(b'0' + v)).collect()
-}
-
 /// Parses the puzzle argument, printing a located error and returning `Err(exit code)` on
 /// failure.
-fn load(arg: &str) -> anyhow::Result<Result<Grid, ExitCode>> {
+fn load(arg: &str, json: bool) -> anyhow::Result<Result<Grid, ExitCode>> {
     let (text, origin) = read_puzzle_arg(arg)?;
     match parse_puzzle(&text) {
         Ok(g) => Ok(Ok(g)),
-        Err(e) => {
-            eprintln!("error: invalid puzzle in {origin}: {e}");
-            Ok(Err(ExitCode::from(EXIT_INVALID)))
-        }
+        Err(e) => Ok(Err(fail(
+            json,
+            EXIT_INVALID,
+            format!("invalid puzzle in {origin}: {e}"),
+        ))),
     }
 }
 
-fn explain_or_report(g: &Grid) -> Result<Explained, ExitCode> {
-    solve_explained(g).map_err(|e| {
-        eprintln!("error: {e}");
-        ExitCode::from(EXIT_INVALID)
-    })
+fn explain_or_report(g: &Grid, json: bool) -> Result<Explained, ExitCode> {
+    solve_explained(g).map_err(|e| fail(json, EXIT_INVALID, e))
 }
 
 /// `solve PUZZLE [--json]`.
 pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
-    let g = match load(&args.puzzle)? {
+    let g = match load(&args.puzzle, args.json)? {
         Ok(g) => g,
         Err(code) => return Ok(code),
     };
-    let e = match explain_or_report(&g) {
+    let e = match explain_or_report(&g, args.json) {
         Ok(e) => e,
         Err(code) => return Ok(code),
     };
     if args.json {
         let out = JsonSolve {
-            puzzle: puzzle_string(&g),
-            solution: solution_string(&e.solution),
+            puzzle: position_text(&g),
+            solution: values_line(&e.solution, '.'),
             unique: e.unique,
             rating: e.rating.score,
             level: e.rating.level.to_string(),
@@ -163,54 +154,65 @@ pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `hint PUZZLE [--technique NAME] [--json]`.
+/// The most instances `hint --all` lists.
+const ALL_LIMIT: usize = 1000;
+
+/// `hint PUZZLE [--technique NAME] [--all] [--json]`.
 pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
     let technique = match &args.technique {
         None => None,
         Some(name) => match Technique::from_name(name) {
             Some(t) => Some(t),
             None => {
-                eprintln!(
-                    "error: unknown technique {name:?}; `sudoku-lens techniques` lists the names"
-                );
-                return Ok(ExitCode::from(2));
+                return Ok(fail(
+                    args.json,
+                    2,
+                    format!("unknown technique {name:?}; `sudoku-lens techniques` lists the names"),
+                ));
             }
         },
     };
-    let g = match load(&args.puzzle)? {
+    let g = match load(&args.puzzle, args.json)? {
         Ok(g) => g,
         Err(code) => return Ok(code),
     };
     if let Some(c) = g.conflicts().first() {
-        eprintln!(
-            "error: duplicate {} in {}: {} and {}",
-            c.digit, c.house, c.first, c.second
-        );
-        return Ok(ExitCode::from(EXIT_INVALID));
+        return Ok(fail(
+            args.json,
+            EXIT_INVALID,
+            format!(
+                "duplicate {} in {}: {} and {}",
+                c.digit, c.house, c.first, c.second
+            ),
+        ));
     }
-    let step = match first_of(&g, technique) {
-        Ok(Some(s)) => s,
-        Ok(None) => {
-            match technique {
-                Some(t) if !g.is_complete() => {
-                    eprintln!("no {} in this position", t.name())
-                }
-                _ => eprintln!("the puzzle is already complete"),
-            }
-            return Ok(ExitCode::from(EXIT_INVALID));
+    let limit = if args.all { ALL_LIMIT } else { 1 };
+    let steps = match all_of(&g, technique, limit) {
+        Ok(steps) if !steps.is_empty() => steps,
+        Ok(_) => {
+            let why = match technique {
+                Some(t) if !g.is_complete() => format!("no {} in this position", t.name()),
+                _ => "the puzzle is already complete".to_string(),
+            };
+            return Ok(fail(args.json, EXIT_INVALID, why));
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(EXIT_INVALID));
-        }
+        Err(e) => return Ok(fail(args.json, EXIT_INVALID, e)),
     };
+    if steps.len() >= ALL_LIMIT {
+        eprintln!("(listing stopped at {ALL_LIMIT} instances)");
+    }
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string(&JsonStep::from(&step)).context("encoding JSON")?
-        );
+        let json = if args.all {
+            let all: Vec<JsonStep> = steps.iter().map(JsonStep::from).collect();
+            serde_json::to_string(&all)
+        } else {
+            serde_json::to_string(&JsonStep::from(&steps[0]))
+        };
+        println!("{}", json.context("encoding JSON")?);
     } else {
-        println!("{}", step.text());
+        for step in &steps {
+            println!("{}", step.text());
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

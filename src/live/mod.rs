@@ -101,10 +101,7 @@ fn serialize_digits<S: serde::Serializer>(v: &[u8; 81], s: S) -> Result<S::Ok, S
 
 /// 81 values as a line of digits, `0` for empty.
 pub fn digits_text(values: &[u8; 81]) -> String {
-    values
-        .iter()
-        .map(|&v| char::from(b'0' + v.min(9)))
-        .collect()
+    crate::sudoku::format::values_line(values, '0')
 }
 
 /// What was done with a frame.
@@ -191,7 +188,8 @@ impl Default for LiveConfig {
             reads_to_trust_doubtful: 6,
             vote_window: 10,
             trust_min_confidence: 0.35,
-            trust_min_empty_confidence: 0.9,
+            // As sure as a reading that is not flagged uncertain.
+            trust_min_empty_confidence: crate::digits::UNCERTAIN_BELOW,
             trust_max_doubtful_cells: 8,
             reread_every_frames: 10,
             redetect_every_frames: 45,

@@ -11,10 +11,12 @@ pub mod debug;
 pub mod detect;
 mod faint;
 pub mod geometry;
+pub mod jpeg;
 pub mod load;
 pub mod normalize;
 mod outline;
 pub mod rectify;
+mod reduce;
 mod smooth;
 pub mod tracker;
 

@@ -17,6 +17,7 @@ use super::super::grid::{Candidate, Grid};
 use super::super::step::{LinkKind, Step, Technique};
 use super::super::types::Candidates;
 use super::chains::{self, Elims, Graph, LinkSet, NodeId};
+use super::{Flow, GO_ON, Instances};
 
 /// Longest chain searched, in nodes.
 const MAX_NODES: usize = 16;
@@ -29,15 +30,27 @@ enum Effect {
     Eliminate { elims: Elims, closed: bool },
 }
 
-/// The shortest AIC or nice loop that makes progress.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
-    find_with(grid, Technique::Aic, 0)
+/// Reports the AICs and nice loops that make progress (one: the shortest).
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
+    search_with(grid, Technique::Aic, 0, out)
 }
 
-/// The shortest chain or nice loop over single, grouped and (with `als_cells` ≥ 2) ALS nodes
-/// that makes progress, as a step of `technique`. A continuous loop whose eliminations
-/// include the shortest open chain's is preferred to it, so a loop is reported whole.
-pub(crate) fn find_with(grid: &Grid, technique: Technique, als_cells: usize) -> Option<Step> {
+/// The shortest AIC or nice loop that makes progress.
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
+}
+
+/// Reports chains and nice loops over single, grouped and (with `als_cells` ≥ 2) ALS nodes
+/// that make progress, as steps of `technique`. Asked for one: the shortest, except that a
+/// continuous loop whose eliminations include the shortest open chain's is preferred to it, so
+/// a loop is reported whole.
+pub(crate) fn search_with(
+    grid: &Grid,
+    technique: Technique,
+    als_cells: usize,
+    out: &mut Instances,
+) -> Flow {
     let g = Graph::build(
         grid,
         &LinkSet {
@@ -51,9 +64,30 @@ pub(crate) fn find_with(grid: &Grid, technique: Technique, als_cells: usize) -> 
             als_cells,
         },
     );
+    let make = |path: &[NodeId], effect: Effect| match effect {
+        Effect::Place(p) => {
+            let mut step = chains::chain_step(technique, &g, path, false);
+            step.placements.push(p);
+            step
+        }
+        Effect::Eliminate { elims, closed } => {
+            let mut step = chains::chain_step(technique, &g, path, closed);
+            step.eliminations = elims.candidates();
+            step
+        }
+    };
+    if out.wants_all() {
+        return chains::each(
+            &g,
+            4,
+            MAX_NODES,
+            |f| evaluate(&g, grid, f, false),
+            |path, effect| out.add(make(&path, effect)),
+        );
+    }
     let open = chains::shortest(&g, 4, MAX_NODES, |f| evaluate(&g, grid, f, false));
     let looped = chains::shortest(&g, 4, MAX_NODES, |f| evaluate(&g, grid, f, true));
-    let (path, effect) = match (open, looped) {
+    let best = match (open, looped) {
         (Some(o), Some(l)) => match (&o.1, &l.1) {
             (
                 Effect::Eliminate {
@@ -61,25 +95,17 @@ pub(crate) fn find_with(grid: &Grid, technique: Technique, als_cells: usize) -> 
                     closed: false,
                 },
                 Effect::Eliminate { elims: el, .. },
-            ) if el.contains(eo) => l,
-            _ => o,
+            ) if el.contains(eo) => Some(l),
+            _ => Some(o),
         },
-        (o, l) => o.or(l)?,
+        (o, l) => o.or(l),
     };
-    let step = match effect {
-        Effect::Place(p) => {
-            let mut step = chains::chain_step(technique, &g, &path, false);
-            step.placements.push(p);
-            step
-        }
-        Effect::Eliminate { elims, closed } => {
-            let mut step = chains::chain_step(technique, &g, &path, closed);
-            step.eliminations = elims.candidates();
-            step
-        }
-    };
-    Some(step)
+    match best {
+        Some((path, effect)) => out.add(make(&path, effect)),
+        None => GO_ON,
+    }
 }
+
 
 /// What the chain `f` gives (only continuous loops when `loops_only`).
 fn evaluate(g: &Graph, grid: &Grid, f: &chains::Found<'_>, loops_only: bool) -> Option<Effect> {

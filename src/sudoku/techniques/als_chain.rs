@@ -5,12 +5,13 @@
 //! first by AIC; this finder adds the sets of two to three cells.
 
 use super::super::grid::Grid;
-use super::super::step::{Step, Technique};
+use super::super::step::Technique;
+use super::{Flow, Instances};
 
 /// Largest ALS used as a chain node, in cells.
 const MAX_CELLS: usize = 3;
 
 /// The shortest chain or loop with ALS nodes that makes progress.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
-    super::aic::find_with(grid, Technique::AlsChain, MAX_CELLS)
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
+    super::aic::search_with(grid, Technique::AlsChain, MAX_CELLS, out)
 }

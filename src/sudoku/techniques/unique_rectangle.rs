@@ -22,6 +22,7 @@ use super::super::notation::slash_digits;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
 use super::super::notation::{cell_words, digit_words, house_words};
+use super::{Flow, GO_ON, Instances};
 
 /// Every rectangle of four cells spanning two rows, two columns and exactly two boxes, as
 /// `[r1c1, r1c2, r2c1, r2c2]` (rows, then columns ascending); computed once.
@@ -52,13 +53,13 @@ pub(super) fn rectangles() -> impl Iterator<Item = [Cell; 4]> {
     .copied()
 }
 
-/// The first Unique Rectangle of type `kind` (1 to 6; anything else finds nothing) that makes
+/// Reports the Unique Rectangles of type `kind` (1 to 6; anything else finds nothing) that make
 /// progress. Sound only when the puzzle has a unique solution.
 ///
 /// The digits `a`, `b` come from the corners holding exactly two candidates; the other corners
 /// need only hold one of them ("missing candidates" are fine): if all four cells ended up with
 /// `a` or `b` they would form the deadly pattern whatever candidates were removed before.
-pub(crate) fn find(grid: &Grid, kind: u8) -> Option<Step> {
+pub(crate) fn search(grid: &Grid, kind: u8, out: &mut Instances) -> Flow {
     for corners in rectangles() {
         if corners
             .iter()
@@ -80,11 +81,16 @@ pub(crate) fn find(grid: &Grid, kind: u8) -> Option<Step> {
             if let (Some(a), Some(b)) = (it.next(), it.next())
                 && let Some(step) = try_kind(grid, kind, corners, a, b)
             {
-                return Some(step);
+                out.add(step)?;
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid, kind: u8) -> Option<Step> {
+    super::first(|out| search(grid, kind, out))
 }
 
 /// The two-cell lines of a rectangle `[r1c1, r1c2, r2c1, r2c2]` as (floor, roof) index pairs.

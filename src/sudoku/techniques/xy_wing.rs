@@ -11,9 +11,10 @@ use super::super::notation::slash_digits;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit};
 use super::super::notation::{cell_words, digit_words};
+use super::{Flow, GO_ON, Instances};
 
-/// The first XY-Wing (pivots in reading order) that eliminates something.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports the XY-Wings (pivots in reading order) that eliminate something.
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let mut bivalue = CellSet::EMPTY;
     for c in grid.empty_cells().iter() {
         if grid.candidates(c).len() == 2 {
@@ -42,12 +43,17 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
                     continue;
                 }
                 if let Some(step) = build(grid, pivot, a, b) {
-                    return Some(step);
+                    out.add(step)?;
                 }
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// The XY-Wing with `pivot` `{x,y}`, pincer `a` `{x,z}` and pincer `b` `{y,z}`, if it
@@ -228,8 +234,7 @@ pub(crate) mod rated {
 
     /// The first `per_file` puzzles of `se-rated/{rating}.txt` for each rating.
     pub(crate) fn puzzles(ratings: &[&str], per_file: usize) -> Vec<Grid> {
-        let dir =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles/se-rated");
+        let dir = crate::test_data::shared_puzzle_path("se-rated");
         let mut out = Vec::new();
         for r in ratings {
             let path = dir.join(format!("{r}.txt"));
