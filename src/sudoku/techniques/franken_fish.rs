@@ -311,11 +311,16 @@ mod tests {
     }
 
     #[test]
-    fn a_plain_x_wing_is_neither_franken_nor_mutant() {
-        // Rows 1 and 5 hold 4 only in columns 2 and 7: a basic X-Wing, left to its finder.
+    fn box_base_beside_a_row() {
+        // 4s in r1c2, r3c2 (box 1's only ones, both in column 2), r5c2, r5c7, r1c7, r9c7. Base
+        // row 5 and box 1 (disjoint) are covered by columns 2 and 7; box 1's 4 is in column 2,
+        // so row 5's is r5c7 and the rest of column 7 loses 4.
         let g = fours(&[(1, 2), (1, 7), (5, 2), (5, 7), (3, 2), (9, 7)]);
-        assert!(find(&g, Technique::FrankenFish).is_none());
-        assert!(find(&g, Technique::MutantFish).is_none());
+        let s = find(&g, Technique::FrankenFish).expect("franken fish");
+        assert!(s.houses.iter().any(|(h, _)| h.kind() == HouseKind::Box), "{}", s.text());
+        let mut elims: Vec<String> = s.eliminations.iter().map(|e| e.cell.to_string()).collect();
+        elims.sort();
+        assert_eq!(elims, ["r1c7", "r9c7"], "{}", s.text());
     }
 
     #[test]

@@ -438,7 +438,7 @@ mod tests {
     #[test]
     fn contradiction_has_reasons() {
         // Row 1 holds 1..6; 9s in r4c7 and r7c8 leave r1c7, r1c8 {7,8} and r1c9 {7,8,9}.
-        // Assuming r1c9=7 forces r1c7=8 and r1c8=8: a contradiction.
+        // Assuming r1c9=7 leaves 9 no place in row 1 (r1c7 and r1c8 see a 9): a contradiction.
         let g = grid(&format!(
             "123456...{}......9..{}.......9.{}",
             ".".repeat(18),
@@ -447,11 +447,14 @@ mod tests {
         ));
         let mut p = Propagator::new(&g, Mode::Net);
         let out = p.run(lit(c(1, 9), d(7), true)).expect("contradiction");
-        assert!(matches!(out, Outcome::Both(_) | Outcome::NoCandidate(_)), "{out:?}");
+        assert!(
+            matches!(out, Outcome::Both(_) | Outcome::NoCandidate(_) | Outcome::NoPlace(..)),
+            "{out:?}"
+        );
         let mut step = Step::new(crate::sudoku::Technique::ForcingNetContradiction);
         p.add_branch(&mut step, out);
         assert_eq!(step.branches.len(), 1);
-        assert!(step.links.len() >= 4, "{:?}", step.links);
+        assert!(!step.links.is_empty(), "{:?}", step.links);
         // Every link's source was derived before its target.
         for l in &step.links {
             let from = lit(l.from.cells.first().unwrap(), l.from.digit, l.kind == LinkKind::Weak);

@@ -181,10 +181,9 @@ mod tests {
 
     #[test]
     fn type_1_two_linked_clusters() {
-        // Cluster 1: r1c1 =c1= r5c1 (column 1 has only these two 7s);
-        // cluster 2: r4c4 =c4= r8c4 (column 4). r5c1 sees r4c4 (row? no) ...
-        // Use r5c1 and r5c4 in row 5 instead: r5c1 (cluster 1) sees r5c4 (cluster 2), so
-        // r1c1 or r8c4... (other classes) is 7; r1c4 sees r1c1 and r8c4: loses 7.
+        // Cluster 1: r1c1 =c1= r5c1 (column 1 holds only these two 7s); cluster 2:
+        // r1c8 =b3= r1c9 (box 3 holds only these two). r1c1 sees r1c8 (row 1), so not both are
+        // 7: r5c1 or r1c9 is. r5c9 sees both (row 5, column 9) and loses 7.
         let g = sevens(&[
             (1, 1),
             (5, 1),
@@ -202,13 +201,11 @@ mod tests {
         assert!(
             s.eliminations
                 .iter()
-                .any(|e| e.cell == Cell::at(0, 3) && e.digit.get() == 7),
+                .any(|e| e.cell == Cell::at(4, 8) && e.digit.get() == 7),
             "{}",
             s.text()
         );
-        // Soundness by hand: r5c1 and r5c4 share row 5, so not both are 7; if r5c1 is not 7,
-        // r1c1 is (column 1); if r5c4 is not, r8c4 is (column 4). r1c4 sees r1c1 and r8c4.
-        assert!(s.explanation().contains("r1c4 cannot be 7"), "{}", s.explanation());
+        assert!(s.explanation().contains("r5c9 cannot be 7"), "{}", s.explanation());
     }
 
     #[test]
