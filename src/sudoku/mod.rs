@@ -5,8 +5,8 @@
 //! thiserror and tracing.
 
 pub mod explain;
-pub mod glossary;
 pub mod format;
+pub mod glossary;
 pub mod grid;
 pub mod hodoku;
 pub mod notation;

@@ -132,7 +132,10 @@ mod tests {
     fn words() {
         assert_eq!(house_words(House::col(6)), "column 7");
         assert_eq!(join_words(&["a", "b", "c"], "or"), "a, b or c");
-        assert_eq!(cell_words([Cell::at(0, 1), Cell::at(4, 1)]), "r1c2 and r5c2");
+        assert_eq!(
+            cell_words([Cell::at(0, 1), Cell::at(4, 1)]),
+            "r1c2 and r5c2"
+        );
         let ds: Candidates = [1u8, 4, 7]
             .into_iter()
             .filter_map(crate::sudoku::Digit::new)

@@ -100,10 +100,13 @@ pub fn step_rating(step: &Step) -> f32 {
         XChain | XYChain | RemotePair | Aic => chain_rating(step),
         // Rated as the chain through the sets' cells that would find the same deduction.
         AlsChain | AlsXz | AlsXyWing | DeathBlossom | SueDeCoq => {
-            let cells: super::types::CellSet = step.marks.iter().map(|m| m.candidate.cell).collect();
+            let cells: super::types::CellSet =
+                step.marks.iter().map(|m| m.candidate.cell).collect();
             base + length_bonus(cells.len() + step.links.len() + 4)
         }
-        ForcingChainContradiction | ForcingChainVerity | ForcingNetContradiction
+        ForcingChainContradiction
+        | ForcingChainVerity
+        | ForcingNetContradiction
         | ForcingNetVerity => base + length_bonus(branch_complexity(step)),
         _ => base,
     }

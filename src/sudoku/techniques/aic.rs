@@ -106,7 +106,6 @@ pub(crate) fn search_with(
     }
 }
 
-
 /// What the chain `f` gives (only continuous loops when `loops_only`).
 fn evaluate(g: &Graph, grid: &Grid, f: &chains::Found<'_>, loops_only: bool) -> Option<Effect> {
     if f.start == f.end {
@@ -182,9 +181,8 @@ pub(crate) fn sentence(step: &Step) -> String {
     let (Some(first), Some(last)) = (step.links.first(), step.links.last()) else {
         return super::generic_sentence(step);
     };
-    let cells = |n: &super::super::step::Node| {
-        super::super::notation::compact_cells(n.cells.iter())
-    };
+    let cells =
+        |n: &super::super::step::Node| super::super::notation::compact_cells(n.cells.iter());
     if last.to == first.from {
         if last.kind == LinkKind::Weak {
             return format!(

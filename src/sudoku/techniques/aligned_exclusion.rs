@@ -89,16 +89,22 @@ fn try_base(
     base: &[Cell],
     excluders: &[Cell],
 ) -> Option<Step> {
-    let cands: Vec<Vec<_>> = base.iter().map(|&c| grid.candidates(c).iter().collect()).collect();
+    let cands: Vec<Vec<_>> = base
+        .iter()
+        .map(|&c| grid.candidates(c).iter().collect())
+        .collect();
     // Digits of each base cell that appear in at least one possible combination.
     let mut possible = vec![Candidates::NONE; base.len()];
     let mut used = vec![false; excluders.len()];
     let mut combo = vec![0usize; base.len()];
     loop {
-        let digits: Vec<_> = combo.iter().enumerate().map(|(i, &k)| cands[i][k]).collect();
-        let repeats = (0..base.len()).any(|i| {
-            (i + 1..base.len()).any(|j| digits[i] == digits[j] && base[i].sees(base[j]))
-        });
+        let digits: Vec<_> = combo
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| cands[i][k])
+            .collect();
+        let repeats = (0..base.len())
+            .any(|i| (i + 1..base.len()).any(|j| digits[i] == digits[j] && base[i].sees(base[j])));
         let killer = if repeats {
             None
         } else {

@@ -33,8 +33,7 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
             for &(bi, brc) in &linked[k + 1..] {
                 let (a, b) = (&sets[ai], &sets[bi]);
                 let size = a.cells.len() + b.cells.len() + c.cells.len();
-                if best.as_ref().is_some_and(|x| x.0 <= size) || !(a.cells & b.cells).is_empty()
-                {
+                if best.as_ref().is_some_and(|x| x.0 <= size) || !(a.cells & b.cells).is_empty() {
                     continue;
                 }
                 for x in arc.iter() {
@@ -169,7 +168,11 @@ mod tests {
             s.text(),
             "ALS-XY-Wing: A=r1c5 {15}, B=r5c1 {59}, C=r5c5 {19}, X=1, Y=9 => r1c1<>5"
         );
-        assert!(s.explanation().contains("r1c1 cannot be 5"), "{}", s.explanation());
+        assert!(
+            s.explanation().contains("r1c1 cannot be 5"),
+            "{}",
+            s.explanation()
+        );
     }
 
     #[test]

@@ -16,11 +16,11 @@ const MAX_CELLS: usize = 5;
 
 use super::super::grid::Grid;
 use super::super::notation::compact_cells;
+use super::super::notation::{cell_words, digit_words, join_words};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Digit};
 use super::als::{Als, collect};
 use super::chains::Elims;
-use super::super::notation::{cell_words, digit_words, join_words};
 use super::{Flow, GO_ON, Instances};
 
 /// Reports the ALS-XZ (singly or doubly linked) that eliminate a candidate; one: the one with

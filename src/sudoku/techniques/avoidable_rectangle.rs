@@ -25,7 +25,9 @@ pub(crate) fn find(grid: &Grid, kind: u8) -> Option<Step> {
         if corners.iter().any(|&c| grid.is_given(c)) {
             continue;
         }
-        let solved: Vec<usize> = (0..4).filter(|&i| grid.value(corners[i]).is_some()).collect();
+        let solved: Vec<usize> = (0..4)
+            .filter(|&i| grid.value(corners[i]).is_some())
+            .collect();
         let step = match (kind, solved.len()) {
             (1, 3) => type1(grid, corners),
             (2, 2) => type2(grid, corners, &solved),
@@ -171,7 +173,11 @@ mod tests {
             s.text(),
             "Avoidable Rectangle Type 1: 2/7 in r1c1,r1c4,r2c1,r2c4 => r2c4<>2"
         );
-        assert!(s.explanation().contains("r2c4 cannot be 2"), "{}", s.explanation());
+        assert!(
+            s.explanation().contains("r2c4 cannot be 2"),
+            "{}",
+            s.explanation()
+        );
         // The same corners as givens prove nothing.
         let given = grid(&format!("2..7.....7{}", ".".repeat(71)));
         assert!(find(&given, 1).is_none());
@@ -186,7 +192,11 @@ mod tests {
         g.set_candidates(Cell::at(1, 0), cands("57"));
         g.set_candidates(Cell::at(1, 3), cands("25"));
         let s = find(&g, 2).unwrap();
-        assert!(s.eliminations.iter().all(|e| e.digit == d(5) && e.cell.row() == 1));
+        assert!(
+            s.eliminations
+                .iter()
+                .all(|e| e.digit == d(5) && e.cell.row() == 1)
+        );
         assert_eq!(
             s.text(),
             "Avoidable Rectangle Type 2: 2/7 in r1c1,r1c4,r2c1,r2c4 => r2c2356789<>5"

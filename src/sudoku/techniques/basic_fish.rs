@@ -7,9 +7,9 @@
 //! groups like `r15`).
 
 use super::super::grid::{Candidate, Grid};
+use super::super::notation::{house_words, join_words};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
-use super::super::notation::{house_words, join_words};
 use super::{Flow, GO_ON, Instances};
 
 /// Which lines form the base set: rows (cover = columns) or columns (cover = rows).

@@ -10,8 +10,8 @@
 //! [`Role::Link`], and records those houses as [`Role::Base`].
 
 use super::super::grid::{Candidate, Grid};
-use super::super::step::{Role, Step, Technique};
 use super::super::notation::cell_words;
+use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
 use super::{Flow, GO_ON, Instances};
 
@@ -87,10 +87,8 @@ pub(crate) fn find_n(grid: &Grid) -> Option<Step> {
         return None;
     }
     // Every way of keeping a pair in each poly cell that leaves a BUG.
-    let options: Vec<Vec<Candidates>> = poly
-        .iter()
-        .map(|&c| pairs_of(grid.candidates(c)))
-        .collect();
+    let options: Vec<Vec<Candidates>> =
+        poly.iter().map(|&c| pairs_of(grid.candidates(c))).collect();
     let mut found: Option<Vec<Candidates>> = None;
     let mut choice = vec![0usize; poly.len()];
     loop {

@@ -66,15 +66,17 @@ fn search(
     chosen: &mut Vec<usize>,
 ) -> Option<Step> {
     let k = chosen.len();
-    let used: CellSet = chosen.iter().fold(CellSet::EMPTY, |acc, &i| acc | sets[i].cells);
+    let used: CellSet = chosen
+        .iter()
+        .fold(CellSet::EMPTY, |acc, &i| acc | sets[i].cells);
     let common = chosen
         .iter()
         .fold(!stem_digits, |acc, &i| acc & sets[i].digits);
     // Cells that could still lose a common digit: those seeing all its places so far.
     let targets = |z: Digit| -> CellSet {
-        chosen
-            .iter()
-            .fold(grid.digit_cells(z) & !used, |acc, &i| acc & sets[i].seen_by_all[z.index()])
+        chosen.iter().fold(grid.digit_cells(z) & !used, |acc, &i| {
+            acc & sets[i].seen_by_all[z.index()]
+        })
     };
     if common.is_empty() || common.iter().all(|z| targets(z).is_empty()) {
         return None;
@@ -135,7 +137,10 @@ fn build(grid: &Grid, stem: Cell, sets: &[Als], chosen: &[usize], elims: Elims) 
 
 /// The petals of a step in order, each with the stem digit it answers.
 fn petals(step: &Step) -> Vec<(Digit, CellSet)> {
-    step.links.iter().map(|l| (l.to.digit, l.to.cells)).collect()
+    step.links
+        .iter()
+        .map(|l| (l.to.digit, l.to.cells))
+        .collect()
 }
 
 /// `Death Blossom: stem r5c5 {19}, 1: r1c5,r3c5 {125}, 9: r5c1 {59} => r1c1<>5`
@@ -202,7 +207,11 @@ mod tests {
             s.text(),
             "Death Blossom: stem r5c5 {19}, 1: r1c5 {15}, 9: r5c1 {59} => r1c1<>5"
         );
-        assert!(s.explanation().contains("r1c1 cannot be 5"), "{}", s.explanation());
+        assert!(
+            s.explanation().contains("r1c1 cannot be 5"),
+            "{}",
+            s.explanation()
+        );
     }
 
     #[test]

@@ -9,9 +9,9 @@
 //! end first).
 
 use super::super::grid::{Candidate, Grid};
+use super::super::notation::{house_words, join_words};
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
-use super::super::notation::{house_words, join_words};
 use super::{Flow, GO_ON, Instances};
 
 /// Reports the Empty Rectangles that remove a candidate: digits in order, boxes in order.
@@ -195,7 +195,10 @@ pub(crate) fn sentence(step: &Step) -> String {
     else {
         return super::generic_sentence(step);
     };
-    let ends: Vec<String> = step.marked(Role::Link).map(|c| c.cell.to_string()).collect();
+    let ends: Vec<String> = step
+        .marked(Role::Link)
+        .map(|c| c.cell.to_string())
+        .collect();
     format!(
         "In {} the {d} can only be on {r} or {c}, and the {d} of {} is in {}; either way {}.",
         house_words(bx),

@@ -8,10 +8,10 @@
 //! its own kind.
 
 use super::super::grid::{Candidate, Grid};
+use super::super::notation::{cell_words, house_words, join_words};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Digit};
 use super::basic_fish::{Orientation, SubsetSearch, bits, house_group, k_subsets};
-use super::super::notation::{cell_words, house_words, join_words};
 use super::{Flow, GO_ON, Instances};
 
 /// The technique for a finned (`sashimi == false`) or sashimi fish of `size` base lines.

@@ -67,11 +67,13 @@ pub(crate) fn find_verity(grid: &Grid, technique: Technique) -> Option<Step> {
     let mut cases: Vec<Option<Case>> = Vec::with_capacity(1458);
     for l in 0..1458u16 {
         let c = candidate(l);
-        cases.push(if grid.has_candidate(c.cell, c.digit) && p.run(l).is_none() {
-            Some(Case::of(&p))
-        } else {
-            None
-        });
+        cases.push(
+            if grid.has_candidate(c.cell, c.digit) && p.run(l).is_none() {
+                Some(Case::of(&p))
+            } else {
+                None
+            },
+        );
     }
     let mut best: Option<(usize, Vec<Lit>, Lit)> = None;
     let mut consider = |premises: Vec<Lit>| {
@@ -106,11 +108,7 @@ pub(crate) fn find_verity(grid: &Grid, technique: Technique) -> Option<Step> {
         }
     };
     for c in grid.empty_cells().iter() {
-        let ps: Vec<Lit> = grid
-            .candidates(c)
-            .iter()
-            .map(|d| lit(c, d, true))
-            .collect();
+        let ps: Vec<Lit> = grid.candidates(c).iter().map(|d| lit(c, d, true)).collect();
         if ps.len() >= 2 {
             consider(ps);
         }
@@ -207,7 +205,10 @@ impl Case {
 
     /// When `l` was derived (its rank; a stand-in for how many facts it rests on).
     fn position(&self, l: Lit) -> usize {
-        self.order.iter().position(|&x| x == l).unwrap_or(self.order.len())
+        self.order
+            .iter()
+            .position(|&x| x == l)
+            .unwrap_or(self.order.len())
     }
 }
 
@@ -252,7 +253,9 @@ fn premise_house(branches: &[Branch]) -> Option<House> {
         || !branches
             .iter()
             .all(|b| b.premise_true && b.premise.digit == first.premise.digit)
-        || branches.iter().all(|b| b.premise.cell == first.premise.cell)
+        || branches
+            .iter()
+            .all(|b| b.premise.cell == first.premise.cell)
     {
         return None;
     }
@@ -424,7 +427,10 @@ fn verity_kind(step: &Step) -> Option<String> {
         return Some(format!("house {h}"));
     }
     if step.branches.len() == 2 && step.branches[0].premise == step.branches[1].premise {
-        return Some(format!("candidate {}={}", first.premise.cell, first.premise.digit));
+        return Some(format!(
+            "candidate {}={}",
+            first.premise.cell, first.premise.digit
+        ));
     }
     Some(format!("cell {}", first.premise.cell))
 }
@@ -510,4 +516,3 @@ pub(crate) fn sentence(step: &Step) -> String {
         join_words(&counts, "and")
     )
 }
-

@@ -168,7 +168,11 @@ impl Search<'_> {
     }
 
     fn check(&self, base: &[usize], cover: &[usize], covered: CellSet) -> Option<Step> {
-        let houses = |ids: &[usize]| ids.iter().map(|&h| House::from_index(h)).collect::<Vec<_>>();
+        let houses = |ids: &[usize]| {
+            ids.iter()
+                .map(|&h| House::from_index(h))
+                .collect::<Vec<_>>()
+        };
         let (bh, ch) = (houses(base), houses(cover));
         let kinds = |hs: &[House]| -> [bool; 3] {
             let mut k = [false; 3];
@@ -317,7 +321,11 @@ mod tests {
         // so row 5's is r5c7 and the rest of column 7 loses 4.
         let g = fours(&[(1, 2), (1, 7), (5, 2), (5, 7), (3, 2), (9, 7)]);
         let s = find(&g, Technique::FrankenFish).expect("franken fish");
-        assert!(s.houses.iter().any(|(h, _)| h.kind() == HouseKind::Box), "{}", s.text());
+        assert!(
+            s.houses.iter().any(|(h, _)| h.kind() == HouseKind::Box),
+            "{}",
+            s.text()
+        );
         let mut elims: Vec<String> = s.eliminations.iter().map(|e| e.cell.to_string()).collect();
         elims.sort();
         assert_eq!(elims, ["r1c7", "r9c7"], "{}", s.text());

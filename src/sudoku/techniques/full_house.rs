@@ -1,9 +1,9 @@
 //! Full House: the last empty cell of a house takes the one digit the house is missing.
 
 use super::super::grid::Grid;
+use super::super::notation::house_words;
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, House};
-use super::super::notation::house_words;
 use super::{Flow, GO_ON, Instances};
 
 /// Reports every house with one empty cell left.

@@ -109,7 +109,11 @@ pub(crate) fn sentence(step: &Step) -> String {
         return super::generic_sentence(step);
     };
     let lines: Vec<String> = step.houses_with(Role::Link).map(house_words).collect();
-    let others: Vec<Cell> = step.links.iter().filter_map(|l| l.to.cells.first()).collect();
+    let others: Vec<Cell> = step
+        .links
+        .iter()
+        .filter_map(|l| l.to.cells.first())
+        .collect();
     let pivot = step.marked_cells(Role::Pivot);
     format!(
         "{} must not end up holding only {} (the digits could be swapped, a second solution); \
@@ -166,7 +170,11 @@ mod tests {
             "Hidden Rectangle: 4/9 in r1c2,r1c7,r3c2,r3c7 => r3c7<>4"
         );
         assert_eq!(s.links.len(), 2);
-        assert!(s.explanation().contains("r3c7 cannot be 4"), "{}", s.explanation());
+        assert!(
+            s.explanation().contains("r3c7 cannot be 4"),
+            "{}",
+            s.explanation()
+        );
     }
 
     #[test]

@@ -2,9 +2,9 @@
 //! before lines, as a human scans them first.
 
 use super::super::grid::Grid;
+use super::super::notation::house_words;
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Digit, House, HouseKind};
-use super::super::notation::house_words;
 use super::{Flow, GO_ON, Instances};
 
 /// Reports every digit with one place left in a house.

@@ -5,9 +5,9 @@
 //! Houses are searched boxes first, then rows, then columns.
 
 use super::super::grid::{Candidate, Grid};
+use super::super::notation::{cell_words, digit_words, house_words};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, CellSet, House};
-use super::super::notation::{cell_words, digit_words, house_words};
 use super::basic_fish::{bits, subsets_in_houses};
 use super::{Flow, GO_ON, Instances};
 

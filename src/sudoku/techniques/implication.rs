@@ -275,10 +275,8 @@ impl Propagator {
             let rest = self.digit[d] & house;
             match rest.count_ones() {
                 0 => {
-                    self.contradiction = Some(Outcome::NoPlace(
-                        House::from_index(h),
-                        Digit::from_index(d),
-                    ));
+                    self.contradiction =
+                        Some(Outcome::NoPlace(House::from_index(h), Digit::from_index(d)));
                     return;
                 }
                 1 => {
@@ -408,7 +406,9 @@ mod tests {
     #[test]
     fn net_singles_and_contradiction() {
         // Row 1 holds 1..7 in c1..c7; r1c8 and r1c9 are {8,9}. Assuming r1c8=8 makes r1c9=9.
-        let g = grid("1234567..........................................................................");
+        let g = grid(
+            "1234567..........................................................................",
+        );
         let mut p = Propagator::new(&g, Mode::Net);
         assert_eq!(p.run(lit(c(1, 8), d(8), true)), None);
         assert!(p.holds(lit(c(1, 9), d(9), true)));
@@ -424,7 +424,9 @@ mod tests {
     #[test]
     fn chains_need_strong_links_of_the_grid() {
         // r1c8/r1c9 {8,9}: the cell pair is bivalue, so chains follow it too.
-        let g = grid("1234567..........................................................................");
+        let g = grid(
+            "1234567..........................................................................",
+        );
         let mut p = Propagator::new(&g, Mode::Chains);
         p.run(lit(c(1, 8), d(8), true));
         assert!(p.holds(lit(c(1, 9), d(9), true)));
@@ -448,7 +450,10 @@ mod tests {
         let mut p = Propagator::new(&g, Mode::Net);
         let out = p.run(lit(c(1, 9), d(7), true)).expect("contradiction");
         assert!(
-            matches!(out, Outcome::Both(_) | Outcome::NoCandidate(_) | Outcome::NoPlace(..)),
+            matches!(
+                out,
+                Outcome::Both(_) | Outcome::NoCandidate(_) | Outcome::NoPlace(..)
+            ),
             "{out:?}"
         );
         let mut step = Step::new(crate::sudoku::Technique::ForcingNetContradiction);
@@ -457,8 +462,16 @@ mod tests {
         assert!(!step.links.is_empty(), "{:?}", step.links);
         // Every link's source was derived before its target.
         for l in &step.links {
-            let from = lit(l.from.cells.first().unwrap(), l.from.digit, l.kind == LinkKind::Weak);
-            let to = lit(l.to.cells.first().unwrap(), l.to.digit, l.kind == LinkKind::Strong);
+            let from = lit(
+                l.from.cells.first().unwrap(),
+                l.from.digit,
+                l.kind == LinkKind::Weak,
+            );
+            let to = lit(
+                l.to.cells.first().unwrap(),
+                l.to.digit,
+                l.kind == LinkKind::Strong,
+            );
             assert!(p.stamp(from) < p.stamp(to));
         }
         // Assuming r1c9=9 (the truth) is consistent.

@@ -3,9 +3,9 @@
 //! the rest of that box loses it.
 
 use super::super::grid::Grid;
+use super::super::notation::house_words;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Digit, House, HouseKind};
-use super::super::notation::house_words;
 use super::{Flow, GO_ON, Instances};
 
 /// Pointing: for each box and digit, candidates confined to one row or column.

@@ -219,9 +219,7 @@ pub fn collect(technique: Technique, grid: &Grid, ctx: &Context, out: &mut Insta
         ForcingChainContradiction | ForcingNetContradiction => {
             one(out, forcing::find_contradiction(grid, technique))
         }
-        ForcingChainVerity | ForcingNetVerity => {
-            one(out, forcing::find_verity(grid, technique))
-        }
+        ForcingChainVerity | ForcingNetVerity => one(out, forcing::find_verity(grid, technique)),
         Guess => GO_ON,
     };
 }
@@ -264,16 +262,16 @@ pub fn describe(step: &Step) -> String {
         MultiColors1 | MultiColors2 => multi_colors::text(step),
         AlsXyWing => als_xy_wing::text(step),
         SueDeCoq => sue_de_coq::text(step),
-        FrankenFish | FinnedFrankenFish | MutantFish | FinnedMutantFish => {
-            franken_fish::text(step)
-        }
+        FrankenFish | FinnedFrankenFish | MutantFish | FinnedMutantFish => franken_fish::text(step),
         DeathBlossom => death_blossom::text(step),
         RemotePair => remote_pair::text(step),
         XChain => x_chain::text(step),
         XYChain => xy_chain::text(step),
         Aic | AlsChain => aic::text(step),
         AlsXz => als_xz::text(step),
-        ForcingChainContradiction | ForcingChainVerity | ForcingNetContradiction
+        ForcingChainContradiction
+        | ForcingChainVerity
+        | ForcingNetContradiction
         | ForcingNetVerity => forcing::text(step),
         Guess => format!("Guess: {}", step.effect_text()),
     }
@@ -318,7 +316,9 @@ pub fn explain(step: &Step) -> String {
         XYChain => xy_chain::sentence(step),
         Aic | AlsChain => aic::sentence(step),
         AlsXz => als_xz::sentence(step),
-        ForcingChainContradiction | ForcingChainVerity | ForcingNetContradiction
+        ForcingChainContradiction
+        | ForcingChainVerity
+        | ForcingNetContradiction
         | ForcingNetVerity => forcing::sentence(step),
         Guess => match step.placements.first() {
             Some(p) => format!(

@@ -205,13 +205,28 @@ mod tests {
             "{}",
             s.text()
         );
-        assert!(s.explanation().contains("r5c9 cannot be 7"), "{}", s.explanation());
+        assert!(
+            s.explanation().contains("r5c9 cannot be 7"),
+            "{}",
+            s.explanation()
+        );
     }
 
     #[test]
     fn unlinked_clusters_give_nothing() {
         // The same clusters without a cell of one seeing a cell of the other.
-        let g = sevens(&[(1, 1), (5, 1), (6, 5), (9, 5), (2, 8), (3, 8), (4, 8), (7, 9), (8, 9), (9, 9)]);
+        let g = sevens(&[
+            (1, 1),
+            (5, 1),
+            (6, 5),
+            (9, 5),
+            (2, 8),
+            (3, 8),
+            (4, 8),
+            (7, 9),
+            (8, 9),
+            (9, 9),
+        ]);
         assert!(find(&g, 1).is_none());
         assert!(find(&g, 2).is_none());
     }

@@ -7,9 +7,9 @@
 
 use super::super::grid::Grid;
 use super::super::notation::compact_cells;
+use super::super::notation::{cell_words, digit_words, house_words, join_words};
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, CellSet, House};
-use super::super::notation::{cell_words, digit_words, house_words, join_words};
 use super::basic_fish::{bits, subsets_in_houses};
 use super::{Flow, GO_ON, Instances};
 

@@ -11,9 +11,9 @@
 
 use super::super::grid::Grid;
 use super::super::notation::slash_digits;
+use super::super::notation::{cell_words, digit_words};
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet};
-use super::super::notation::{cell_words, digit_words};
 use super::{Flow, GO_ON, Instances};
 
 /// The longest chain considered (cells); a chain through a pair's cells is never longer.

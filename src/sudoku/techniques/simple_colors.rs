@@ -11,9 +11,9 @@
 //! order) and [`Role::ColorB`], and records every conjugate pair of the chain as a strong link.
 
 use super::super::grid::Grid;
+use super::super::notation::cell_words;
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
-use super::super::notation::cell_words;
 use super::{Flow, GO_ON, Instances};
 
 /// Reports the Simple Colors Traps (digits ascending, clusters of at least four cells).
@@ -209,7 +209,10 @@ pub(crate) fn sentence(step: &Step) -> String {
     let Some(d) = step.digits.first() else {
         return super::generic_sentence(step);
     };
-    let (a, b) = (step.marked_cells(Role::ColorA), step.marked_cells(Role::ColorB));
+    let (a, b) = (
+        step.marked_cells(Role::ColorA),
+        step.marked_cells(Role::ColorB),
+    );
     let painted = format!(
         "Painting the {d}s linked in pairs in two colors ({} / {}), one color is all true",
         cell_words(a.iter()),

@@ -8,9 +8,9 @@
 
 use super::super::grid::{Candidate, Grid};
 use super::super::notation::compact_cells;
+use super::super::notation::{cell_words, house_words, join_words};
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
-use super::super::notation::{cell_words, house_words, join_words};
 use super::{Flow, GO_ON, Instances};
 
 /// Reports the skyscrapers that remove a candidate: digits in order, column pairs before row

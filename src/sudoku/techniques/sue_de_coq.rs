@@ -239,11 +239,31 @@ mod tests {
         // digits of C not in L... they are in B, so they stay possible on the row).
         let one = crate::sudoku::Digit::new(1).unwrap();
         let two = crate::sudoku::Digit::new(2).unwrap();
-        assert!(s.eliminations.iter().any(|e| e.cell == Cell::at(0, 8) && e.digit == one));
-        assert!(!s.eliminations.iter().any(|e| e.cell == Cell::at(0, 8) && e.digit == two));
-        assert!(s.eliminations.iter().any(|e| e.cell == Cell::at(1, 0) && e.digit == two));
-        assert!(!s.eliminations.iter().any(|e| e.cell == Cell::at(1, 0) && e.digit == one));
-        assert!(s.explanation().contains("4 cells hold exactly 4 digits"), "{}", s.explanation());
+        assert!(
+            s.eliminations
+                .iter()
+                .any(|e| e.cell == Cell::at(0, 8) && e.digit == one)
+        );
+        assert!(
+            !s.eliminations
+                .iter()
+                .any(|e| e.cell == Cell::at(0, 8) && e.digit == two)
+        );
+        assert!(
+            s.eliminations
+                .iter()
+                .any(|e| e.cell == Cell::at(1, 0) && e.digit == two)
+        );
+        assert!(
+            !s.eliminations
+                .iter()
+                .any(|e| e.cell == Cell::at(1, 0) && e.digit == one)
+        );
+        assert!(
+            s.explanation().contains("4 cells hold exactly 4 digits"),
+            "{}",
+            s.explanation()
+        );
     }
 
     #[test]

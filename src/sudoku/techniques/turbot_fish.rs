@@ -8,10 +8,10 @@
 //! the chain.
 
 use super::super::grid::{Candidate, Grid};
+use super::super::notation::{cell_words, house_words, join_words};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
 use super::skyscraper::chain;
-use super::super::notation::{cell_words, house_words, join_words};
 use super::{Flow, GO_ON, Instances};
 
 /// Reports the Turbot Fish that remove a candidate, digits in order.

@@ -7,10 +7,10 @@
 //! marked [`Role::Base`], the box cells [`Role::Link`].
 
 use super::super::grid::{Candidate, Grid};
+use super::super::notation::{cell_words, house_words, join_words};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
 use super::skyscraper::chain;
-use super::super::notation::{cell_words, house_words, join_words};
 use super::{Flow, GO_ON, Instances};
 
 /// The conjugate pairs of `d` in houses of `kind`: up to nine `(cell, cell, house)`.

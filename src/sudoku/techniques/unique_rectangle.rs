@@ -19,9 +19,9 @@
 
 use super::super::grid::Grid;
 use super::super::notation::slash_digits;
+use super::super::notation::{cell_words, digit_words, house_words};
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
-use super::super::notation::{cell_words, digit_words, house_words};
 use super::{Flow, GO_ON, Instances};
 
 /// Every rectangle of four cells spanning two rows, two columns and exactly two boxes, as
@@ -74,7 +74,10 @@ pub(crate) fn search(grid: &Grid, kind: u8, out: &mut Instances) -> Flow {
                 continue;
             }
             tried = ab;
-            if corners.iter().any(|&o| (grid.candidates(o) & ab).is_empty()) {
+            if corners
+                .iter()
+                .any(|&o| (grid.candidates(o) & ab).is_empty())
+            {
                 continue;
             }
             let mut it = ab.iter();
@@ -161,13 +164,19 @@ fn mark(mut step: Step, grid: &Grid, corners: [Cell; 4], ab: Candidates, roof: [
 /// is type 2) all hold the same single extra digit `x`. One of them is `x`, so cells seeing all
 /// of them lose it.
 fn type5(grid: &Grid, corners: [Cell; 4], ab: Candidates, bivalue: [bool; 4]) -> Option<Step> {
-    let extra: Vec<Cell> = (0..4).filter(|&i| !bivalue[i]).map(|i| corners[i]).collect();
+    let extra: Vec<Cell> = (0..4)
+        .filter(|&i| !bivalue[i])
+        .map(|i| corners[i])
+        .collect();
     let in_line = |p: Cell, q: Cell| p.row() == q.row() || p.col() == q.col();
     if !(2..=3).contains(&extra.len()) || (extra.len() == 2 && in_line(extra[0], extra[1])) {
         return None;
     }
     let x = (grid.candidates(extra[0]) & !ab).single_digit()?;
-    if extra.iter().any(|&c| grid.candidates(c) & !ab != Candidates::single(x)) {
+    if extra
+        .iter()
+        .any(|&c| grid.candidates(c) & !ab != Candidates::single(x))
+    {
         return None;
     }
     let cells: CellSet = extra.iter().copied().collect();

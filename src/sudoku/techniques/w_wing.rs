@@ -8,9 +8,9 @@
 //! `x = w - w = w - w = x` in `links`.
 
 use super::super::grid::Grid;
+use super::super::notation::{cell_words, house_words};
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
-use super::super::notation::{cell_words, house_words};
 use super::{Flow, GO_ON, Instances};
 
 /// Reports the W-Wings (bivalue pairs in reading order) that eliminate something.
@@ -142,7 +142,10 @@ pub(crate) fn sentence(step: &Step) -> String {
     let Some(x) = (step.digits & !Candidates::single(w)).first() else {
         return super::generic_sentence(step);
     };
-    let ends: Vec<String> = step.marked(Role::Link).map(|c| c.cell.to_string()).collect();
+    let ends: Vec<String> = step
+        .marked(Role::Link)
+        .map(|c| c.cell.to_string())
+        .collect();
     format!(
         "{} hold only {x} and {w}, and the {w} of {} is in {}, each seeing one of them; so one \
          of the two cells is {x}, and {}.",

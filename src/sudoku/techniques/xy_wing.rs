@@ -8,9 +8,9 @@
 
 use super::super::grid::Grid;
 use super::super::notation::slash_digits;
+use super::super::notation::{cell_words, digit_words};
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit};
-use super::super::notation::{cell_words, digit_words};
 use super::{Flow, GO_ON, Instances};
 
 /// Reports the XY-Wings (pivots in reading order) that eliminate something.
@@ -127,7 +127,10 @@ pub(crate) fn sentence(step: &Step) -> String {
     let pivot_digits: Candidates = step.marked(Role::Pivot).map(|c| c.digit).collect();
     let z = step.digits & !pivot_digits;
     let z = if z.is_empty() {
-        step.eliminations.first().map(|e| Candidates::single(e.digit)).unwrap_or(z)
+        step.eliminations
+            .first()
+            .map(|e| Candidates::single(e.digit))
+            .unwrap_or(z)
     } else {
         z
     };

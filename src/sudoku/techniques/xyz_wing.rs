@@ -6,9 +6,9 @@
 //! smaller other digit).
 
 use super::super::grid::Grid;
+use super::super::notation::{cell_words, digit_words};
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Cell, CellSet, Digit};
-use super::super::notation::{cell_words, digit_words};
 use super::{Flow, GO_ON, Instances};
 
 /// Reports the XYZ-Wings (pivots in reading order) that eliminate something.
