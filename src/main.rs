@@ -136,3 +136,54 @@ fn quiet_on_closed_stdout() {
         default_hook(info);
     }));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every range-checked numeric option parses into its field's type (a range of another
+    /// number type compiles but panics in clap when the value is read).
+    #[test]
+    fn range_checked_numbers_parse_into_their_fields() {
+        for args in [
+            &["synth", "screens", "--out", "x", "--count", "3"][..],
+            &["synth", "print", "--out", "x", "--count", "3"],
+            &[
+                "synth", "webcam", "--from", "a", "--out", "x", "--copies", "2",
+            ],
+            &[
+                "simulate",
+                "--from",
+                "a",
+                "--out",
+                "x",
+                "--clips",
+                "2",
+                "--threads",
+                "1",
+            ],
+            &["replay", "a", "--fps", "30", "--within-ms", "400"],
+            &[
+                "dataset",
+                "--out",
+                "x",
+                "--synthetic-per-class",
+                "3",
+                "--jitter-copies",
+                "1",
+                "--jitter",
+                "0.01",
+                "--detector-tolerance",
+                "0.05",
+                "--ink-repeats",
+                "2",
+            ],
+        ] {
+            let cli =
+                Cli::try_parse_from(std::iter::once("sudoku-lens").chain(args.iter().copied()));
+            let cli = cli.unwrap_or_else(|e| panic!("{args:?}: {e}"));
+            // Debug-printing reads every field clap filled in.
+            assert!(!format!("{cli:?}").is_empty());
+        }
+    }
+}

@@ -192,8 +192,18 @@ fn puzzle_text() {
             let text = String::from_utf8_lossy(bytes);
             if let Ok(grid) = parse_puzzle(&text) {
                 // What parsed renders and parses back to the same grid.
-                let again = parse_puzzle(&grid.to_sukaku()).expect("its own pencil marks parse");
-                assert_eq!(again.to_sukaku(), grid.to_sukaku());
+                let marks = grid.to_sukaku();
+                let again = parse_puzzle(&marks);
+                if marks.as_bytes().chunks(9).any(|cell| cell == b".........") {
+                    // An 81-char puzzle may leave a cell no candidate (it cannot be solved); its
+                    // pencil marks say so, and the 729-char parser refuses that cell by name.
+                    assert!(again.is_err());
+                } else {
+                    assert_eq!(
+                        again.expect("its own pencil marks parse").to_sukaku(),
+                        marks
+                    );
+                }
                 let line = parse_puzzle(&grid.to_line()).expect("its own line parses");
                 assert_eq!(line.values(), grid.values());
             }
@@ -302,7 +312,12 @@ fn image_corpus() -> Vec<Vec<u8>> {
         image::ImageFormat::Pnm,
     ] {
         let mut bytes = std::io::Cursor::new(Vec::new());
-        let written = if format == image::ImageFormat::Jpeg || format == image::ImageFormat::WebP {
+        let rgb_only = [
+            image::ImageFormat::Jpeg,
+            image::ImageFormat::WebP,
+            image::ImageFormat::Gif,
+        ];
+        let written = if rgb_only.contains(&format) {
             rgb.write_to(&mut bytes, format)
         } else {
             img.write_to(&mut bytes, format)

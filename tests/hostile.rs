@@ -652,7 +652,13 @@ fn hostile_inputs_never_panic_or_hang() {
         if k % 5 < 2 {
             cli_input(&mut rng, &material, &mut tally, k / 5 * 2 + k % 5);
         } else {
-            in_process(&mut rng, &material, &mut tally, k, &mut scanner);
+            in_process(
+                &mut rng,
+                &material,
+                &mut tally,
+                k / 5 * 3 + k % 5 - 2,
+                &mut scanner,
+            );
         }
     }
     eprintln!(
