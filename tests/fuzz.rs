@@ -8,7 +8,8 @@
 //! HoDoKu library lines), collection files, label files, `corners.csv`, photo-name lists, and
 //! image bytes through loading and grid detection. `FUZZ_SECONDS` sets the budget per target
 //! (default 8: about a minute in all, as `.ci/run` runs it); `FUZZ_SEED` the seed (default
-//! fixed, so CI is reproducible). A long run: `FUZZ_SECONDS=600 FUZZ_SEED=$RANDOM cargo test --release --test fuzz -- --nocapture`.
+//! fixed, so CI is reproducible). A long run:
+//! `FUZZ_SECONDS=600 FUZZ_SEED=$RANDOM cargo test --release --test fuzz -- --nocapture`.
 //! A failure prints the seed and the input (escaped) that broke it.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
