@@ -27,7 +27,7 @@ fn reads_validation_cells_along_true_corners() {
         eprintln!("skipped: shared/datasets/kubiesa-val not found (set SUDOKU_LENS_DATASETS)");
         return;
     };
-    let photos = read_photo_set(&root.join("kubiesa-val")).unwrap();
+    let photos = read_photo_set(&root.join("kubiesa-val"), &[]).unwrap();
     let mut scanner = Scanner::with_default_model().unwrap();
     let (mut cells, mut correct, mut digits, mut digits_correct) = (0, 0, 0, 0);
     // Every 8th photo: 10 photos, 810 cells, different puzzles and phones.
@@ -66,7 +66,7 @@ fn reads_every_validation_photo_through_the_detector() {
         eprintln!("skipped: shared/datasets/kubiesa-val not found (set SUDOKU_LENS_DATASETS)");
         return;
     };
-    let photos = read_photo_set(&root.join("kubiesa-val")).unwrap();
+    let photos = read_photo_set(&root.join("kubiesa-val"), &[]).unwrap();
     let mut scanner = Scanner::with_default_model().unwrap();
     let (mut cells, mut correct, mut boards, mut exact) = (0, 0, 0, 0);
     for photo in &photos {

@@ -3,7 +3,9 @@
 //! `sudoku_lens::dataset`): grid found, corner error against `corners.csv` (largest corner
 //! distance in % of the true grid's mean side; only over photos with a corners row, so a set
 //! without corners is measured for its cells alone), milliseconds per image, cell and board
-//! accuracy, the misread cells of each photo and a confidence reliability table.
+//! accuracy, the misread cells of each photo and a confidence reliability table; on photos
+//! with a printed-givens mask (`givens/NAME.txt` in the set, or `--givens DIR`, see
+//! `dataset::givens_file`) also how well printed givens are told from handwriting.
 //!
 //! With `--json` every image is one JSON line and the LAST line is the [`EvalSummary`] object.
 
@@ -17,6 +19,7 @@ use serde::Serialize;
 
 use sudoku_lens::dataset::{Dataset, NameList, corner_error_pct};
 use sudoku_lens::digits::reliability::{BIN_LOWER_EDGES, CellOutcome, ReliabilityBin, reliability};
+use sudoku_lens::digits::writing::{GivensScore, missed_givens, score_givens};
 use sudoku_lens::scan::{ReadScore, Scanner, score_scan};
 use sudoku_lens::sudoku::Cell;
 use sudoku_lens::sudoku::parse::parse_labels;
@@ -37,6 +40,11 @@ pub struct EvalArgs {
     /// Leave out these photos (same file format as `--only`), e.g. a held-back split.
     #[arg(long, value_name = "LIST")]
     pub exclude: Option<PathBuf>,
+    /// Printed-givens masks from this folder instead of the set's own `givens/`: `NAME.txt`,
+    /// else `PREFIX.txt` for a photo named `PREFIX_…` (the longest such prefix), 9 rows of
+    /// 0/1 with 1 where the cell holds a printed digit.
+    #[arg(long, value_name = "DIR")]
+    pub givens: Option<PathBuf>,
     /// Print one JSON object per image and the summary object as the last line.
     #[arg(long)]
     pub json: bool,
@@ -70,6 +78,10 @@ pub struct DigitResult {
     /// Every read cell's confidence, correctness and flag (empty for a missed grid).
     #[serde(skip)]
     pub outcomes: Vec<CellOutcome>,
+    /// Printed/handwritten calls against the photo's givens mask (when it has one and the
+    /// model tells them apart).
+    #[serde(skip)]
+    pub givens: Option<GivensScore>,
 }
 
 /// A misread cell, in solving values (0 = empty, pencil marks included).
@@ -83,16 +95,19 @@ pub struct WrongCell {
     pub truth: u8,
 }
 
-/// Reads the digits of one photo and scores them against its label file.
+/// Reads the digits of one photo and scores them against its label file (and its givens
+/// mask, when it has one and the model tells print from handwriting).
 fn read_digits(
     scanner: &mut Scanner,
     gray: &image::GrayImage,
     detection: Option<&vision::GridDetection>,
     label_path: &std::path::Path,
+    mask: Option<[bool; 81]>,
     detect_ms: f64,
 ) -> Option<DigitResult> {
     let labels = parse_labels(&std::fs::read_to_string(label_path).ok()?).ok()?;
     let digits = labels.iter().filter(|v| (1..=9).contains(*v)).count();
+    let mask = mask.filter(|_| scanner.classifier_mut().has_kind_output());
     let missed = DigitResult {
         score: ReadScore {
             cells: 81,
@@ -100,6 +115,7 @@ fn read_digits(
             empties: 81 - digits,
             ..ReadScore::default()
         },
+        givens: mask.map(|_| missed_givens(&labels)),
         ..DigitResult::default()
     };
     let Some(d) = detection else {
@@ -135,6 +151,7 @@ fn read_digits(
         rotation_deg: Some(scan.rotation_deg()),
         wrong: Some(wrong),
         outcomes,
+        givens: mask.map(|m| score_givens(&scan.readings, &labels, &m)),
     })
 }
 
@@ -184,6 +201,17 @@ fn summarize_digits(summary: &mut EvalSummary, results: &[ImageResult]) {
             .filter(|r| r.rotation_deg.is_some_and(|d| d != 0))
             .count(),
     );
+    let givens: Vec<&GivensScore> = read.iter().filter_map(|r| r.givens.as_ref()).collect();
+    if !givens.is_empty() {
+        let cells: usize = givens.iter().map(|g| g.digit_cells).sum();
+        let right: usize = givens.iter().map(|g| g.kind_correct).sum();
+        let exact = givens.iter().filter(|g| g.givens_exact).count();
+        summary.givens_photos = Some(givens.len());
+        summary.given_cells = Some(cells);
+        summary.given_accuracy = Some(ratio(right, cells));
+        summary.givens_exact = Some(ratio(exact, givens.len()));
+        summary.givens_exact_count = Some(exact);
+    }
 }
 
 /// Result for one photo.
@@ -215,6 +243,10 @@ pub struct ImageResult {
     /// found or digits were not read).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wrong: Option<Vec<WrongCell>>,
+    /// Digit cells whose printed/handwritten call is wrong (`r1c2`; present on photos with a
+    /// givens mask).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind_wrong: Option<Vec<String>>,
 }
 
 /// The summary object (last JSON line). Later stages (digit reading) add `Option` fields,
@@ -283,6 +315,24 @@ pub struct EvalSummary {
     /// Share of misread cells flagged uncertain; null without misreads.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flagged_wrong_share: Option<Option<f64>>,
+    /// Photos with a givens mask scored for printed vs handwritten (absent without masks or
+    /// without the model's handwriting output).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub givens_photos: Option<usize>,
+    /// Digit cells of those photos.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub given_cells: Option<usize>,
+    /// Share of those digit cells whose printed/handwritten call is right (missed grids
+    /// count as wrong).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub given_accuracy: Option<f64>,
+    /// Share of those photos whose printed givens are all read and called printed, and
+    /// nothing else is called a printed digit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub givens_exact: Option<f64>,
+    /// Number of such photos.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub givens_exact_count: Option<usize>,
 }
 
 /// For each corner, how far `truth` lies outside `found` along the line from the found
@@ -328,6 +378,7 @@ pub fn evaluate(
                     error: Some(e.to_string()),
                     digits: None,
                     wrong: None,
+                    kind_wrong: None,
                 });
                 continue;
             }
@@ -337,8 +388,10 @@ pub fn evaluate(
         let gray = vision::to_gray(&image);
         let detection = vision::detect_gray(&gray);
         let ms = start.elapsed().as_secs_f64() * 1000.0;
+        // Masks were checked when the set was opened (`run`).
+        let mask = ds.givens(photo).ok().flatten();
         let digits = match (scanner.as_deref_mut(), &photo.label_path) {
-            (Some(s), Some(lp)) => read_digits(s, &gray, detection.as_ref().ok(), lp, ms),
+            (Some(s), Some(lp)) => read_digits(s, &gray, detection.as_ref().ok(), lp, mask, ms),
             _ => None,
         };
         let corners_in_image = detection.as_ref().ok().map(|d| d.corners_in_image);
@@ -356,6 +409,12 @@ pub fn evaluate(
             Err(e) => (false, None, Some(e.to_string())),
         };
         let wrong = digits.as_ref().and_then(|d| d.wrong.clone());
+        let kind_wrong = digits.as_ref().and_then(|d| d.givens.as_ref()).map(|g| {
+            g.kind_wrong
+                .iter()
+                .map(|&i| Cell::from_index(i).to_string())
+                .collect()
+        });
         results.push(ImageResult {
             name: photo.name.clone(),
             grid_found,
@@ -366,6 +425,7 @@ pub fn evaluate(
             error,
             digits,
             wrong,
+            kind_wrong,
         });
     }
     let mut summary = summarize(ds, &results);
@@ -414,7 +474,14 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("reading data set {}", args.dataset.display()))?;
     let only = args.only.as_deref().map(NameList::read).transpose()?;
     let exclude = args.exclude.as_deref().map(NameList::read).transpose()?;
-    let ds = ds.select(only.as_ref(), exclude.as_ref())?;
+    let mut ds = ds.select(only.as_ref(), exclude.as_ref())?;
+    if let Some(dir) = &args.givens {
+        ds = ds.with_givens_dir(dir)?;
+    }
+    // A malformed mask is an error naming its file and line, before anything is read.
+    for photo in &ds.photos {
+        ds.givens(photo)?;
+    }
     let mut scanner = if args.detect_only {
         None
     } else {
@@ -473,6 +540,12 @@ fn image_line(r: &ImageResult) -> String {
             line.push_str(&format!(", misread {}", cells.join(", ")));
         }
     }
+    if let Some(kind_wrong) = r.kind_wrong.as_ref().filter(|k| !k.is_empty()) {
+        line.push_str(&format!(
+            ", printed/handwritten wrong at {}",
+            kind_wrong.join(" ")
+        ));
+    }
     line
 }
 
@@ -530,6 +603,15 @@ fn summary_text(s: &EvalSummary) -> String {
             sudoku_lens::digits::UNCERTAIN_BELOW,
             pct(s.flagged_correct_share.flatten()),
             pct(s.flagged_wrong_share.flatten())
+        ));
+    }
+    if let (Some(photos), Some(cells)) = (s.givens_photos, s.given_cells) {
+        out.push_str(&format!(
+            "printed vs handwritten on {photos} photos with givens masks: {} of {cells} digit \
+             cells called right, givens exact {}/{photos} ({})\n",
+            pct(s.given_accuracy),
+            s.givens_exact_count.unwrap_or(0),
+            pct(s.givens_exact)
         ));
     }
     out

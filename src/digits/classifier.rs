@@ -21,6 +21,15 @@ use crate::vision::{CELL_INPUT_LEN, CELL_INPUT_PX};
 /// works from any directory.
 pub const EMBEDDED_MODEL: &[u8] = include_bytes!("../../models/digits.onnx");
 
+/// Name of the model output holding the 11 class logits (the first output when no output has
+/// this name).
+pub const LOGITS_OUTPUT: &str = "logits";
+
+/// Name of the optional second model output: handwriting vs print per cell, `[N,2]` logits
+/// (index 0 printed, 1 handwritten) or `[N,1]` (one logit of handwriting). A model without
+/// it still loads; its readings carry no handwriting probability.
+pub const KIND_OUTPUT: &str = "kind";
+
 /// Environment variable naming ONNX Runtime's shared library for [`Backend::OnnxRuntime`].
 pub const ORT_LIB_ENV: &str = "SUDOKU_LENS_ORT_LIB";
 
@@ -250,6 +259,10 @@ pub struct Classifier {
     session: Session,
     backend: Backend,
     model: String,
+    /// Index of the class-logits output.
+    logits_output: usize,
+    /// Index of the handwriting output, when the model has one.
+    kind_output: Option<usize>,
 }
 
 impl std::fmt::Debug for Classifier {
@@ -305,10 +318,16 @@ impl Classifier {
             .map_err(|e| invalid(e.to_string()))?
             .commit_from_memory(bytes)
             .map_err(|e| invalid(e.to_string()))?;
+        let outputs = session.outputs();
+        let named = |wanted: &str| outputs.iter().position(|o| o.name() == wanted);
+        let logits_output = named(LOGITS_OUTPUT).unwrap_or(0);
+        let kind_output = named(KIND_OUTPUT).filter(|&i| i != logits_output);
         let mut classifier = Classifier {
             session,
             backend,
             model: name.to_string(),
+            logits_output,
+            kind_output,
         };
         if classifier.session.inputs().len() != 1 || classifier.session.outputs().is_empty() {
             return Err(ModelError::Shape {
@@ -344,6 +363,11 @@ impl Classifier {
         &self.model
     }
 
+    /// Whether the model tells handwriting from print (has the [`KIND_OUTPUT`] output).
+    pub fn has_kind_output(&self) -> bool {
+        self.kind_output.is_some()
+    }
+
     /// Classifies a batch of normalized cells (each [`CELL_INPUT_LEN`] values, as made by
     /// `vision::normalize_cell`) in one model run: one reading per cell, in order.
     pub fn classify(&mut self, cells: &[Vec<f32>]) -> Result<Vec<CellReading>, ModelError> {
@@ -368,7 +392,7 @@ impl Classifier {
             .session
             .run(ort::inputs![input])
             .map_err(|e| ModelError::Inference(e.to_string()))?;
-        let (shape, logits) = outputs[0]
+        let (shape, logits) = outputs[self.logits_output]
             .try_extract_tensor::<f32>()
             .map_err(|e| ModelError::Inference(e.to_string()))?;
         let dims: Vec<i64> = shape.iter().copied().collect();
@@ -378,14 +402,52 @@ impl Classifier {
                 message: format!("output shape {dims:?}, expected [{n}, {NUM_CLASSES}]"),
             });
         }
+        let handwritten = match self.kind_output {
+            Some(k) => Some(handwriting(&outputs[k], n, &self.model)?),
+            None => None,
+        };
         Ok(logits
             .chunks_exact(NUM_CLASSES)
-            .map(|row| {
+            .enumerate()
+            .map(|(i, row)| {
                 let mut l = [0.0f32; NUM_CLASSES];
                 l.copy_from_slice(row);
-                CellReading::from_logits(&l)
+                let reading = CellReading::from_logits(&l);
+                match &handwritten {
+                    Some(p) => reading.with_handwritten(p[i]),
+                    None => reading,
+                }
             })
             .collect())
+    }
+}
+
+/// Per-cell probability of handwriting from the [`KIND_OUTPUT`] tensor of `model`: softmax of
+/// `[N,2]` logits (index 1 handwritten) or the logistic of `[N,1]`.
+fn handwriting(
+    value: &ort::value::DynValue,
+    n: usize,
+    model: &str,
+) -> Result<Vec<f32>, ModelError> {
+    let (shape, kind) = value
+        .try_extract_tensor::<f32>()
+        .map_err(|e| ModelError::Inference(e.to_string()))?;
+    let dims: Vec<i64> = shape.iter().copied().collect();
+    let logistic = |x: f32| 1.0 / (1.0 + (-x).exp());
+    match dims.as_slice() {
+        [rows, 2] if *rows == n as i64 && kind.len() == 2 * n => Ok(kind
+            .chunks_exact(2)
+            .map(|pair| logistic(pair[1] - pair[0]))
+            .collect()),
+        [rows, 1] if *rows == n as i64 && kind.len() == n => {
+            Ok(kind.iter().map(|&x| logistic(x)).collect())
+        }
+        _ => Err(ModelError::Shape {
+            model: model.to_string(),
+            message: format!(
+                "output `{KIND_OUTPUT}` has shape {dims:?}, expected [{n}, 2] or [{n}, 1]"
+            ),
+        }),
     }
 }
 
