@@ -2,7 +2,8 @@
 //! detector finds, for `models/train/make_givens.py` (rozet-handwritten: black print, blue
 //! pen). Prints one tab-separated line per digit cell: photo, cell (`r1c2`), label, blue
 //! excess (B − R of the cell's darkest pixels beyond what a black ink of that darkness shows
-//! on that paper), contrast (paper luma − ink luma). A photo whose grid is not found, or
+//! on that paper), contrast (paper luma − ink luma), and the cell's corners in the image
+//! (`x,y` TL TR BR BL, for looking at it). A photo whose grid is not found, or
 //! whose found grid reads fewer than 60 % of its labelled digits (the lattice is off the
 //! grid), is listed as `#skip NAME why`.
 //!
@@ -62,7 +63,7 @@ fn main() -> anyhow::Result<()> {
         .into();
     let ds = Dataset::open(&dir)?;
     let mut scanner = Scanner::with_default_model()?;
-    println!("photo\tcell\tlabel\tblue_excess\tcontrast");
+    println!("photo\tcell\tlabel\tblue_excess\tcontrast\tquad");
     for photo in &ds.photos {
         let Some(labels) = ds.labels(photo)? else {
             continue;
@@ -95,19 +96,25 @@ fn main() -> anyhow::Result<()> {
             points_in_image: scan.detection.lattice_in_image,
         };
         for &i in &digits {
-            let Some((paper, ink)) = cell_colours(&rgb, lattice.cell_quad(i / 9, i % 9)) else {
+            let quad = lattice.cell_quad(i / 9, i % 9);
+            let Some((paper, ink)) = cell_colours(&rgb, quad) else {
                 continue;
             };
+            let corners: Vec<String> = quad
+                .iter()
+                .map(|p| format!("{:.0},{:.0}", p.x, p.y))
+                .collect();
             let luma = |c: [f32; 3]| 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
             let t = luma(ink) / luma(paper).max(1.0);
             let excess = (ink[2] - ink[0]) - t * (paper[2] - paper[0]);
             println!(
-                "{}\tr{}c{}\t{}\t{excess:.1}\t{:.1}",
+                "{}\tr{}c{}\t{}\t{excess:.1}\t{:.1}\t{}",
                 photo.name,
                 i / 9 + 1,
                 i % 9 + 1,
                 labels[i],
-                luma(paper) - luma(ink)
+                luma(paper) - luma(ink),
+                corners.join(" ")
             );
         }
     }

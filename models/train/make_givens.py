@@ -83,7 +83,7 @@ def rozet(shared, out, tsv_lines, split):
             continue
         if not line.strip() or line.startswith("photo\t"):
             continue
-        name, cell, label, excess, contrast = line.split("\t")
+        name, cell, label, excess, contrast = line.split("\t")[:5]
         r, c = int(cell[1]) - 1, int(cell[3]) - 1
         cells.setdefault(name, {})[(r, c)] = float(excess) / max(float(contrast), 20.0)
     values = [v for per in cells.values() for v in per.values()]
