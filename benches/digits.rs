@@ -13,16 +13,8 @@ use sudoku_lens::digits::{Backend, Classifier};
 use sudoku_lens::scan::Scanner;
 use sudoku_lens::vision::CELL_INPUT_LEN;
 
-fn datasets() -> Option<PathBuf> {
-    [
-        std::env::var_os("SUDOKU_LENS_DATASETS").map(PathBuf::from),
-        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets")),
-        Some(PathBuf::from("/work/shared/datasets")),
-    ]
-    .into_iter()
-    .flatten()
-    .find(|p| p.is_dir())
-}
+#[path = "../tests/common/data.rs"]
+mod data;
 
 fn batch(c: &mut Criterion) {
     let model = std::env::var_os("SUDOKU_LENS_BENCH_MODEL")
@@ -55,10 +47,11 @@ fn batch(c: &mut Criterion) {
 }
 
 fn whole_scan(c: &mut Criterion) {
-    let Some(root) = datasets() else {
-        eprintln!("skipped whole-scan benches: shared/datasets not found");
+    let root = data::shared_datasets();
+    if !root.is_dir() {
+        eprintln!("skipped whole-scan benches: {} not found", root.display());
         return;
-    };
+    }
     let mut scanner = Scanner::with_default_model().expect("embedded model loads");
     let photos = [
         (

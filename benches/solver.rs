@@ -26,12 +26,8 @@ const SETS: [(&str, usize); 4] = [
     ("forum-hardest-1106.txt", usize::MAX),
 ];
 
-fn puzzle_dir() -> PathBuf {
-    match std::env::var_os("SUDOKU_LENS_PUZZLES") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles"),
-    }
-}
+#[path = "../tests/common/data.rs"]
+mod data;
 
 /// The values of one puzzle text; `None` when it does not parse.
 fn parse_values(text: &str) -> Option<[u8; 81]> {
@@ -40,7 +36,7 @@ fn parse_values(text: &str) -> Option<[u8; 81]> {
 
 /// Puzzle lines of a set file (comments skipped), at most `limit`.
 fn load_lines(name: &str, limit: usize) -> Vec<String> {
-    let path = puzzle_dir().join(name);
+    let path = data::shared_puzzle_path(name);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     collection_puzzles(&text)
@@ -123,7 +119,7 @@ fn explained_samples() -> Vec<(String, Vec<Grid>)> {
         .filter_map(|l| to_grid(l))
         .collect();
     out.push(("top1465".to_string(), top));
-    let se_dir = puzzle_dir().join("se-rated");
+    let se_dir = data::shared_puzzle_path("se-rated");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&se_dir)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();

@@ -5,16 +5,15 @@
 //! Run: `cargo bench --no-default-features --bench vision`.
 
 use std::hint::black_box;
-use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use sudoku_lens::vision;
 
+#[path = "../tests/common/data.rs"]
+mod data;
+
 fn photos(set: &str, names: &[&str]) -> Vec<image::DynamicImage> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/datasets")
-        .join(set)
-        .join("images");
+    let dir = data::shared_dataset(set).join("images");
     names
         .iter()
         .filter_map(|n| vision::load_image(dir.join(n)).ok())

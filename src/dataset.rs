@@ -7,12 +7,12 @@
 //! held-back splits.
 //!
 //! Owns reading and checking that layout, with errors that name the file and line. It does not
-//! decode images (see `vision::load_image`) nor compute metrics (see `cli::eval`).
+//! decode images (see `vision::load_image`) nor compute metrics (see `eval`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::sudoku::parse::parse_labels;
+use crate::sudoku::parse::{ParseError, parse_labels};
 use crate::vision::Point;
 
 /// Why a data set could not be read.
@@ -101,6 +101,17 @@ impl Dataset {
             });
         }
         photos.sort_by(|a, b| a.name.cmp(&b.name));
+        if let Some(pair) = photos.windows(2).find(|w| w[0].name == w[1].name) {
+            return Err(DatasetError::Format {
+                path: pair[1].image_path.clone(),
+                line: 0,
+                message: format!(
+                    "a second image named `{}` (also {}); one photo per name",
+                    pair[1].name,
+                    pair[0].image_path.display()
+                ),
+            });
+        }
         let corners_path = root.join("corners.csv");
         let corners = if corners_path.exists() {
             read_corners(&corners_path)?
@@ -186,8 +197,17 @@ impl Dataset {
             .map(Some)
             .map_err(|e| DatasetError::Format {
                 path: path.clone(),
-                line: 0,
-                message: e.to_string(),
+                line: label_error_line(&e, &text),
+                message: match e {
+                    // The line is in the location already.
+                    ParseError::LabelRowLength { found, .. } => {
+                        format!("expected 9 numbers, found {found}")
+                    }
+                    ParseError::BadLabel { text, entry, .. } => format!(
+                        "entry {entry}: {text:?} is not a label (0 empty, 1-9 digit, 10 pencil marks)"
+                    ),
+                    other => other.to_string(),
+                },
             })
     }
 }
@@ -253,6 +273,25 @@ pub fn parse_givens(text: &str, path: &Path) -> Result<[bool; 81], DatasetError>
     Ok(mask)
 }
 
+/// The 1-based line a label-file error points at: the faulty row, the tenth row of a file
+/// with too many, the end of a file with too few (line 1 for an empty file).
+fn label_error_line(e: &ParseError, text: &str) -> usize {
+    match e {
+        ParseError::LabelRowLength { line, .. } | ParseError::BadLabel { line, .. } => *line,
+        _ => {
+            let rows: Vec<usize> = text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
+                .map(|(i, _)| i + 1)
+                .collect();
+            rows.get(9)
+                .copied()
+                .unwrap_or_else(|| text.lines().count().max(1))
+        }
+    }
+}
+
 /// A list of photo names (a held-back split, a subset to evaluate).
 #[derive(Clone, Debug, PartialEq)]
 pub struct NameList {
@@ -304,6 +343,10 @@ fn strip_image_extension(name: &str) -> &str {
     }
 }
 
+/// Largest corner coordinate `corners.csv` may give, in pixels (beyond any photo this
+/// program decodes, see `vision::MAX_IMAGE_PIXELS`, yet far from `f32` overflow).
+pub const MAX_CORNER_COORD: f32 = 1e7;
+
 /// Parses `corners.csv`: a header line starting with `name`, then one row per photo.
 /// Returns name → (line number, corners).
 pub fn read_corners(path: &Path) -> Result<HashMap<String, (usize, [Point; 4])>, DatasetError> {
@@ -326,6 +369,8 @@ pub fn parse_corners(
     };
     let mut out = HashMap::new();
     let mut saw_header = false;
+    // Spreadsheet programs save CSV with a UTF-8 byte-order mark.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
         let line = raw.trim();
@@ -351,11 +396,21 @@ pub fn parse_corners(
         }
         let mut v = [0.0f32; 8];
         for (k, f) in fields[1..].iter().enumerate() {
-            v[k] = f
+            let x = f
                 .parse::<f32>()
                 .ok()
                 .filter(|x| x.is_finite())
                 .ok_or_else(|| err(line_no, format!("field {} `{f}` is not a number", k + 2)))?;
+            if x.abs() > MAX_CORNER_COORD {
+                return Err(err(
+                    line_no,
+                    format!(
+                        "field {} `{f}` is not a pixel coordinate (at most {MAX_CORNER_COORD:e} in size)",
+                        k + 2
+                    ),
+                ));
+            }
+            v[k] = x;
         }
         let name = fields[0].to_string();
         if name.is_empty() {
@@ -375,18 +430,6 @@ pub fn parse_corners(
         return Err(err(0, "file is empty (no header)".into()));
     }
     Ok(out)
-}
-
-/// How far detected corners lie from the ground truth: the largest distance between
-/// corresponding corners, in % of `truth`'s mean side (the metric of `eval` and the tests).
-pub fn corner_error_pct(found: [Point; 4], truth: [Point; 4]) -> f64 {
-    let side = crate::vision::mean_side(truth).max(1.0) as f64;
-    let worst = found
-        .iter()
-        .zip(truth.iter())
-        .map(|(a, b)| a.distance(*b) as f64)
-        .fold(0.0, f64::max);
-    100.0 * worst / side
 }
 
 #[cfg(test)]
@@ -456,6 +499,11 @@ mod tests {
                 .contains(":2:")
         );
         assert!(parse_corners("", p).is_err());
+        let bom = format!("\u{feff}{ok}");
+        assert_eq!(parse_corners(&bom, p).unwrap()["a"].1, m["a"].1);
+        let huge = "name,tl_x,tl_y,tr_x,tr_y,br_x,br_y,bl_x,bl_y\na,1,2,3,1e38,5,6,7,8\n";
+        let e = parse_corners(huge, p).unwrap_err().to_string();
+        assert!(e.contains(":2:") && e.contains("field 5"), "{e}");
         assert!(
             parse_corners("a,1,2,3,4,5,6,7,8\n", p)
                 .unwrap_err()
@@ -517,6 +565,29 @@ mod tests {
     }
 
     #[test]
+    fn malformed_label_files_are_reported_with_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        tiny_set(dir.path(), None);
+        let ds = Dataset::open(dir.path()).unwrap();
+        let row = "0 0 0 0 0 0 0 0 0\n";
+        let cases: [(Vec<u8>, &str); 8] = [
+            (row.repeat(8).into(), ":8: expected 9 rows of labels, found 8"),
+            (row.repeat(10).into(), ":10: expected 9 rows"),
+            (b"0 0 x 0 0 0 0 0 0\n".into(), ":1: entry 3: \"x\""),
+            (b"0 0 0 0 0 0 0 0 11\n".into(), ":1: entry 9: \"11\""),
+            (b"0 0 0 0 -1 0 0 0 0\n".into(), ":1: entry 5: \"-1\""),
+            (b"0 0 0\n".into(), ":1: expected 9 numbers, found 3"),
+            (Vec::new(), ":1: expected 9 rows of labels, found 0"),
+            (vec![0xff, 0xfe, 0x00, 0x12, 0x80], "cannot read"),
+        ];
+        for (bytes, expected) in cases {
+            std::fs::write(dir.path().join("labels/b.txt"), bytes).unwrap();
+            let e = ds.labels(&ds.photos[1]).unwrap_err().to_string();
+            assert!(e.contains("b.txt") && e.contains(expected), "{e}");
+        }
+    }
+
+    #[test]
     fn name_lists_select_and_exclude_photos() {
         let dir = tempfile::tempdir().unwrap();
         tiny_set(dir.path(), None);
@@ -541,9 +612,7 @@ mod tests {
 
     #[test]
     fn reads_the_shared_wichtounet_set() {
-        let dir =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets/wichtounet-v2-train");
-        let ds = Dataset::open(&dir).unwrap();
+        let ds = Dataset::open(crate::test_data::shared_dataset("wichtounet-v2-train")).unwrap();
         assert_eq!(ds.photos.len(), 160);
         let missing: Vec<&str> = ds
             .photos

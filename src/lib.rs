@@ -15,9 +15,15 @@ pub mod camera;
 pub mod clip;
 pub mod dataset;
 pub mod digits;
+pub mod eval;
 pub mod live;
 pub mod scan;
 pub mod session;
 pub mod sudoku;
 pub mod synthetic;
 pub mod vision;
+
+/// Where the shared test data is (the one lookup, shared with the integration tests).
+#[cfg(test)]
+#[path = "../tests/common/data.rs"]
+pub(crate) mod test_data;

@@ -58,6 +58,7 @@ fn main() -> ExitCode {
             };
         }
     };
+    let json = cli.command.as_ref().is_some_and(Command::wants_json);
     let result = match cli.command {
         Some(Command::Solve(a)) => cli::solve::run_solve(a),
         Some(Command::Hint(a)) => cli::solve::run_hint(a),
@@ -76,8 +77,27 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", error_chain(&e));
+            let message = error_chain(&e);
+            eprintln!("error: {message}");
+            if json {
+                // `--json` output stays machine-readable whatever happened.
+                println!("{}", serde_json::json!({ "error": message }));
+            }
             ExitCode::from(1)
+        }
+    }
+}
+
+impl Command {
+    /// Whether the command was asked for JSON output (`--json`).
+    fn wants_json(&self) -> bool {
+        match self {
+            Command::Solve(a) => a.json,
+            Command::Hint(a) => a.json,
+            Command::Scan(a) => a.json,
+            Command::Eval(a) => a.json,
+            Command::Replay(a) => a.json,
+            _ => false,
         }
     }
 }

@@ -14,7 +14,7 @@ use image::{DynamicImage, GrayImage};
 use crate::digits::orientation::{Oriented, lattice_as_read, orient};
 use crate::digits::{CellReading, Classifier, ModelError, Repair, suggest_repair};
 use crate::sudoku::solver::solve_values;
-use crate::sudoku::{Cell, Explained, Grid, SolveError, solve_explained};
+use crate::sudoku::{Cell, Conflict, Explained, Grid, SolveError, solve_explained};
 use crate::vision::{GridDetection, Lattice, NoGrid};
 
 /// Side of a rectified cell in pixels before normalization (training export uses it too).
@@ -34,17 +34,6 @@ pub enum ScanError {
     Model(#[from] ModelError),
 }
 
-/// Two read cells that repeat a digit in a house.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReadConflict {
-    /// The repeated digit.
-    pub digit: u8,
-    /// First cell (reading order).
-    pub first: Cell,
-    /// Second cell.
-    pub second: Cell,
-}
-
 /// Everything a scan found.
 #[derive(Clone, Debug)]
 pub struct Scan {
@@ -60,7 +49,7 @@ pub struct Scan {
     /// The grid as read: digits 1–9, 0 for empty and pencil-mark cells.
     pub values: [u8; 81],
     /// Repeated digits among the read cells.
-    pub conflicts: Vec<ReadConflict>,
+    pub conflicts: Vec<Conflict>,
     /// Solutions of the read grid, counted up to 2 (0 with conflicts).
     pub solution_count: usize,
     /// The read grid's solution when it is unique.
@@ -77,15 +66,7 @@ impl Scan {
         for (v, r) in values.iter_mut().zip(&readings) {
             *v = r.class.value();
         }
-        let conflicts: Vec<ReadConflict> = Grid::from_values(&values)
-            .conflicts()
-            .iter()
-            .map(|c| ReadConflict {
-                digit: c.digit.get(),
-                first: c.first,
-                second: c.second,
-            })
-            .collect();
+        let conflicts = Grid::from_values(&values).conflicts();
         let (solution_count, solution) = if conflicts.is_empty() {
             let s = solve_values(&values, 2);
             (s.count, if s.count == 1 { s.first } else { None })
@@ -255,185 +236,4 @@ impl Scanner {
 /// The 81 normalized classifier inputs under `lattice`, row-major in the lattice's order.
 fn cell_inputs(gray: &GrayImage, lattice: &Lattice) -> Vec<Vec<f32>> {
     crate::vision::rectify::cell_inputs(gray, lattice, CELL_SIZE_PX)
-}
-
-/// How a scan's readings compare with a labelled photo (labels 0–10, 10 = pencil marks,
-/// counted as empty).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct ReadScore {
-    /// Cells compared (81).
-    pub cells: usize,
-    /// Cells whose solving value (digit or empty) is right.
-    pub cells_correct: usize,
-    /// Cells whose truth is a digit 1–9.
-    pub digits: usize,
-    /// … read as that digit.
-    pub digits_correct: usize,
-    /// Cells whose truth is empty or pencil marks.
-    pub empties: usize,
-    /// … read as empty or pencil marks.
-    pub empties_correct: usize,
-    /// All 81 cells right.
-    pub exact: bool,
-    /// The labelled grid has one solution and the scan's best solution equals it.
-    pub solved_correct: bool,
-}
-
-/// Scores `scan` against `labels`.
-pub fn score_scan(scan: &Scan, labels: &[u8; 81]) -> ReadScore {
-    let mut s = ReadScore {
-        cells: 81,
-        ..ReadScore::default()
-    };
-    let truth = labels.map(|v| if (1..=9).contains(&v) { v } else { 0 });
-    for (i, &t) in truth.iter().enumerate() {
-        let read = scan.values[i];
-        if read == t {
-            s.cells_correct += 1;
-        }
-        if t == 0 {
-            s.empties += 1;
-            s.empties_correct += usize::from(read == 0);
-        } else {
-            s.digits += 1;
-            s.digits_correct += usize::from(read == t);
-        }
-    }
-    s.exact = s.cells_correct == 81;
-    let true_solution = solve_values(&truth, 2);
-    s.solved_correct = true_solution.count == 1 && scan.best_solution() == true_solution.first;
-    s
-}
-
-fn line_of(values: &[u8; 81]) -> String {
-    values
-        .iter()
-        .map(|&v| if v == 0 { '.' } else { char::from(b'0' + v) })
-        .collect()
-}
-
-impl Scan {
-    /// The JSON report printed by `scan --json`: `grid` (81 chars, `.` empty), `confidence`
-    /// (81), `uncertain` (cell names), `solution` (81 chars or null), `unique`, `repair`
-    /// (null or `{changes, grid, solution}`), `conflicts`, `corners` (TL, TR, BR, BL as the
-    /// puzzle reads), `rotation_deg` (how far the puzzle appears turned clockwise: 0, 90,
-    /// 180 or 270).
-    pub fn to_json(&self) -> serde_json::Value {
-        let repair = self.repair.as_ref().map(|r| {
-            serde_json::json!({
-                "changes": r.changes.iter().map(|c| serde_json::json!({
-                    "cell": c.cell.to_string(), "from": c.from, "to": c.to,
-                    "probability": c.probability,
-                })).collect::<Vec<_>>(),
-                "grid": line_of(&r.values),
-                "solution": line_of(&r.solution),
-            })
-        });
-        serde_json::json!({
-            "grid": line_of(&self.values),
-            "confidence": self.readings.iter().map(|r| r.confidence).collect::<Vec<_>>(),
-            "uncertain": self.uncertain_cells().iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "solution": self.best_solution().map(|s| line_of(&s)),
-            "unique": self.is_unique(),
-            "repair": repair,
-            "conflicts": self.conflicts.iter().map(|c| serde_json::json!({
-                "digit": c.digit, "cells": [c.first.to_string(), c.second.to_string()],
-            })).collect::<Vec<_>>(),
-            "corners": self.detection.corners_in_image.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>(),
-            "rotation_deg": self.rotation_deg(),
-        })
-    }
-
-    /// The human-readable report printed by `scan`: the read grid (uncertain cells marked
-    /// `?`), conflicts, the repair suggestion if any, and the solution.
-    pub fn to_text(&self) -> String {
-        let mut out = String::new();
-        if self.quarter_turns != 0 {
-            out.push_str(&format!(
-                "the puzzle is turned {}° clockwise in the photo; read upright:\n",
-                self.rotation_deg()
-            ));
-        }
-        out.push_str("read grid (`?` before a cell marks an uncertain reading, `.` empty):\n");
-        out.push_str(&board(&self.values, |i| self.readings[i].is_uncertain()));
-        for c in &self.conflicts {
-            out.push_str(&format!(
-                "conflict: {} appears in both {} and {}\n",
-                c.digit, c.first, c.second
-            ));
-        }
-        match (&self.solution, &self.repair) {
-            (Some(_), _) => out.push_str("the read grid has exactly one solution\n"),
-            (None, Some(r)) => {
-                let why = if self.conflicts.is_empty() {
-                    if self.solution_count == 0 {
-                        "has no solution"
-                    } else {
-                        "has several solutions"
-                    }
-                } else {
-                    "has conflicts"
-                };
-                out.push_str(&format!(
-                    "the read grid {why}; suggested repair (not applied to the read grid):\n"
-                ));
-                for c in &r.changes {
-                    let show = |v: u8| {
-                        if v == 0 {
-                            "empty".to_string()
-                        } else {
-                            v.to_string()
-                        }
-                    };
-                    out.push_str(&format!(
-                        "  {}: {} -> {} (p = {:.3})\n",
-                        c.cell,
-                        show(c.from),
-                        show(c.to),
-                        c.probability
-                    ));
-                }
-            }
-            (None, None) => {
-                let why = match (self.conflicts.is_empty(), self.solution_count) {
-                    (false, _) => "has conflicts",
-                    (true, 0) => "has no solution",
-                    _ => "has several solutions",
-                };
-                out.push_str(&format!(
-                    "the read grid {why} and no repair of up to {MAX_REPAIR_CHANGES} cells was found\n"
-                ));
-            }
-        }
-        if let Some(s) = self.best_solution() {
-            out.push_str(if self.solution.is_some() {
-                "solution:\n"
-            } else {
-                "solution of the repaired grid:\n"
-            });
-            out.push_str(&board(&s, |_| false));
-        }
-        out
-    }
-}
-
-fn board(values: &[u8; 81], marked: impl Fn(usize) -> bool) -> String {
-    let mut out = String::new();
-    for r in 0..9 {
-        if r == 3 || r == 6 {
-            out.push_str("  ------+-------+------\n");
-        }
-        out.push(' ');
-        for c in 0..9 {
-            if c == 3 || c == 6 {
-                out.push_str(" |");
-            }
-            let i = r * 9 + c;
-            let v = values[i];
-            out.push(if marked(i) { '?' } else { ' ' });
-            out.push(if v == 0 { '.' } else { char::from(b'0' + v) });
-        }
-        out.push('\n');
-    }
-    out
 }

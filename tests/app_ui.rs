@@ -26,27 +26,26 @@ use sudoku_lens::sudoku::Cell;
 use sudoku_lens::sudoku::parse::parse_labels;
 use sudoku_lens::vision::{Lattice, Point};
 
-const DATASET: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/datasets/wichtounet-v2-train"
-);
+mod common;
+
+/// The photo set the app tests open photos from.
+fn dataset() -> PathBuf {
+    common::shared_dataset("wichtounet-v2-train")
+}
 
 /// A puzzle typed or pasted as text (Project Euler's first).
 const PUZZLE_TEXT: &str =
     "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
 
 fn photo(name: &str) -> PathBuf {
-    Path::new(DATASET)
-        .join("images")
+    dataset().join("images")
         .join(format!("{name}.jpg"))
 }
 
 /// The givens of a dataset photo (pencil marks count as empty).
 fn givens(name: &str) -> [u8; 81] {
     let text = std::fs::read_to_string(
-        Path::new(DATASET)
-            .join("labels")
-            .join(format!("{name}.txt")),
+        dataset().join("labels").join(format!("{name}.txt")),
     )
     .expect("label file");
     parse_labels(&text)
@@ -729,6 +728,47 @@ fn settings_and_edited_puzzle_persist() {
     assert_eq!(restored.board().recognized[0], 0);
     let mut h = harness(restored);
     wait_solved(&mut h, 60, "the restored puzzle to solve");
+}
+
+/// A saved state that does not read starts the app clean, says so in the status bar and keeps
+/// the old file as `app.ron.bak`; a nonsense frame rate falls back to the default.
+#[test]
+fn a_corrupt_saved_state_is_kept_and_reported() {
+    use sudoku_lens::app::Severity;
+    use sudoku_lens::session::{PUZZLE_KEY, SETTINGS_KEY, Settings};
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("app.ron");
+    std::fs::write(&file, "old state").unwrap();
+    let mut storage = MemoryStorage::default();
+    eframe::set_value(
+        &mut storage,
+        SETTINGS_KEY,
+        &Settings {
+            sequence_fps: 1e-30,
+            ..Settings::default()
+        },
+    );
+    eframe::Storage::set_string(&mut storage, PUZZLE_KEY, "(values: \"12".into());
+    let app = SudokuLensApp::new(
+        AppOptions {
+            start_camera: false,
+            state_file: Some(file.clone()),
+            ..AppOptions::default()
+        },
+        Some(&storage),
+    );
+    let message = app.message().expect("a status message");
+    assert_eq!(message.severity, Severity::Warning);
+    for says in ["frame rate", "saved puzzle was unreadable", "app.ron.bak"] {
+        assert!(message.text.contains(says), "{says}: {}", message.text);
+    }
+    assert_eq!(app.settings().sequence_fps, Settings::default().sequence_fps);
+    assert!(app.board().values.iter().all(|&v| v == 0));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("app.ron.bak")).unwrap(),
+        "old state"
+    );
 }
 
 /// The annotated PNG writes the solution into the empty cells.

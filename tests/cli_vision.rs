@@ -5,13 +5,15 @@
 //! error naming the file and line. Photos come from `../shared/datasets` and are
 //! copied only into temporary folders.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_sudoku-lens");
 
 fn kubiesa_val() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets/kubiesa-val")
+    common::shared_dataset("kubiesa-val")
 }
 
 fn run(args: &[&str]) -> Output {
@@ -320,4 +322,107 @@ fn scan_json_reports_a_turned_photo_upright() {
     let scan: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(scan["rotation_deg"], 270);
     assert_eq!(scan["grid"], upright["grid"]);
+}
+
+/// `--json` output is one JSON object whatever happens: a photo without a grid, a file that
+/// is not an image, a missing file — each an object with an `"error"`, exit 1.
+#[test]
+fn scan_json_is_json_on_every_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let blank = dir.path().join("blank.png");
+    image::GrayImage::from_pixel(320, 240, image::Luma([200])).save(&blank).unwrap();
+    let text = dir.path().join("notes.jpg");
+    std::fs::write(&text, "not a picture").unwrap();
+    let missing = dir.path().join("missing.jpg");
+    for (path, says) in [
+        (&blank, "no Sudoku grid found"),
+        (&text, "notes.jpg"),
+        (&missing, "missing.jpg"),
+    ] {
+        let o = run(&["scan", path.to_str().unwrap(), "--json"]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{path:?}: not one JSON object ({e}): {:?}", o.stdout));
+        let error = v["error"].as_str().expect("an error field");
+        assert!(error.contains(says), "{error}");
+    }
+}
+
+/// A model that cannot be used is reported even for a photo in which no grid is found.
+#[test]
+fn a_bad_model_is_reported_without_a_grid() {
+    let dir = tempfile::tempdir().unwrap();
+    let blank = dir.path().join("blank.png");
+    image::GrayImage::from_pixel(320, 240, image::Luma([200])).save(&blank).unwrap();
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/nan_scores.onnx");
+    let o = run(&[
+        "scan",
+        blank.to_str().unwrap(),
+        "--model",
+        model.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("nan_scores.onnx") && err.contains("NaN"), "{err}");
+}
+
+/// `SUDOKU_LENS_ORT_LIB` left set for another build does not stop a build without ONNX
+/// Runtime: a warning, and the scan runs on tract.
+#[cfg(not(feature = "onnxruntime"))]
+#[test]
+fn ort_library_variable_is_ignored_without_the_feature() {
+    let photo = kubiesa_val().join("images/01_01_honor_view_10_0.jpg");
+    let o = Command::new(BIN)
+        .args(["scan", photo.to_str().unwrap(), "--json"])
+        .env("SUDOKU_LENS_ORT_LIB", "/nonexistent/libonnxruntime.so")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("tract"), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["solution"].is_string(), "{v}");
+}
+
+/// Malformed label files are reported with file and line, never dropped from the figures;
+/// `eval --json` then prints one object with the error.
+#[test]
+fn eval_reports_malformed_labels_with_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let [first, second] = small_set(dir.path(), str::to_string);
+    let row = "0 0 0 0 0 0 0 0 0\n";
+    std::fs::write(dir.path().join(format!("labels/{first}.txt")), row.repeat(8)).unwrap();
+    std::fs::write(
+        dir.path().join(format!("labels/{second}.txt")),
+        format!("{}0 0 11 0 0 0 0 0 0\n", row.repeat(4)),
+    )
+    .unwrap();
+    let o = run(&["eval", dir.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains(&format!("{first}.txt:8")), "{err}");
+    assert!(err.contains(&format!("{second}.txt:5")) && err.contains("\"11\""), "{err}");
+    let o = run(&["eval", dir.path().to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    assert!(v["error"].as_str().unwrap().contains("malformed label"), "{v}");
+}
+
+/// corners.csv saved with a byte-order mark reads; corners far beyond any photo are refused
+/// by line (they once printed "NaN %").
+#[test]
+fn eval_reads_a_bom_and_refuses_absurd_corners() {
+    let dir = tempfile::tempdir().unwrap();
+    small_set(dir.path(), |csv| format!("\u{feff}{csv}"));
+    let (_, summary) = eval_json(dir.path(), &["--detect-only"]);
+    assert_eq!(summary["within_3pct"], 1.0);
+    small_set(dir.path(), |csv| {
+        let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+        let name = lines[1].split(',').next().unwrap().to_string();
+        lines[1] = format!("{name},1e38,1e38,1e38,1e38,1e38,1e38,1e38,1e38");
+        lines.join("\n")
+    });
+    let o = run(&["eval", dir.path().to_str().unwrap(), "--detect-only"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("corners.csv:2") && !err.contains("NaN"), "{err}");
 }

@@ -206,3 +206,36 @@ fn onnxruntime_backend_is_refused_after_tract() {
     .unwrap_err();
     assert!(matches!(err, ModelError::Backend { .. }), "{err:?}");
 }
+
+/// The hostile models of `scripts/make_bad_models.py`: each loads as ONNX, and the load check
+/// refuses it with a message naming the file and the fault.
+#[test]
+fn models_with_useless_output_fail_the_load_check() {
+    for (name, kind, says) in [
+        ("batch_one.onnx", "shape", "[1, 11]"),
+        ("nan_scores.onnx", "output", "NaN"),
+        ("inf_scores.onnx", "output", "inf"),
+        ("constant_scores.onnx", "output", "same scores"),
+        ("bad_kind.onnx", "shape", "second output"),
+    ] {
+        let err = Classifier::load(Some(&fixture(name)), Backend::Tract).unwrap_err();
+        let matched = match kind {
+            "shape" => matches!(err, ModelError::Shape { .. }),
+            _ => matches!(err, ModelError::Output { .. }),
+        };
+        let text = err.to_string();
+        assert!(matched, "{name}: {err:?}");
+        assert!(text.contains(name) && text.contains(says), "{name}: {text}");
+    }
+}
+
+/// A model with a second output (`kind`, [N,2]: printed vs handwritten) is accepted; its
+/// digit scores are read from the first output.
+#[test]
+fn a_second_kind_output_is_accepted() {
+    let mut c = Classifier::load(Some(&fixture("kind_output.onnx")), Backend::Tract).unwrap();
+    let readings = c
+        .classify(&[vec![0.0; CELL_INPUT_LEN], vec![1.0; CELL_INPUT_LEN]])
+        .unwrap();
+    assert_eq!(readings.len(), 2);
+}

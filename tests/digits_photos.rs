@@ -1,45 +1,26 @@
-//! End-to-end reading of real photos from the shared data sets (skipped, with a message, where
-//! the data sets are not present). The figures in models/README.md come from `eval`; this
-//! test guards a floor on a fixed subset of the validation set.
+//! End-to-end reading of real photos from the shared data sets (failing, with the path, where
+//! they are missing). The figures in models/README.md come from `eval`; these tests are
+//! regression guards with floors on the validation set.
 
-use std::path::PathBuf;
+mod common;
 
-use sudoku_lens::digits::export::read_photo_set;
-use sudoku_lens::scan::{Scanner, score_scan};
+use sudoku_lens::eval::score_scan;
+use sudoku_lens::scan::Scanner;
 use sudoku_lens::vision::Lattice;
-
-fn datasets() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("SUDOKU_LENS_DATASETS").map(PathBuf::from),
-        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets")),
-        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("shared/datasets")),
-        Some(PathBuf::from("/work/shared/datasets")),
-    ];
-    candidates
-        .into_iter()
-        .flatten()
-        .find(|p| p.join("kubiesa-val/corners.csv").is_file())
-}
 
 #[test]
 fn reads_validation_cells_along_true_corners() {
-    let Some(root) = datasets() else {
-        eprintln!("skipped: shared/datasets/kubiesa-val not found (set SUDOKU_LENS_DATASETS)");
-        return;
-    };
-    let photos = read_photo_set(&root.join("kubiesa-val"), &[]).unwrap();
+    let photos = common::puzzle_sources("kubiesa-val");
+    assert_eq!(photos.len(), 80, "every kubiesa-val photo has corners and labels");
     let mut scanner = Scanner::with_default_model().unwrap();
     let (mut cells, mut correct, mut digits, mut digits_correct) = (0, 0, 0, 0);
     // Every 8th photo: 10 photos, 810 cells, different puzzles and phones.
     for photo in photos.iter().step_by(8) {
-        let Some(corners) = photo.corners else {
-            continue;
-        };
-        let image = sudoku_lens::vision::load_image(&photo.image)
+        let image = sudoku_lens::vision::load_image(&photo.image_path)
             .unwrap()
             .to_luma8();
         let scan = scanner
-            .scan_lattice(&image, &Lattice::from_corners(corners))
+            .scan_lattice(&image, &Lattice::from_corners(photo.corners))
             .unwrap();
         let score = score_scan(&scan, &photo.labels);
         cells += score.cells;
@@ -62,17 +43,13 @@ fn reads_validation_cells_along_true_corners() {
 /// `eval`: 99.89 % and 74/80); the boards floor sits four boards below today's.
 #[test]
 fn reads_every_validation_photo_through_the_detector() {
-    let Some(root) = datasets() else {
-        eprintln!("skipped: shared/datasets/kubiesa-val not found (set SUDOKU_LENS_DATASETS)");
-        return;
-    };
-    let photos = read_photo_set(&root.join("kubiesa-val"), &[]).unwrap();
+    let photos = common::puzzle_sources("kubiesa-val");
     let mut scanner = Scanner::with_default_model().unwrap();
     let (mut cells, mut correct, mut boards, mut exact) = (0, 0, 0, 0);
     for photo in &photos {
         boards += 1;
         cells += 81;
-        let image = sudoku_lens::vision::load_image(&photo.image).unwrap();
+        let image = sudoku_lens::vision::load_image(&photo.image_path).unwrap();
         let Ok(scan) = scanner.scan(&image) else {
             continue;
         };
@@ -91,17 +68,12 @@ fn reads_every_validation_photo_through_the_detector() {
 
 #[test]
 fn scans_a_photo_end_to_end_and_solves_it() {
-    let Some(root) = datasets() else {
-        eprintln!("skipped: shared/datasets not found (set SUDOKU_LENS_DATASETS)");
-        return;
-    };
-    let set = root.join("wichtounet-v2-train");
-    let photos = read_photo_set(&set).unwrap();
+    let photos = common::puzzle_sources("wichtounet-v2-train");
     let mut scanner = Scanner::with_default_model().unwrap();
     let mut solved_right = 0;
     let mut tried = 0;
     for photo in photos.iter().take(6) {
-        let image = sudoku_lens::vision::load_image(&photo.image).unwrap();
+        let image = sudoku_lens::vision::load_image(&photo.image_path).unwrap();
         let Ok(scan) = scanner.scan(&image) else {
             continue;
         };

@@ -5,22 +5,15 @@
 //!
 //! Puzzles are read from `$SUDOKU_LENS_PUZZLES` when set, else from `../shared/puzzles`.
 
-use std::path::PathBuf;
+mod common;
 
 use sudoku_lens::sudoku::solver::{count_values, solve_candidates, solve_values};
 use sudoku_lens::sudoku::types::House;
 use sudoku_lens::sudoku::{collection_puzzles, parse_puzzle};
 
-fn puzzle_dir() -> PathBuf {
-    match std::env::var_os("SUDOKU_LENS_PUZZLES") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles"),
-    }
-}
-
 /// Every puzzle line of a set (comments and blank lines skipped), as text and values.
 fn load(name: &str) -> Vec<(String, [u8; 81])> {
-    let path = puzzle_dir().join(name);
+    let path = common::shared_puzzle_path(name);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let out: Vec<(String, [u8; 81])> = collection_puzzles(&text)

@@ -4,26 +4,14 @@
 //!
 //! Sample sizes scale with `NEVER_WRONG_SCALE` (default 1; e.g. 20 for a long soak run).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use sudoku_lens::sudoku::explain::contradicts;
 use sudoku_lens::sudoku::{Grid, Technique, collection_puzzles, parse_puzzle, solve_explained};
-
-fn puzzles_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles")
-}
-
-/// SplitMix64: a tiny seeded generator so samples are the same on every run.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
+// The seeded generator of the synthetic data: samples are the same on every run.
+use sudoku_lens::synthetic::Rng;
 
 /// Puzzle strings of a file (either layout), skipping comments.
 fn read_puzzles(path: &Path) -> Vec<String> {
@@ -45,11 +33,11 @@ fn scale() -> usize {
 fn check_file(path: &Path, n: usize, seed: u64) -> (usize, usize) {
     let puzzles = read_puzzles(path);
     assert!(!puzzles.is_empty(), "no puzzles in {}", path.display());
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let n = n.min(puzzles.len());
     let mut no_guess = 0;
     for _ in 0..n {
-        let p = &puzzles[(rng.next() % puzzles.len() as u64) as usize];
+        let p = &puzzles[rng.below(puzzles.len())];
         let grid = parse_puzzle(p).unwrap_or_else(|e| panic!("{p}: {e}"));
         let e = solve_explained(&grid).unwrap_or_else(|e| panic!("{p}: {e}"));
         assert!(
@@ -93,7 +81,7 @@ fn check_file(path: &Path, n: usize, seed: u64) -> (usize, usize) {
 #[test]
 fn main_puzzle_files() {
     let k = scale();
-    let dir = puzzles_dir();
+    let dir = common::shared_puzzles();
     for (i, (name, n)) in [
         ("17-clue.txt", 150),
         ("top1465.txt", 150),
@@ -112,7 +100,7 @@ fn main_puzzle_files() {
 #[test]
 fn se_rated_files() {
     let k = scale();
-    let dir = puzzles_dir().join("se-rated");
+    let dir = common::shared_puzzle_path("se-rated");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -136,7 +124,7 @@ mod invariants {
     use sudoku_lens::sudoku::solver::solve_up_to;
 
     fn top() -> Vec<String> {
-        read_puzzles(&puzzles_dir().join("top1465.txt"))
+        read_puzzles(&common::shared_puzzle_path("top1465.txt"))
     }
 
     proptest! {

@@ -5,28 +5,17 @@
 //! (the orientation step alone), and through the detector on the turned pixels, whose lattice
 //! differs from the upright one by resampling (see that test for what it allows).
 
-use std::path::PathBuf;
+mod common;
 
 use image::{GrayImage, imageops};
 use sudoku_lens::dataset::Dataset;
 use sudoku_lens::digits::orientation::turned;
-use sudoku_lens::scan::{Scanner, score_scan};
+use sudoku_lens::eval::score_scan;
+use sudoku_lens::scan::Scanner;
 use sudoku_lens::vision::{GridDetection, Lattice, Point};
 
 /// Two classes closer than this in probability are a near tie (see the exact test).
 const NEAR_TIE: f32 = 0.01;
-
-fn kubiesa_val() -> Option<PathBuf> {
-    [
-        std::env::var_os("SUDOKU_LENS_DATASETS").map(PathBuf::from),
-        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets")),
-        Some(PathBuf::from("/work/shared/datasets")),
-    ]
-    .into_iter()
-    .flatten()
-    .map(|p| p.join("kubiesa-val"))
-    .find(|p| p.join("images").is_dir())
-}
 
 /// `gray` turned `quarter_turns` times clockwise, and where a point of `gray` lands in it.
 fn turn(gray: &GrayImage, quarter_turns: u8) -> (GrayImage, impl Fn(Point) -> Point) {
@@ -78,11 +67,7 @@ fn carried_detection(
 /// 1 at 0.3697 against 2 at 0.3690, four pixels one level apart).
 #[test]
 fn turned_photos_read_exactly_like_upright_ones_along_the_same_lattice() {
-    let Some(dir) = kubiesa_val() else {
-        eprintln!("skipped: shared/datasets/kubiesa-val not found (set SUDOKU_LENS_DATASETS)");
-        return;
-    };
-    let ds = Dataset::open(&dir).unwrap();
+    let ds = Dataset::open(common::shared_dataset("kubiesa-val")).unwrap();
     assert_eq!(ds.photos.len(), 80);
     let mut scanner = Scanner::with_default_model().unwrap();
     let mut failures = Vec::new();
@@ -142,11 +127,7 @@ fn turned_photos_read_exactly_like_upright_ones_along_the_same_lattice() {
 /// near-tie readings).
 #[test]
 fn turned_photos_read_like_upright_ones() {
-    let Some(dir) = kubiesa_val() else {
-        eprintln!("skipped: shared/datasets/kubiesa-val not found (set SUDOKU_LENS_DATASETS)");
-        return;
-    };
-    let ds = Dataset::open(&dir).unwrap();
+    let ds = Dataset::open(common::shared_dataset("kubiesa-val")).unwrap();
     assert_eq!(ds.photos.len(), 80);
     let mut scanner = Scanner::with_default_model().unwrap();
     let (mut missed, mut wrong_turn, mut differ) = (Vec::new(), Vec::new(), Vec::new());

@@ -7,10 +7,11 @@
 //! targets (99 % of screenshots found, 98 % exact; 90 % of webcam frames exact), which are
 //! not reached yet: see README "Recognition quality".
 
-use std::path::PathBuf;
+mod common;
 
-use sudoku_lens::dataset::{Dataset, corner_error_pct};
-use sudoku_lens::scan::{Scanner, score_scan};
+use sudoku_lens::dataset::Dataset;
+use sudoku_lens::eval::{CORNER_TOLERANCE_PCT, corner_error_pct, score_scan};
+use sudoku_lens::scan::Scanner;
 use sudoku_lens::synthetic::{
     Degradation, FontBank, FontSplit, Rng, ScreenSpec, render_screen, webcam_frame,
 };
@@ -35,7 +36,7 @@ fn check(
     let Ok(scan) = scanner.scan(image) else {
         return;
     };
-    if corner_error_pct(scan.detection.corners_in_image, corners) <= 3.0 {
+    if corner_error_pct(scan.detection.corners_in_image, corners) <= CORNER_TOLERANCE_PCT {
         counts.found += 1;
         counts.exact += usize::from(score_scan(&scan, labels).exact);
     }
@@ -43,7 +44,7 @@ fn check(
 
 #[test]
 fn screenshots_in_held_out_fonts_are_found_and_read() {
-    let fonts = FontBank::from_dirs_split(&[PathBuf::from("/usr/share/fonts")], FontSplit::Heldout)
+    let fonts = FontBank::from_dirs_split(&[std::path::PathBuf::from("/usr/share/fonts")], FontSplit::Heldout)
         .expect("held-out fonts under /usr/share/fonts (models/README.md lists the packages)");
     let mut scanner = Scanner::with_default_model().expect("embedded model");
     let mut counts = Counts::default();
@@ -67,8 +68,7 @@ fn screenshots_in_held_out_fonts_are_found_and_read() {
 
 #[test]
 fn slight_webcam_frames_of_kubiesa_val_are_found_and_read() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets/kubiesa-val");
-    let set = Dataset::open(&root).expect("kubiesa-val in ../shared");
+    let set = Dataset::open(common::shared_dataset("kubiesa-val")).expect("kubiesa-val opens");
     let mut scanner = Scanner::with_default_model().expect("embedded model");
     let mut counts = Counts::default();
     // Every fourth photo: 20 frames keep the test quick in the dev profile.

@@ -2,22 +2,8 @@
 //! panic. Every image is generated here from a seeded generator, so the set is reproducible.
 
 use image::{GrayImage, Luma};
+use sudoku_lens::synthetic::Rng;
 use sudoku_lens::vision::detect_gray;
-
-/// Small deterministic generator (splitmix64).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * (self.next() % 1_000_000) as f32 / 1_000_000.0
-    }
-}
 
 fn rect(img: &mut GrayImage, x0: f32, y0: f32, x1: f32, y1: f32, v: u8) {
     let (w, h) = img.dimensions();
@@ -77,7 +63,7 @@ fn line_grid(rng: &mut Rng, n: u32, black_squares: bool) -> GrayImage {
     if black_squares {
         for r in 0..n {
             for c in 0..n {
-                if rng.next().is_multiple_of(5) {
+                if rng.next_u64().is_multiple_of(5) {
                     let (cx, cy) = (x0 + c as f32 * cell, y0 + r as f32 * cell);
                     rect(&mut img, cx, cy, cx + cell, cy + cell, ink);
                 }
@@ -138,14 +124,14 @@ fn text_page(rng: &mut Rng) -> GrayImage {
 fn noise(rng: &mut Rng) -> GrayImage {
     let mut img = GrayImage::new(640, 480);
     for p in img.pixels_mut() {
-        p.0[0] = (rng.next() % 256) as u8;
+        p.0[0] = (rng.next_u64() % 256) as u8;
     }
     img
 }
 
 #[test]
 fn non_sudoku_images_give_no_grid() {
-    let mut rng = Rng(0x5EED);
+    let mut rng = Rng::new(0x5EED);
     let mut total = 0;
     let mut false_grids = Vec::new();
     type Gen = fn(&mut Rng) -> GrayImage;

@@ -23,6 +23,7 @@ pub mod image_view;
 mod panels;
 pub mod pipeline;
 mod poll;
+pub mod saved_state;
 mod state;
 pub mod steps_view;
 pub mod wiring;
@@ -71,6 +72,11 @@ pub struct AppOptions {
     pub exit_after: Option<Duration>,
     /// Ignore saved settings and puzzle, and save nothing.
     pub fresh: bool,
+    /// The file the state is stored in ([`saved_state::state_file`]; `None` in tests): an
+    /// entry that does not read is backed up there before it is overwritten.
+    pub state_file: Option<PathBuf>,
+    /// Messages from before the window opened (an unreadable state file moved aside).
+    pub startup_notes: Vec<String>,
     /// The recognizer (default: [`wiring::default_pipeline`]).
     pub pipeline: Option<Pipeline>,
     /// Camera watchdog tuning.
@@ -90,6 +96,8 @@ impl Default for AppOptions {
             screenshot: None,
             exit_after: None,
             fresh: false,
+            state_file: None,
+            startup_notes: Vec::new(),
             pipeline: None,
             capture: CaptureOptions::default(),
             stats: None,
@@ -136,13 +144,18 @@ impl SudokuLensApp {
     /// A new app; restores settings and the last puzzle from `storage` unless `options.fresh`.
     /// Threads start on the first [`SudokuLensApp::show`].
     pub fn new(options: AppOptions, storage: Option<&dyn eframe::Storage>) -> SudokuLensApp {
-        let (settings, saved) = match (options.fresh, storage) {
-            (false, Some(s)) => (
-                eframe::get_value::<Settings>(s, SETTINGS_KEY).unwrap_or_default(),
-                eframe::get_value::<SavedPuzzle>(s, PUZZLE_KEY),
-            ),
-            _ => (Settings::default(), None),
+        let restored = match (options.fresh, storage) {
+            (false, Some(s)) => saved_state::restore(s),
+            _ => saved_state::Restored::default(),
         };
+        let mut notes = options.startup_notes.clone();
+        notes.extend(restored.notes);
+        if restored.damaged
+            && let Some(path) = &options.state_file
+        {
+            notes.push(saved_state::back_up(path));
+        }
+        let (settings, saved) = (restored.settings, restored.puzzle);
         let pipeline = options
             .pipeline
             .clone()
@@ -157,7 +170,7 @@ impl SudokuLensApp {
             puzzle.restore_step = Some(saved.step);
             puzzle.edited = true;
         }
-        SudokuLensApp {
+        let mut app = SudokuLensApp {
             options,
             settings,
             pipeline,
@@ -167,7 +180,11 @@ impl SudokuLensApp {
             puzzle,
             ui: UiState::default(),
             diag,
+        };
+        if !notes.is_empty() {
+            app.say(Severity::Warning, notes.join("; "));
         }
+        app
     }
 
     // ----- read access (views, tests) -----
@@ -382,11 +399,21 @@ impl eframe::App for SudokuLensApp {
 }
 
 /// Runs the app in a native window until it is closed.
-pub fn run(options: AppOptions) -> Result<(), eframe::Error> {
+pub fn run(mut options: AppOptions) -> Result<(), eframe::Error> {
+    if !options.fresh {
+        options.state_file = saved_state::state_file();
+        if let Some(note) = options
+            .state_file
+            .as_deref()
+            .and_then(saved_state::check_state_file)
+        {
+            options.startup_notes.push(note);
+        }
+    }
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("sudoku-lens")
-            .with_app_id("sudoku-lens")
+            .with_app_id(saved_state::APP_ID)
             .with_inner_size([1280.0, 800.0])
             .with_min_inner_size([800.0, 560.0])
             .with_drag_and_drop(true),

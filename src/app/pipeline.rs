@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use image::RgbImage;
 
-use crate::digits::{Repair, UNCERTAIN_BELOW};
+use crate::digits::Repair;
 use crate::live::LiveAnalyzer;
 use crate::vision::Lattice;
 
@@ -24,9 +24,9 @@ pub struct Reading {
 }
 
 impl Reading {
-    /// Cells whose confidence is below [`UNCERTAIN_BELOW`] (amber).
+    /// Cells whose confidence is below `digits::UNCERTAIN_BELOW` (amber).
     pub fn uncertain(&self) -> [bool; 81] {
-        self.confidence.map(|c| c < UNCERTAIN_BELOW)
+        self.confidence.map(crate::digits::is_uncertain)
     }
 }
 

@@ -204,7 +204,9 @@ fn format_requests(resolution: Option<ResolutionRequest>) -> Vec<FormatRequest> 
 fn decode(buffer: &nokhwa::Buffer) -> Result<RgbImage, CameraError> {
     let decoded = catch_unwind(AssertUnwindSafe(|| {
         if buffer.source_frame_format() == FrameFormat::MJPEG {
-            image::load_from_memory_with_format(buffer.buffer(), image::ImageFormat::Jpeg)
+            // Checked like a photo: a frame cut short or garbled in transfer is dropped, not
+            // read half gray.
+            crate::vision::load_image_from_memory(buffer.buffer(), "camera frame")
                 .map(|img| img.to_rgb8())
                 .map_err(|e| CameraError::CorruptFrame(e.to_string()))
         } else {

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use image::RgbImage;
 
 use super::{CameraError, FrameSource};
+use crate::session::{SEQUENCE_FPS_RANGE, Settings};
 
 /// File extensions read as frames (lower case).
 const FRAME_EXTENSIONS: [&str; 8] = ["jpg", "jpeg", "png", "bmp", "tif", "tiff", "webp", "pnm"];
@@ -55,10 +56,13 @@ impl ImageSequenceSource {
         } else {
             None
         };
-        let fps = if fps.is_finite() && fps > 0.0 {
+        // Any rate outside the accepted range (NaN, 0, 1e-30 — whose interval overflows a
+        // `Duration` — or 1e30) plays at the default instead of failing the capture thread.
+        let fps = if SEQUENCE_FPS_RANGE.contains(&fps) {
             fps
         } else {
-            30.0
+            tracing::warn!("frame rate {fps} outside {SEQUENCE_FPS_RANGE:?}; playing at 30 fps");
+            Settings::default().sequence_fps
         };
         Ok(ImageSequenceSource {
             path: path.to_path_buf(),
@@ -100,10 +104,11 @@ fn is_frame_file(path: &Path) -> bool {
         .is_some_and(|e| FRAME_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
 }
 
+/// A frame file through the checked loader (size limits, damaged files refused).
 fn decode(path: &Path) -> Result<RgbImage, String> {
-    image::open(path)
+    crate::vision::load_image(path)
         .map(|img| img.to_rgb8())
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|e| e.to_string())
 }
 
 impl FrameSource for ImageSequenceSource {

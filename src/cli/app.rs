@@ -10,6 +10,10 @@ use anyhow::Context as _;
 use clap::Args;
 
 use sudoku_lens::app::{self, AppOptions, RunStats};
+use sudoku_lens::session::SEQUENCE_FPS_RANGE;
+
+/// Longest `--exit-after`, seconds (about 115 days: far from overflowing a deadline).
+const MAX_EXIT_AFTER_S: f32 = 1e7;
 
 /// Arguments of `app`.
 #[derive(Args, Debug, Default)]
@@ -19,14 +23,14 @@ pub struct AppArgs {
     /// Play an image file or a folder of frames as the camera.
     #[arg(long, value_name = "PATH")]
     pub source: Option<PathBuf>,
-    /// Frame rate of `--source`.
-    #[arg(long, value_name = "FPS")]
+    /// Frame rate of `--source` (0.1 to 240).
+    #[arg(long, value_name = "FPS", value_parser = super::number_in(SEQUENCE_FPS_RANGE))]
     pub fps: Option<f32>,
     /// Save a screenshot of the window once the pipeline settles, then exit.
     #[arg(long, value_name = "OUT.png")]
     pub screenshot: Option<PathBuf>,
-    /// Exit after this many seconds and print the measured rates.
-    #[arg(long, value_name = "SECS")]
+    /// Exit after this many seconds (0 to 10,000,000) and print the measured rates.
+    #[arg(long, value_name = "SECS", value_parser = super::number_in(0.0..=MAX_EXIT_AFTER_S))]
     pub exit_after: Option<f32>,
     /// Do not start the camera when no photo or source is given.
     #[arg(long)]
@@ -51,7 +55,11 @@ pub fn run(args: AppArgs) -> anyhow::Result<ExitCode> {
         source: args.source,
         start_camera: !args.no_camera,
         screenshot: args.screenshot.clone(),
-        exit_after: args.exit_after.map(|s| Duration::from_secs_f32(s.max(0.0))),
+        exit_after: args
+            .exit_after
+            .map(|s| Duration::try_from_secs_f32(s.clamp(0.0, MAX_EXIT_AFTER_S)))
+            .transpose()
+            .context("--exit-after")?,
         fresh: args.fresh || args.screenshot.is_some(),
         sequence_fps: args.fps,
         stats: Some(Arc::clone(&stats)),

@@ -22,6 +22,36 @@ pub mod synth;
 /// Exit code for invalid or unsolvable input.
 pub const EXIT_INVALID: u8 = 1;
 
+/// Reports a failure the command handles itself: `error: MESSAGE` on standard error and, with
+/// `--json`, the object `{"error": MESSAGE}` on standard output (JSON output stays JSON
+/// whatever happens); returns the exit code to end with.
+pub fn fail(json: bool, code: u8, message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    if json {
+        println!("{}", serde_json::json!({ "error": message.to_string() }));
+    }
+    ExitCode::from(code)
+}
+
+/// A clap value parser for a number within `range` (inclusive): every numeric option goes
+/// through it, so NaN, infinities and values the program cannot use are refused at the
+/// command line with the range named, never passed on (`--fps 1e-30` once panicked a thread).
+pub fn number_in<T>(
+    range: std::ops::RangeInclusive<T>,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
+{
+    move |text: &str| match text.trim().parse::<T>() {
+        Ok(v) if range.contains(&v) => Ok(v),
+        _ => Err(format!(
+            "`{text}` is not a number from {} to {}",
+            range.start(),
+            range.end()
+        )),
+    }
+}
+
 /// Logs to stderr, filtered by `RUST_LOG` (default: warnings).
 pub fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("RUST_LOG")
@@ -62,4 +92,24 @@ pub fn read_puzzle_arg(arg: &str) -> anyhow::Result<(String, String)> {
         return Ok((s, path.display().to_string()));
     }
     Ok((arg.to_string(), "the puzzle argument".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::number_in;
+
+    #[test]
+    fn numbers_outside_their_range_are_refused_with_the_range() {
+        let fps = number_in(0.1f32..=240.0);
+        assert_eq!(fps("30"), Ok(30.0));
+        assert_eq!(fps(" 0.1 "), Ok(0.1));
+        for bad in ["NaN", "inf", "-inf", "1e-30", "0", "-1", "1e30", "", "abc", "0x10"] {
+            let e = fps(bad).unwrap_err();
+            assert!(e.contains("0.1") && e.contains("240"), "{bad}: {e}");
+        }
+        let count = number_in(0usize..=1000);
+        assert_eq!(count("1000"), Ok(1000));
+        assert!(count("-1").is_err() && count("1001").is_err() && count("1.5").is_err());
+        assert!(count("18446744073709551616").is_err());
+    }
 }

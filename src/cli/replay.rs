@@ -23,8 +23,8 @@ pub struct ReplayArgs {
     /// JSON lines: one object per frame, one summary per clip, one overall line.
     #[arg(long)]
     pub json: bool,
-    /// Frame rate of the clip (default: the truth file's, else 30).
-    #[arg(long)]
+    /// Frame rate of the clip, 0.1 to 1000 (default: the truth file's, else 30).
+    #[arg(long, value_parser = super::number_in(0.1..=1000.0))]
     pub fps: Option<f32>,
     /// Feed frames at the clip's pace, dropping those that arrive while the reader is busy.
     #[arg(long)]
@@ -32,18 +32,13 @@ pub struct ReplayArgs {
     /// Print only the summaries (no per-frame lines).
     #[arg(long)]
     pub summary_only: bool,
-    /// Lock latency bound of the overall line, milliseconds.
-    #[arg(long, default_value_t = 500.0)]
+    /// Lock latency bound of the overall line, milliseconds (0 to 10,000,000).
+    #[arg(long, default_value_t = 500.0, value_parser = super::number_in(0.0..=1e7))]
     pub within_ms: f64,
 }
 
 /// Runs `replay`.
 pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
-    if let Some(fps) = args.fps
-        && !(fps.is_finite() && (0.1..=1000.0).contains(&fps))
-    {
-        anyhow::bail!("--fps must be a number from 0.1 to 1000 (got {fps})");
-    }
     if !args.dir.is_dir() {
         anyhow::bail!("{} is not a folder of frames", args.dir.display());
     }

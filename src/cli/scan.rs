@@ -1,8 +1,10 @@
-//! `sudoku-lens scan IMAGE [--debug DIR] [--json]`: finds the grid in a photo and prints its
-//! corners; with `--debug`, writes the detection stages as images.
+//! `sudoku-lens scan IMAGE [--debug DIR] [--json]`: finds the grid in a photo, reads and
+//! solves it through the library's `scan` pipeline and prints the report (text, or one JSON
+//! object — also for every failure, then with an `"error"` field); with `--debug`, writes the
+//! detection stages as images.
 //!
-//! Structured as load → detect → report so that digit recognition (the `scan` library
-//! pipeline) can slot in after detection without touching the debug output.
+//! Structured as load model → load image → detect → read → report: a bad `--model` is
+//! reported whether or not the photo holds a grid.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -12,6 +14,7 @@ use clap::Args;
 use image::{Rgb, RgbImage};
 use imageproc::drawing::draw_line_segment_mut;
 
+use sudoku_lens::scan::{MAX_REPAIR_CHANGES, Scan, Scanner};
 use sudoku_lens::vision::detect::{DetectOptions, DetectTrace, detect_with};
 use sudoku_lens::vision::{self, GridDetection, debug};
 
@@ -40,6 +43,19 @@ pub struct ScanArgs {
 
 /// Runs `scan`.
 pub fn run(args: ScanArgs) -> anyhow::Result<ExitCode> {
+    // A failure is an `Err`: `main` reports it (as `{"error": …}` with `--json`).
+    let (report, code) = scan(&args)?;
+    print!("{report}");
+    Ok(code)
+}
+
+/// The report to print and the exit code, or why the photo could not be scanned.
+fn scan(args: &ScanArgs) -> anyhow::Result<(String, ExitCode)> {
+    // The model first: a bad `--model` is the user's to know even for a photo without a grid.
+    let classifier = sudoku_lens::digits::Classifier::load(
+        args.model.as_deref(),
+        sudoku_lens::digits::Backend::choose(args.ort_lib.as_deref()),
+    )?;
     let image = vision::load_image(&args.image)?;
     let gray = vision::to_gray(&image);
     let mut trace = DetectTrace::default();
@@ -48,41 +64,36 @@ pub fn run(args: ScanArgs) -> anyhow::Result<ExitCode> {
         write_debug(dir, &gray, &trace, result.as_ref().ok())
             .with_context(|| format!("writing debug images to {}", dir.display()))?;
     }
-    match result {
-        Ok(d) => {
-            if !args.json {
-                print_detection(&d);
-            }
-            // Digit reading, validation, repair suggestion and solution (library `scan`).
-            let classifier = sudoku_lens::digits::Classifier::load(
-                args.model.as_deref(),
-                sudoku_lens::digits::Backend::choose(args.ort_lib.as_deref()),
-            )?;
-            let scan = sudoku_lens::scan::Scanner::new(classifier).scan_detection(&gray, d)?;
-            if args.json {
-                println!("{}", scan.to_json());
-            } else {
-                print!("{}", scan.to_text());
-            }
-            Ok(if scan.best_solution().is_some() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(super::EXIT_INVALID)
-            })
-        }
-        Err(e) => {
-            eprintln!("{}: no grid found: {e}", args.image.display());
-            Ok(ExitCode::from(super::EXIT_INVALID))
-        }
+    let detection =
+        result.with_context(|| format!("{}: no Sudoku grid found", args.image.display()))?;
+    let mut report = if args.json {
+        String::new()
+    } else {
+        detection_text(&detection)
+    };
+    // Digit reading, validation, repair suggestion and solution (library `scan`).
+    let scan = Scanner::new(classifier).scan_detection(&gray, detection)?;
+    if args.json {
+        report.push_str(&format!("{}\n", report_json(&scan)));
+    } else {
+        report.push_str(&report_text(&scan));
     }
+    let code = if scan.best_solution().is_some() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(super::EXIT_INVALID)
+    };
+    Ok((report, code))
 }
 
-fn print_detection(d: &GridDetection) {
+/// Where the grid was found: score and the four corners.
+fn detection_text(d: &GridDetection) -> String {
     let names = ["top-left", "top-right", "bottom-right", "bottom-left"];
-    println!("grid found (score {:.2})", d.score);
+    let mut out = format!("grid found (score {:.2})\n", d.score);
     for (n, p) in names.iter().zip(d.corners_in_image) {
-        println!("  {n:<13} x {:8.1}  y {:8.1}", p.x, p.y);
+        out.push_str(&format!("  {n:<13} x {:8.1}  y {:8.1}\n", p.x, p.y));
     }
+    out
 }
 
 /// Writes `1-threshold.png`, `2-lines.png` (the Hough lines of the ink mask, green when the
@@ -135,4 +146,135 @@ fn write_debug(
             .save(dir.join("4-grid.png"))?;
     }
     Ok(())
+}
+
+fn line_of(values: &[u8; 81]) -> String {
+    values
+        .iter()
+        .map(|&v| if v == 0 { '.' } else { char::from(b'0' + v) })
+        .collect()
+}
+
+/// The JSON report of `scan --json`: `grid` (81 chars, `.` empty), `confidence`
+    /// (81), `uncertain` (cell names), `solution` (81 chars or null), `unique`, `repair`
+    /// (null or `{changes, grid, solution}`), `conflicts`, `corners` (TL, TR, BR, BL as the
+    /// puzzle reads), `rotation_deg` (how far the puzzle appears turned clockwise: 0, 90,
+    /// 180 or 270).
+fn report_json(scan: &Scan) -> serde_json::Value {
+        let repair = scan.repair.as_ref().map(|r| {
+            serde_json::json!({
+                "changes": r.changes.iter().map(|c| serde_json::json!({
+                    "cell": c.cell.to_string(), "from": c.from, "to": c.to,
+                    "probability": c.probability,
+                })).collect::<Vec<_>>(),
+                "grid": line_of(&r.values),
+                "solution": line_of(&r.solution),
+            })
+        });
+        serde_json::json!({
+            "grid": line_of(&scan.values),
+            "confidence": scan.readings.iter().map(|r| r.confidence).collect::<Vec<_>>(),
+            "uncertain": scan.uncertain_cells().iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "solution": scan.best_solution().map(|s| line_of(&s)),
+            "unique": scan.is_unique(),
+            "repair": repair,
+            "conflicts": scan.conflicts.iter().map(|c| serde_json::json!({
+                "digit": c.digit.get(), "cells": [c.first.to_string(), c.second.to_string()],
+            })).collect::<Vec<_>>(),
+            "corners": scan.detection.corners_in_image.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>(),
+            "rotation_deg": scan.rotation_deg(),
+        })
+    }
+
+/// The human-readable report of `scan`: the read grid (uncertain cells marked `?`),
+/// conflicts, the repair suggestion if any, and the solution.
+fn report_text(scan: &Scan) -> String {
+        let mut out = String::new();
+        if scan.quarter_turns != 0 {
+            out.push_str(&format!(
+                "the puzzle is turned {}° clockwise in the photo; read upright:\n",
+                scan.rotation_deg()
+            ));
+        }
+        out.push_str("read grid (`?` before a cell marks an uncertain reading, `.` empty):\n");
+        out.push_str(&board(&scan.values, |i| scan.readings[i].is_uncertain()));
+        for c in &scan.conflicts {
+            out.push_str(&format!(
+                "conflict: {} appears in both {} and {}\n",
+                c.digit, c.first, c.second
+            ));
+        }
+        match (&scan.solution, &scan.repair) {
+            (Some(_), _) => out.push_str("the read grid has exactly one solution\n"),
+            (None, Some(r)) => {
+                let why = if scan.conflicts.is_empty() {
+                    if scan.solution_count == 0 {
+                        "has no solution"
+                    } else {
+                        "has several solutions"
+                    }
+                } else {
+                    "has conflicts"
+                };
+                out.push_str(&format!(
+                    "the read grid {why}; suggested repair (not applied to the read grid):\n"
+                ));
+                for c in &r.changes {
+                    let show = |v: u8| {
+                        if v == 0 {
+                            "empty".to_string()
+                        } else {
+                            v.to_string()
+                        }
+                    };
+                    out.push_str(&format!(
+                        "  {}: {} -> {} (p = {:.3})\n",
+                        c.cell,
+                        show(c.from),
+                        show(c.to),
+                        c.probability
+                    ));
+                }
+            }
+            (None, None) => {
+                let why = match (scan.conflicts.is_empty(), scan.solution_count) {
+                    (false, _) => "has conflicts",
+                    (true, 0) => "has no solution",
+                    _ => "has several solutions",
+                };
+                out.push_str(&format!(
+                    "the read grid {why} and no repair of up to {MAX_REPAIR_CHANGES} cells was found\n"
+                ));
+            }
+        }
+        if let Some(s) = scan.best_solution() {
+            out.push_str(if scan.solution.is_some() {
+                "solution:\n"
+            } else {
+                "solution of the repaired grid:\n"
+            });
+            out.push_str(&board(&s, |_| false));
+        }
+        out
+}
+
+fn board(values: &[u8; 81], marked: impl Fn(usize) -> bool) -> String {
+    let mut out = String::new();
+    for r in 0..9 {
+        if r == 3 || r == 6 {
+            out.push_str("  ------+-------+------\n");
+        }
+        out.push(' ');
+        for c in 0..9 {
+            if c == 3 || c == 6 {
+                out.push_str(" |");
+            }
+            let i = r * 9 + c;
+            let v = values[i];
+            out.push(if marked(i) { '?' } else { ' ' });
+            out.push(if v == 0 { '.' } else { char::from(b'0' + v) });
+        }
+        out.push('\n');
+    }
+    out
 }

@@ -53,8 +53,8 @@ pub struct SimulateArgs {
     /// Random seed (same seed, same bytes; clip k does not depend on --clips).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Number of clips.
-    #[arg(long, default_value_t = 10)]
+    /// Number of clips (0 to 100,000).
+    #[arg(long, default_value_t = 10, value_parser = super::number_in(0..=100_000))]
     pub clips: usize,
     /// Kind of clip.
     #[arg(long, value_enum, default_value_t = KindArg::Mix)]
@@ -69,10 +69,13 @@ pub struct SimulateArgs {
     /// Folders searched (recursively) for the fonts of nopuzzle pages; repeatable.
     #[arg(long = "font-dir", default_value = "/usr/share/fonts")]
     pub font_dirs: Vec<PathBuf>,
-    /// Threads drawing frames (default: every core).
-    #[arg(long)]
+    /// Threads drawing frames, 1 to 256 (default: every core).
+    #[arg(long, value_parser = super::number_in(1..=256))]
     pub threads: Option<usize>,
 }
+
+/// Most steady frames a clip may ask for (an hour at 30 fps).
+const MAX_STEADY_FRAMES: usize = 108_000;
 
 /// Parses `MIN..MAX`, `MIN..=MAX`, `MIN..` or `N`.
 fn parse_frames(text: &str) -> Result<(usize, Option<usize>), String> {
@@ -98,9 +101,9 @@ fn parse_frames(text: &str) -> Result<(usize, Option<usize>), String> {
             )
         }
     };
-    if lo == 0 || hi.is_some_and(|h| h < lo) {
+    if lo == 0 || hi.is_some_and(|h| h < lo) || lo.max(hi.unwrap_or(lo)) > MAX_STEADY_FRAMES {
         return Err(format!(
-            "`{text}`: need 1 <= MIN <= MAX (use MIN..MAX, MIN.. or N)"
+            "`{text}`: need 1 <= MIN <= MAX <= {MAX_STEADY_FRAMES} (use MIN..MAX, MIN.. or N)"
         ));
     }
     Ok((lo, hi))

@@ -9,7 +9,7 @@ use serde::Serialize;
 use sudoku_lens::sudoku::explain::first_of;
 use sudoku_lens::sudoku::{Explained, Grid, Step, Technique, parse_puzzle, solve_explained};
 
-use super::{EXIT_INVALID, read_puzzle_arg};
+use super::{EXIT_INVALID, fail, read_puzzle_arg};
 
 /// Arguments of `solve`.
 #[derive(Args, Debug)]
@@ -96,31 +96,29 @@ fn solution_string(sol: &[u8; 81]) -> String {
 
 /// Parses the puzzle argument, printing a located error and returning `Err(exit code)` on
 /// failure.
-fn load(arg: &str) -> anyhow::Result<Result<Grid, ExitCode>> {
+fn load(arg: &str, json: bool) -> anyhow::Result<Result<Grid, ExitCode>> {
     let (text, origin) = read_puzzle_arg(arg)?;
     match parse_puzzle(&text) {
         Ok(g) => Ok(Ok(g)),
-        Err(e) => {
-            eprintln!("error: invalid puzzle in {origin}: {e}");
-            Ok(Err(ExitCode::from(EXIT_INVALID)))
-        }
+        Err(e) => Ok(Err(fail(
+            json,
+            EXIT_INVALID,
+            format!("invalid puzzle in {origin}: {e}"),
+        ))),
     }
 }
 
-fn explain_or_report(g: &Grid) -> Result<Explained, ExitCode> {
-    solve_explained(g).map_err(|e| {
-        eprintln!("error: {e}");
-        ExitCode::from(EXIT_INVALID)
-    })
+fn explain_or_report(g: &Grid, json: bool) -> Result<Explained, ExitCode> {
+    solve_explained(g).map_err(|e| fail(json, EXIT_INVALID, e))
 }
 
 /// `solve PUZZLE [--json]`.
 pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
-    let g = match load(&args.puzzle)? {
+    let g = match load(&args.puzzle, args.json)? {
         Ok(g) => g,
         Err(code) => return Ok(code),
     };
-    let e = match explain_or_report(&g) {
+    let e = match explain_or_report(&g, args.json) {
         Ok(e) => e,
         Err(code) => return Ok(code),
     };
@@ -170,39 +168,35 @@ pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
         Some(name) => match Technique::from_name(name) {
             Some(t) => Some(t),
             None => {
-                eprintln!(
-                    "error: unknown technique {name:?}; `sudoku-lens techniques` lists the names"
-                );
-                return Ok(ExitCode::from(2));
+                return Ok(fail(
+                    args.json,
+                    2,
+                    format!("unknown technique {name:?}; `sudoku-lens techniques` lists the names"),
+                ));
             }
         },
     };
-    let g = match load(&args.puzzle)? {
+    let g = match load(&args.puzzle, args.json)? {
         Ok(g) => g,
         Err(code) => return Ok(code),
     };
     if let Some(c) = g.conflicts().first() {
-        eprintln!(
-            "error: duplicate {} in {}: {} and {}",
-            c.digit, c.house, c.first, c.second
-        );
-        return Ok(ExitCode::from(EXIT_INVALID));
+        return Ok(fail(
+            args.json,
+            EXIT_INVALID,
+            format!("duplicate {} in {}: {} and {}", c.digit, c.house, c.first, c.second),
+        ));
     }
     let step = match first_of(&g, technique) {
         Ok(Some(s)) => s,
         Ok(None) => {
-            match technique {
-                Some(t) if !g.is_complete() => {
-                    eprintln!("no {} in this position", t.name())
-                }
-                _ => eprintln!("the puzzle is already complete"),
-            }
-            return Ok(ExitCode::from(EXIT_INVALID));
+            let why = match technique {
+                Some(t) if !g.is_complete() => format!("no {} in this position", t.name()),
+                _ => "the puzzle is already complete".to_string(),
+            };
+            return Ok(fail(args.json, EXIT_INVALID, why));
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(EXIT_INVALID));
-        }
+        Err(e) => return Ok(fail(args.json, EXIT_INVALID, e)),
     };
     if args.json {
         println!(

@@ -1,4 +1,4 @@
-//! `sudoku-lens synth screens|webcam`: writes seeded synthetic photo data sets in the shared
+//! `sudoku-lens synth screens|webcam|print`: writes seeded synthetic photo data sets in the shared
 //! layout (images/, labels/, corners.csv). See models/README.md ("Generated data").
 
 use std::path::PathBuf;
@@ -11,8 +11,8 @@ use clap::{Args, Subcommand, ValueEnum};
 use sudoku_lens::dataset::Dataset;
 use sudoku_lens::synthetic::rng::stable_hash;
 use sudoku_lens::synthetic::{
-    DatasetWriter, Degradation, FontBank, FontSplit, FrameSize, OutputFormat, Rng, ScreenSpec,
-    render_screen, sample_name, webcam_frame,
+    DatasetWriter, Degradation, FontBank, FontSplit, FrameSize, OutputFormat, PrintCamera, Rng,
+    ScreenSpec, print_photo, render_screen, sample_name, webcam_frame,
 };
 use sudoku_lens::vision::load_image;
 
@@ -30,6 +30,9 @@ pub enum SynthCommand {
     Screens(ScreensArgs),
     /// Webcam frames made from the photos of a data set (blur, exposure, noise, MJPEG).
     Webcam(WebcamArgs),
+    /// Photographs of printed pages (newspapers, books, puzzle magazines) by a phone or a
+    /// webcam.
+    Print(PrintArgs),
 }
 
 /// Which fonts `synth screens` may use.
@@ -49,8 +52,8 @@ pub struct ScreensArgs {
     /// Output data-set folder (created if missing).
     #[arg(long)]
     pub out: PathBuf,
-    /// Number of screenshots.
-    #[arg(long, default_value_t = 80)]
+    /// Number of screenshots (0 to 1,000,000).
+    #[arg(long, default_value_t = 80, value_parser = super::number_in(0..=1_000_000))]
     pub count: usize,
     /// Random seed (same seed, same files; screenshot k does not depend on --count).
     #[arg(long, default_value_t = 1)]
@@ -61,6 +64,40 @@ pub struct ScreensArgs {
     /// Folders searched (recursively) for fonts; repeatable.
     #[arg(long = "font-dir", default_value = "/usr/share/fonts")]
     pub font_dirs: Vec<PathBuf>,
+}
+
+/// Arguments of `synth print`.
+#[derive(Args, Debug)]
+pub struct PrintArgs {
+    /// Output data-set folder (created if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Number of photos.
+    #[arg(long, default_value_t = 80)]
+    pub count: usize,
+    /// Random seed (same seed, same files; photo k does not depend on --count).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Font split.
+    #[arg(long, value_enum, default_value_t = FontsArg::All)]
+    pub fonts: FontsArg,
+    /// Folders searched (recursively) for fonts; repeatable.
+    #[arg(long = "font-dir", default_value = "/usr/share/fonts")]
+    pub font_dirs: Vec<PathBuf>,
+    /// The camera.
+    #[arg(long, value_enum, default_value_t = CameraArg::Mixed)]
+    pub camera: CameraArg,
+}
+
+/// Cameras of `synth print`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CameraArg {
+    /// Phone photos (long side 1600–3264 px).
+    Phone,
+    /// Webcam frames (640×480 or 1280×720).
+    Webcam,
+    /// Either, per photo.
+    Mixed,
 }
 
 /// Webcam frame sizes.
@@ -93,8 +130,8 @@ pub struct WebcamArgs {
     /// Frame size.
     #[arg(long, value_enum, default_value_t = SizeArg::Mixed)]
     pub size: SizeArg,
-    /// Frames per photo.
-    #[arg(long, default_value_t = 1)]
+    /// Frames per photo (1 to 1000).
+    #[arg(long, default_value_t = 1, value_parser = super::number_in(1..=1000))]
     pub copies: usize,
     /// Stronger blur and noise than a webcam held still gives (training data; test sets use
     /// the default, slight degradation).
@@ -107,16 +144,23 @@ pub fn run(args: SynthArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         SynthCommand::Screens(a) => run_screens(a),
         SynthCommand::Webcam(a) => run_webcam(a),
+        SynthCommand::Print(a) => run_print(a),
+    }
+}
+
+impl FontsArg {
+    fn split(self) -> FontSplit {
+        match self {
+            FontsArg::Train => FontSplit::Train,
+            FontsArg::Heldout => FontSplit::Heldout,
+            FontsArg::All => FontSplit::All,
+        }
     }
 }
 
 fn run_screens(args: ScreensArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
-    let split = match args.fonts {
-        FontsArg::Train => FontSplit::Train,
-        FontsArg::Heldout => FontSplit::Heldout,
-        FontsArg::All => FontSplit::All,
-    };
+    let split = args.fonts.split();
     let fonts = FontBank::from_dirs_split(&args.font_dirs, split)?;
     let mut writer = DatasetWriter::create(&args.out)
         .with_context(|| format!("creating data set {}", args.out.display()))?;
@@ -140,6 +184,44 @@ fn run_screens(args: ScreensArgs) -> anyhow::Result<ExitCode> {
     eprintln!(
         "wrote {n} screenshots ({} PNG, {jpeg} JPEG) to {} with {} {:?} fonts in {:.1} s",
         n - jpeg,
+        args.out.display(),
+        fonts.len(),
+        split,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_print(args: PrintArgs) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let split = args.fonts.split();
+    let fonts = FontBank::from_dirs_split(&args.font_dirs, split)?;
+    let camera = match args.camera {
+        CameraArg::Phone => PrintCamera::Phone,
+        CameraArg::Webcam => PrintCamera::Webcam,
+        CameraArg::Mixed => PrintCamera::Mixed,
+    };
+    let mut writer = DatasetWriter::create(&args.out)
+        .with_context(|| format!("creating data set {}", args.out.display()))?;
+    for i in 0..args.count {
+        let mut rng = Rng::for_item(args.seed, i as u64);
+        let photo = print_photo(&mut rng, &fonts, camera).with_context(|| {
+            format!(
+                "none of the {} {split:?} fonts has Latin letters for the page's text",
+                fonts.len()
+            )
+        })?;
+        writer.write(
+            &format!("print_{i:05}"),
+            &photo.image,
+            OutputFormat::Jpeg(photo.jpeg_quality),
+            Some(&photo.labels),
+            photo.corners_in_image,
+        )?;
+    }
+    let n = writer.finish()?;
+    eprintln!(
+        "wrote {n} photos of printed pages to {} with {} {:?} fonts in {:.1} s",
         args.out.display(),
         fonts.len(),
         split,

@@ -51,13 +51,21 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// ONNX Runtime from the library named by [`ORT_LIB_ENV`], if that variable is set.
+    /// ONNX Runtime from the library named by [`ORT_LIB_ENV`], if that variable is set. In a
+    /// build without the `onnxruntime` feature the variable is ignored with a warning (tract
+    /// reads the same digits; an environment set for another build must not stop a scan).
     pub fn onnxruntime_from_env() -> Option<Backend> {
-        std::env::var_os(ORT_LIB_ENV)
-            .filter(|v| !v.is_empty())
-            .map(|v| Backend::OnnxRuntime {
-                library: PathBuf::from(v),
-            })
+        let library = std::env::var_os(ORT_LIB_ENV).filter(|v| !v.is_empty())?;
+        if !cfg!(feature = "onnxruntime") {
+            tracing::warn!(
+                "{ORT_LIB_ENV} is set but this build lacks the `onnxruntime` feature; \
+                 the digit model runs on tract"
+            );
+            return None;
+        }
+        Some(Backend::OnnxRuntime {
+            library: PathBuf::from(library),
+        })
     }
 
     /// The backend a command line asks for: ONNX Runtime from `library` when given, else from
@@ -99,7 +107,17 @@ pub enum ModelError {
         /// The backend's complaint.
         message: String,
     },
-    /// The model loads but does not map `[N,1,32,32]` to `[N,11]`.
+    /// The model runs but its scores are no use: NaN or infinite, or the same whatever the
+    /// cell holds.
+    #[error("digit model {model} gives unusable scores: {message}")]
+    Output {
+        /// The model path (or "embedded model").
+        model: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The model loads but does not map `[N,1,32,32]` to `[N,11]` (plus, optionally, a
+    /// second output `[N,1]` or `[N,2]`).
     #[error("digit model {model} has the wrong shape: {message}")]
     Shape {
         /// The model path (or "embedded model").
@@ -294,8 +312,11 @@ impl Classifier {
         }
     }
 
-    /// Builds a classifier from ONNX bytes; `name` labels errors. Checks the model by running
-    /// one blank cell and verifying the `[1, 11]` output.
+    /// Builds a classifier from ONNX bytes; `name` labels errors. Checks the model on a probe
+    /// batch of three different cells (blank, solid ink, a stroke): the first output must be
+    /// `[3, 11]` (a model fixed to one batch size fails here), a second output, when there
+    /// is one, `[3, 1]` or `[3, 2]`; every score finite, and the scores must differ between
+    /// the cells (a constant model reads nothing).
     pub fn from_bytes(
         bytes: &[u8],
         name: &str,
@@ -329,28 +350,73 @@ impl Classifier {
             logits_output,
             kind_output,
         };
-        if classifier.session.inputs().len() != 1 || classifier.session.outputs().is_empty() {
+        let outputs = classifier.session.outputs().len();
+        if classifier.session.inputs().len() != 1 || !(1..=2).contains(&outputs) {
             return Err(ModelError::Shape {
                 model: name.to_string(),
                 message: format!(
-                    "expected one input and an output, found {} inputs and {} outputs",
+                    "expected one input and one or two outputs, found {} inputs and {outputs} \
+                     outputs",
                     classifier.session.inputs().len(),
-                    classifier.session.outputs().len()
                 ),
             });
         }
-        classifier
-            .classify(&[vec![0.0; CELL_INPUT_LEN]])
-            .map_err(|e| match e {
-                ModelError::Inference(message) | ModelError::Shape { message, .. } => {
-                    ModelError::Shape {
-                        model: name.to_string(),
-                        message,
-                    }
-                }
-                other => other,
-            })?;
+        classifier.check_on_probe_cells()?;
         Ok(classifier)
+    }
+
+    /// The load check of [`Classifier::from_bytes`].
+    fn check_on_probe_cells(&mut self) -> Result<(), ModelError> {
+        let side = CELL_INPUT_PX as usize;
+        let stroke: Vec<f32> = (0..CELL_INPUT_LEN)
+            .map(|i| {
+                let (x, y) = (i % side, i / side);
+                if (side / 2 - 2..side / 2 + 2).contains(&x) && (4..side - 4).contains(&y) {
+                    1.0
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let probe = [
+            vec![0.0; CELL_INPUT_LEN],
+            vec![1.0; CELL_INPUT_LEN],
+            stroke,
+        ];
+        let (logits, second) = self.run(&probe).map_err(|e| match e {
+            ModelError::Inference(message) => ModelError::Shape {
+                model: self.model.clone(),
+                message,
+            },
+            other => other,
+        })?;
+        if let Some((dims, values)) = second {
+            let n = probe.len() as i64;
+            if dims != [n, 1] && dims != [n, 2] {
+                return Err(ModelError::Shape {
+                    model: self.model.clone(),
+                    message: format!(
+                        "second output shape {dims:?}, expected [{n}, 1] or [{n}, 2]"
+                    ),
+                });
+            }
+            if values.iter().any(|v| !v.is_finite()) {
+                return Err(ModelError::Output {
+                    model: self.model.clone(),
+                    message: "its second output is NaN or infinite on the probe cells".into(),
+                });
+            }
+        }
+        let rows: Vec<&[f32]> = logits.chunks_exact(NUM_CLASSES).collect();
+        if rows.iter().all(|r| r == &rows[0]) {
+            return Err(ModelError::Output {
+                model: self.model.clone(),
+                message: "the same scores for a blank, an inked and a stroked cell: it does \
+                          not read its input"
+                    .into(),
+            });
+        }
+        Ok(())
     }
 
     /// The backend running this model.
@@ -369,11 +435,41 @@ impl Classifier {
     }
 
     /// Classifies a batch of normalized cells (each [`CELL_INPUT_LEN`] values, as made by
-    /// `vision::normalize_cell`) in one model run: one reading per cell, in order.
+    /// `vision::normalize_cell`) in one model run: one reading per cell, in order. A model
+    /// that gives a NaN or infinite score is an error, never a reading.
     pub fn classify(&mut self, cells: &[Vec<f32>]) -> Result<Vec<CellReading>, ModelError> {
         if cells.is_empty() {
             return Ok(Vec::new());
         }
+        let (logits, second) = self.run(cells)?;
+        let handwritten = match (self.kind_output, second) {
+            (Some(_), Some((dims, values))) => {
+                Some(handwriting(&dims, &values, cells.len(), &self.model)?)
+            }
+            _ => None,
+        };
+        Ok(logits
+            .chunks_exact(NUM_CLASSES)
+            .enumerate()
+            .map(|(i, row)| {
+                let mut l = [0.0f32; NUM_CLASSES];
+                l.copy_from_slice(row);
+                let reading = CellReading::from_logits(&l);
+                match &handwritten {
+                    Some(p) => reading.with_handwritten(p[i]),
+                    None => reading,
+                }
+            })
+            .collect())
+    }
+
+    /// Runs the model on `cells` (not empty): the `[N, 11]` scores, checked for shape and
+    /// finiteness, and the second output's shape and values when the model has one.
+    #[allow(clippy::type_complexity)]
+    fn run(
+        &mut self,
+        cells: &[Vec<f32>],
+    ) -> Result<(Vec<f32>, Option<(Vec<i64>, Vec<f32>)>), ModelError> {
         let mut flat = Vec::with_capacity(cells.len() * CELL_INPUT_LEN);
         for (index, c) in cells.iter().enumerate() {
             if c.len() != CELL_INPUT_LEN {
@@ -402,39 +498,37 @@ impl Classifier {
                 message: format!("output shape {dims:?}, expected [{n}, {NUM_CLASSES}]"),
             });
         }
-        let handwritten = match self.kind_output {
-            Some(k) => Some(handwriting(&outputs[k], n, &self.model)?),
-            None => None,
+        if let Some(i) = logits.iter().position(|v| !v.is_finite()) {
+            return Err(ModelError::Output {
+                model: self.model.clone(),
+                message: format!(
+                    "score {} for cell {} of {n}",
+                    logits[i],
+                    i / NUM_CLASSES + 1
+                ),
+            });
+        }
+        // The handwriting output, else whichever other output the model has.
+        let second_output = self
+            .kind_output
+            .or_else(|| (0..outputs.len()).find(|&i| i != self.logits_output));
+        let second = if let Some(k) = second_output {
+            let (shape, values) = outputs[k]
+                .try_extract_tensor::<f32>()
+                .map_err(|e| ModelError::Inference(e.to_string()))?;
+            Some((shape.iter().copied().collect(), values.to_vec()))
+        } else {
+            None
         };
-        Ok(logits
-            .chunks_exact(NUM_CLASSES)
-            .enumerate()
-            .map(|(i, row)| {
-                let mut l = [0.0f32; NUM_CLASSES];
-                l.copy_from_slice(row);
-                let reading = CellReading::from_logits(&l);
-                match &handwritten {
-                    Some(p) => reading.with_handwritten(p[i]),
-                    None => reading,
-                }
-            })
-            .collect())
+        Ok((logits.to_vec(), second))
     }
 }
 
 /// Per-cell probability of handwriting from the [`KIND_OUTPUT`] tensor of `model`: softmax of
 /// `[N,2]` logits (index 1 handwritten) or the logistic of `[N,1]`.
-fn handwriting(
-    value: &ort::value::DynValue,
-    n: usize,
-    model: &str,
-) -> Result<Vec<f32>, ModelError> {
-    let (shape, kind) = value
-        .try_extract_tensor::<f32>()
-        .map_err(|e| ModelError::Inference(e.to_string()))?;
-    let dims: Vec<i64> = shape.iter().copied().collect();
+fn handwriting(dims: &[i64], kind: &[f32], n: usize, model: &str) -> Result<Vec<f32>, ModelError> {
     let logistic = |x: f32| 1.0 / (1.0 + (-x).exp());
-    match dims.as_slice() {
+    match dims {
         [rows, 2] if *rows == n as i64 && kind.len() == 2 * n => Ok(kind
             .chunks_exact(2)
             .map(|pair| logistic(pair[1] - pair[0]))

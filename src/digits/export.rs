@@ -1,6 +1,6 @@
-//! Training-data export: labelled, normalized cells from the photo data sets (cut with the
-//! ground-truth corners, with jittered corners and with the detector's own lattice) and from
-//! synthetic renderings ([`super::synth`]).
+//! Training-data export: labelled, normalized cells from the photo data sets (read by
+//! [`crate::dataset`]; cut with the ground-truth corners, with jittered corners and with the
+//! detector's own lattice) and from synthetic renderings ([`super::synth`]).
 //!
 //! Every cell goes through `vision::rectify::cell_inputs`, exactly like
 //! inference, so the model is trained on what it will see. Output is a folder with
@@ -11,7 +11,7 @@
 //! Synthetic handwriting ([`crate::synthetic::handwriting`]) is written into real empty
 //! cells too (cut `hw`). It does not train anything.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -20,8 +20,7 @@ use image::GrayImage;
 
 use super::synth::{composite_handwriting, render_font_cell, render_handwritten_cell};
 use super::{CLASS_PENCIL, Classifier, NUM_CLASSES, Writing};
-use crate::dataset::{givens_file, read_givens};
-use crate::sudoku::parse::parse_labels;
+use crate::dataset::{Dataset, DatasetError, Photo, givens_file, read_givens};
 use crate::synthetic::handwriting::Writer;
 use crate::synthetic::{FontBank, Rng};
 use crate::vision::rectify::{cell_crops, cell_inputs, warp_grid};
@@ -38,7 +37,10 @@ pub enum ExportError {
         /// The error.
         source: std::io::Error,
     },
-    /// A data-set file is malformed.
+    /// The photo set does not read (a malformed corners.csv or label file).
+    #[error(transparent)]
+    Dataset(#[from] DatasetError),
+    /// A cell to write is malformed.
     #[error("{path}: {message}")]
     Format {
         /// The file.
@@ -53,129 +55,6 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ExportError + '_ {
         path: path.to_path_buf(),
         source,
     }
-}
-
-/// One photo of a data set: image path, 81 labels, ground-truth corners if known.
-#[derive(Clone, Debug)]
-pub struct LabelledPhoto {
-    /// Photo name (file stem).
-    pub name: String,
-    /// Path of the image.
-    pub image: PathBuf,
-    /// Labels 0–10, row-major.
-    pub labels: [u8; 81],
-    /// Outer corners TL, TR, BR, BL in image pixels, when `corners.csv` has the photo.
-    pub corners: Option<[Point; 4]>,
-    /// Printed-givens mask (`true`: a printed digit), when the photo has one.
-    pub givens: Option<[bool; 81]>,
-}
-
-impl LabelledPhoto {
-    /// How the digit of cell `i` was written: from the givens mask, else printed when
-    /// `all_printed`, else unknown; `None` for a cell without a digit.
-    pub fn writing(&self, i: usize, all_printed: bool) -> Option<Writing> {
-        if !(1..=9).contains(&self.labels[i]) {
-            return None;
-        }
-        match self.givens {
-            Some(mask) if mask[i] => Some(Writing::Printed),
-            Some(_) => Some(Writing::Handwritten),
-            None => all_printed.then_some(Writing::Printed),
-        }
-    }
-}
-
-/// Reads a data set in the shared layout (`images/NAME.jpg`, `labels/NAME.txt`,
-/// `corners.csv`, optional `givens/`), photos sorted by name. A photo's givens mask is
-/// looked up in `givens_dirs` first (in order), then in the set's own `givens/` folder
-/// (see `dataset::givens_file`).
-pub fn read_photo_set(
-    dir: &Path,
-    givens_dirs: &[PathBuf],
-) -> Result<Vec<LabelledPhoto>, ExportError> {
-    let corners = read_corners(&dir.join("corners.csv"))?;
-    let labels_dir = dir.join("labels");
-    let images_dir = dir.join("images");
-    let mut names: Vec<String> = std::fs::read_dir(&labels_dir)
-        .map_err(io_err(&labels_dir))?
-        .flatten()
-        .filter_map(|e| {
-            let p = e.path();
-            if p.extension()? != "txt" {
-                return None;
-            }
-            Some(p.file_stem()?.to_string_lossy().into_owned())
-        })
-        .collect();
-    names.sort();
-    let mut out = Vec::with_capacity(names.len());
-    for name in names {
-        let label_path = labels_dir.join(format!("{name}.txt"));
-        let text = std::fs::read_to_string(&label_path).map_err(io_err(&label_path))?;
-        let labels = parse_labels(&text).map_err(|e| ExportError::Format {
-            path: label_path.clone(),
-            message: e.to_string(),
-        })?;
-        let image = ["jpg", "jpeg", "png", "JPG"]
-            .iter()
-            .map(|ext| images_dir.join(format!("{name}.{ext}")))
-            .find(|p| p.is_file())
-            .unwrap_or_else(|| images_dir.join(format!("{name}.jpg")));
-        let givens = match givens_dirs
-            .iter()
-            .chain(std::iter::once(&dir.join("givens")))
-            .find_map(|d| givens_file(d, &name))
-        {
-            Some(path) => Some(read_givens(&path).map_err(|e| ExportError::Format {
-                path: path.clone(),
-                message: e.to_string(),
-            })?),
-            None => None,
-        };
-        out.push(LabelledPhoto {
-            corners: corners.get(&name).copied(),
-            name,
-            image,
-            labels,
-            givens,
-        });
-    }
-    Ok(out)
-}
-
-/// Reads `corners.csv` (`name,tl_x,tl_y,tr_x,tr_y,br_x,br_y,bl_x,bl_y`, header first).
-pub fn read_corners(path: &Path) -> Result<HashMap<String, [Point; 4]>, ExportError> {
-    let text = std::fs::read_to_string(path).map_err(io_err(path))?;
-    let mut out = HashMap::new();
-    for (i, line) in text.lines().enumerate().skip(1) {
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        if fields.len() < 9 {
-            if line.trim().is_empty() {
-                continue;
-            }
-            return Err(ExportError::Format {
-                path: path.to_path_buf(),
-                message: format!("line {}: expected 9 fields", i + 1),
-            });
-        }
-        let mut v = [0f32; 8];
-        for (slot, f) in v.iter_mut().zip(&fields[1..9]) {
-            *slot = f.parse().map_err(|_| ExportError::Format {
-                path: path.to_path_buf(),
-                message: format!("line {}: bad number {f:?}", i + 1),
-            })?;
-        }
-        out.insert(
-            fields[0].to_string(),
-            [
-                Point::new(v[0], v[1]),
-                Point::new(v[2], v[3]),
-                Point::new(v[4], v[5]),
-                Point::new(v[6], v[7]),
-            ],
-        );
-    }
-    Ok(out)
 }
 
 /// Writes normalized labelled cells to a dataset folder.
@@ -307,8 +186,10 @@ pub const VERIFY_DIGIT_SHARE: f32 = 0.6;
 /// Counts from one export step.
 #[derive(Clone, Debug, Default)]
 pub struct PhotoExportStats {
-    /// Photos read.
+    /// Labelled photos read.
     pub photos: usize,
+    /// Photos without a label file (nothing to export).
+    pub no_labels: usize,
     /// Photos without ground-truth corners.
     pub no_corners: usize,
     /// … of which the detector's lattice, checked by the model's reading, was used.
@@ -355,28 +236,33 @@ pub fn export_photo_set(
     rng: &mut Rng,
     mut verifier: Option<&mut Classifier>,
 ) -> Result<PhotoExportStats, ExportError> {
-    let photos = read_photo_set(set_dir, &options.givens_dirs)?;
+    let set = Dataset::open(set_dir)?;
     let all_printed = options.printed_sets.contains(set_name);
     let mut stats = PhotoExportStats::default();
-    for photo in &photos {
+    for photo in &set.photos {
+        let Some(labels) = set.labels(photo)? else {
+            stats.no_labels += 1;
+            continue;
+        };
+        let givens = photo_givens(photo, &options.givens_dirs)?;
         stats.photos += 1;
         if options.exclude.contains(&photo.name) {
             stats.excluded += 1;
             continue;
         }
-        let image = match crate::vision::load_image(&photo.image) {
+        let image = match crate::vision::load_image(&photo.image_path) {
             Ok(i) => i.to_luma8(),
             Err(e) => {
-                tracing::warn!("skipping {}: {e}", photo.image.display());
+                tracing::warn!("skipping {}: {e}", photo.image_path.display());
                 continue;
             }
         };
-        let (corners, checked) = match photo.corners {
+        let (corners, checked) = match photo.corners_in_image {
             Some(c) => (c, None),
             None => {
                 stats.no_corners += 1;
                 let found = verifier.as_deref_mut().and_then(|classifier| {
-                    verified_detection(&image, &photo.labels, classifier, options.cell_size_px)
+                    verified_detection(&image, &labels, classifier, options.cell_size_px)
                 });
                 let Some(lattice) = found else { continue };
                 stats.verified_without_corners += 1;
@@ -410,7 +296,7 @@ pub fn export_photo_set(
         for (kind, lattice) in &lattices {
             let cells = cell_inputs(&image, lattice, options.cell_size_px);
             for (i, cell) in cells.iter().enumerate() {
-                let label = photo.labels[i];
+                let label = labels[i];
                 let repeats = if label == 0 {
                     1
                 } else {
@@ -420,7 +306,7 @@ pub fn export_photo_set(
                     writer.push(
                         cell,
                         label,
-                        photo.writing(i, all_printed),
+                        writing(&labels, givens.as_ref(), i, all_printed),
                         &format!(
                             "{set_name}/{}/{kind}/r{}c{}",
                             photo.name,
@@ -444,7 +330,7 @@ pub fn export_photo_set(
             } else {
                 Lattice::from_corners(moved)
             };
-            let (written, n) = handwritten_cut(&image, &lattice, photo, options, rng);
+            let (written, n) = handwritten_cut(&image, &lattice, &labels, options, rng);
             for (i, cell, label, writing) in written {
                 writer.push(
                     &cell,
@@ -460,6 +346,34 @@ pub fn export_photo_set(
     Ok(stats)
 }
 
+/// The printed-givens mask of `photo`: from the first of `givens_dirs` that has one (see
+/// `dataset::givens_file`), else from its set's own `givens/` folder.
+fn photo_givens(photo: &Photo, givens_dirs: &[PathBuf]) -> Result<Option<[bool; 81]>, ExportError> {
+    let path = givens_dirs
+        .iter()
+        .find_map(|d| givens_file(d, &photo.name))
+        .or_else(|| photo.givens_path.clone());
+    Ok(path.as_deref().map(read_givens).transpose()?)
+}
+
+/// How the digit of cell `i` was written: from the givens mask, else printed when
+/// `all_printed`, else unknown; `None` for a cell without a digit.
+fn writing(
+    labels: &[u8; 81],
+    givens: Option<&[bool; 81]>,
+    i: usize,
+    all_printed: bool,
+) -> Option<Writing> {
+    if !(1..=9).contains(&labels[i]) {
+        return None;
+    }
+    match givens {
+        Some(mask) if mask[i] => Some(Writing::Printed),
+        Some(_) => Some(Writing::Handwritten),
+        None => all_printed.then_some(Writing::Printed),
+    }
+}
+
 /// One `hw` cut of `photo` along `lattice`: a synthetic writer fills about
 /// `handwriting_share` of the empty cells with digits (and a tenth as many with pencil
 /// marks); returns those cells (index, classifier input, label, writing) and how many
@@ -468,7 +382,7 @@ pub fn export_photo_set(
 fn handwritten_cut(
     image: &GrayImage,
     lattice: &Lattice,
-    photo: &LabelledPhoto,
+    labels: &[u8; 81],
     options: &PhotoExportOptions,
     rng: &mut Rng,
 ) -> (Vec<(usize, Vec<f32>, u8, Option<Writing>)>, usize) {
@@ -478,7 +392,7 @@ fn handwritten_cut(
     let mut changed = Vec::new();
     let mut digits = 0;
     for (i, crop) in crops.iter_mut().enumerate() {
-        if photo.labels[i] != 0 {
+        if labels[i] != 0 {
             continue;
         }
         let class = if rng.chance(options.handwriting_share) {
@@ -556,17 +470,6 @@ pub fn export_handwritten(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn corners_csv_parses_and_rejects_garbage() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("corners.csv");
-        std::fs::write(&p, "name,a,b,c,d,e,f,g,h\nx,1,2,3,4,5,6,7,8\n").unwrap();
-        let c = read_corners(&p).unwrap();
-        assert_eq!(c["x"][2], Point::new(5.0, 6.0));
-        std::fs::write(&p, "name\nx,1,2,oops,4,5,6,7,8\n").unwrap();
-        assert!(read_corners(&p).is_err());
-    }
 
     #[test]
     fn writer_round_trips_bytes() {

@@ -34,6 +34,12 @@ pub const CLASS_PENCIL: u8 = 10;
 /// Set for the current model; re-check it with `eval`'s reliability table after retraining.
 pub const UNCERTAIN_BELOW: f32 = 0.9;
 
+/// Whether a reading (or a vote) of this confidence is flagged uncertain: the one test
+/// against [`UNCERTAIN_BELOW`].
+pub fn is_uncertain(confidence: f32) -> bool {
+    confidence < UNCERTAIN_BELOW
+}
+
 /// What a cell holds, as the classifier sees it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CellClass {
@@ -188,7 +194,7 @@ impl CellReading {
 
     /// Whether the reading is too unsure to trust without a look.
     pub fn is_uncertain(&self) -> bool {
-        self.confidence < UNCERTAIN_BELOW
+        is_uncertain(self.confidence)
     }
 }
 

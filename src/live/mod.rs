@@ -191,7 +191,8 @@ impl Default for LiveConfig {
             reads_to_trust_doubtful: 6,
             vote_window: 10,
             trust_min_confidence: 0.35,
-            trust_min_empty_confidence: 0.9,
+            // As sure as a reading that is not flagged uncertain.
+            trust_min_empty_confidence: crate::digits::UNCERTAIN_BELOW,
             trust_max_doubtful_cells: 8,
             reread_every_frames: 10,
             redetect_every_frames: 45,

@@ -12,7 +12,7 @@ use super::change::Thumbnail;
 use super::vote::{VotedBoard, Votes};
 use super::{FrameWork, LiveConfig, LiveOutput, LiveState, LockProgress, Overlay};
 use crate::digits::orientation::lattice_as_read;
-use crate::digits::{CellReading, UNCERTAIN_BELOW};
+use crate::digits::CellReading;
 use crate::scan::{ScanError, Scanner};
 use crate::sudoku::MIN_CLUES;
 use crate::sudoku::solver::solve_values;
@@ -534,7 +534,7 @@ fn agrees(readings: &[CellReading], givens: &[u8; 81]) -> bool {
     let mut differing = 0;
     for (r, &g) in readings.iter().zip(givens) {
         if r.class.value() != g {
-            if r.confidence >= UNCERTAIN_BELOW {
+            if !r.is_uncertain() {
                 return false;
             }
             differing += 1;

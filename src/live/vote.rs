@@ -8,7 +8,7 @@
 
 use std::collections::VecDeque;
 
-use crate::digits::{CLASS_PENCIL, CellReading, NUM_CLASSES, UNCERTAIN_BELOW};
+use crate::digits::{CLASS_PENCIL, CellReading, NUM_CLASSES};
 
 /// The digits voted over the reads of one puzzle so far.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,9 +22,9 @@ pub struct VotedBoard {
 }
 
 impl VotedBoard {
-    /// Cells whose voted confidence is below [`UNCERTAIN_BELOW`] (drawn amber).
+    /// Cells whose voted confidence is below `digits::UNCERTAIN_BELOW` (drawn amber).
     pub fn uncertain(&self) -> [bool; 81] {
-        self.confidence.map(|c| c < UNCERTAIN_BELOW)
+        self.confidence.map(crate::digits::is_uncertain)
     }
 
     /// The least confident cell's confidence.

@@ -11,5 +11,7 @@ pub mod persist;
 pub mod walkthrough;
 
 pub use board::{Board, MIN_CLUES, repair_summary};
-pub use persist::{PUZZLE_KEY, ResolutionRequest, SETTINGS_KEY, SavedPuzzle, Settings};
+pub use persist::{
+    PUZZLE_KEY, ResolutionRequest, SEQUENCE_FPS_RANGE, SETTINGS_KEY, SavedPuzzle, Settings,
+};
 pub use walkthrough::{HintLevel, SolveState, Walkthrough};

@@ -9,6 +9,13 @@ use crate::sudoku::Cell;
 
 use super::board::Board;
 
+/// Frame rates accepted for an image sequence played as a camera (`--fps`, the saved
+/// setting); anything else plays at the default.
+pub const SEQUENCE_FPS_RANGE: std::ops::RangeInclusive<f32> = 0.1..=240.0;
+
+/// Largest capture side a saved resolution may ask for, pixels.
+const MAX_RESOLUTION_SIDE_PX: u32 = 16_384;
+
 /// Storage key of [`Settings`].
 pub const SETTINGS_KEY: &str = "sudoku-lens/settings";
 /// Storage key of [`SavedPuzzle`].
@@ -82,6 +89,36 @@ impl Default for Settings {
     }
 }
 
+impl Settings {
+    /// These settings with every value that makes no sense (a saved state edited by hand or
+    /// damaged) replaced by its default, and one message per replaced value naming it.
+    pub fn sanitized(self) -> (Settings, Vec<String>) {
+        let default = Settings::default();
+        let mut notes = Vec::new();
+        let mut s = self;
+        if !SEQUENCE_FPS_RANGE.contains(&s.sequence_fps) {
+            notes.push(format!(
+                "saved frame rate {} is not from {} to {}; using {}",
+                s.sequence_fps,
+                SEQUENCE_FPS_RANGE.start(),
+                SEQUENCE_FPS_RANGE.end(),
+                default.sequence_fps
+            ));
+            s.sequence_fps = default.sequence_fps;
+        }
+        if let Some(r) = s.resolution {
+            let side = 1..=MAX_RESOLUTION_SIDE_PX;
+            if !side.contains(&r.width_px) || !side.contains(&r.height_px) {
+                notes.push(format!(
+                    "saved camera resolution {r} is not a capture size; using the camera's default"
+                ));
+                s.resolution = default.resolution;
+            }
+        }
+        (s, notes)
+    }
+}
+
 /// The last puzzle, with the user's edits, as text.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(default)]
@@ -149,6 +186,34 @@ mod tests {
         assert_eq!(restored, board);
         assert!(restored.is_edited(Cell::from_index(0)));
         assert!(SavedPuzzle::default().restore().is_none());
+    }
+
+    #[test]
+    fn nonsense_settings_fall_back_to_defaults_with_a_message() {
+        let good = Settings {
+            sequence_fps: 12.5,
+            ..Settings::default()
+        };
+        assert_eq!(good.clone().sanitized(), (good, Vec::new()));
+        for fps in [1e-30, 0.0, -3.0, f32::NAN, f32::INFINITY, 1e30] {
+            let (s, notes) = Settings {
+                sequence_fps: fps,
+                ..Settings::default()
+            }
+            .sanitized();
+            assert_eq!(s.sequence_fps, Settings::default().sequence_fps);
+            assert!(notes.len() == 1 && notes[0].contains("frame rate"), "{notes:?}");
+        }
+        let (s, notes) = Settings {
+            resolution: Some(ResolutionRequest {
+                width_px: 0,
+                height_px: 4_000_000_000,
+            }),
+            ..Settings::default()
+        }
+        .sanitized();
+        assert_eq!(s.resolution, None);
+        assert!(notes[0].contains("resolution"), "{notes:?}");
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod fonts;
 pub mod handwriting;
 pub mod layout;
 pub mod optics;
+pub mod print;
 pub mod puzzle;
 pub mod rng;
 pub mod screens;
@@ -31,6 +32,7 @@ pub mod write;
 
 pub use fonts::{DigitFont, FontBank, FontError, FontSplit};
 pub use layout::{OutputFormat, ScreenSpec};
+pub use print::{PrintCamera, PrintedPhoto, print_photo};
 pub use rng::Rng;
 pub use screens::{RenderedScreen, render_screen};
 pub use theme::ThemeFamily;

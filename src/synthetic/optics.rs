@@ -84,6 +84,17 @@ pub fn mean_side(q: [Point; 4]) -> f32 {
 pub fn project(
     photo: &RgbImage,
     to_photo: &Homography,
+    size: (usize, usize),
+    cover: impl Fn(Point, Point) -> Cover,
+) -> Layer {
+    project_map(photo, |q| to_photo.apply(q), size, cover)
+}
+
+/// [`project`] through any map from frame points to photo points (a bent page: a
+/// homography followed by a smooth displacement).
+pub fn project_map(
+    photo: &RgbImage,
+    to_photo: impl Fn(Point) -> Point,
     (w, h): (usize, usize),
     cover: impl Fn(Point, Point) -> Cover,
 ) -> Layer {
@@ -91,7 +102,7 @@ pub fn project(
     for y in 0..h {
         for x in 0..w {
             let q = Point::new(x as f32, y as f32);
-            let p = to_photo.apply(q);
+            let p = to_photo(q);
             let c = cover(q, p);
             let page = if p.is_finite() {
                 c.page.clamp(0.0, 1.0)

@@ -1,13 +1,18 @@
 //! Image loading for the vision pipeline: decode a photo file safely and upright.
 //!
-//! Owns the checks that keep hostile or broken files from exhausting memory or panicking
-//! (size read from the header before decoding, decoder allocation limits) and honours the
-//! EXIF orientation tag. It does not convert colour or resize; see `detect` for that.
+//! Owns the checks that keep hostile or broken files from exhausting memory, panicking or
+//! being read as if whole (size read from the header before decoding, decoder allocation
+//! limits, JPEG data checked block by block before it is decoded — see [`super::jpeg`] —
+//! and PNG checksums) and honours the EXIF orientation tag. A damaged file is an error
+//! ([`LoadError::Damaged`]), never a partly decoded picture. It does not convert colour or
+//! resize; see `detect` for that.
 
-use std::io::{BufRead, BufReader, Cursor, Seek};
+use std::io::{BufRead, BufReader, Cursor, Read, Seek};
 use std::path::{Path, PathBuf};
 
-use image::{DynamicImage, ImageDecoder, ImageReader, Limits};
+use image::{DynamicImage, ImageDecoder, ImageError, ImageReader, Limits};
+
+use super::jpeg::{check_jpeg, is_jpeg};
 
 /// Largest image, in pixels (width × height), that is decoded; larger ones are refused from
 /// their header alone. 64 MP covers current phone cameras.
@@ -15,6 +20,10 @@ pub const MAX_IMAGE_PIXELS: u64 = 64_000_000;
 
 /// Largest allocation the decoder may make, in bytes (a 64 MP RGBA 16-bit image needs 512 MiB).
 const MAX_DECODE_BYTES: u64 = 600 * 1024 * 1024;
+
+/// Largest JPEG file read into memory for its integrity check, in bytes (a 64 MP photo at
+/// the highest quality is about 40 MB).
+const MAX_JPEG_FILE_BYTES: u64 = 200 * 1024 * 1024;
 
 /// Why an image file could not be loaded. Every variant names the file.
 #[derive(Debug, thiserror::Error)]
@@ -58,7 +67,17 @@ pub enum LoadError {
         /// Height from the header.
         height: u32,
     },
-    /// The image data is corrupt, truncated or uses an unsupported variant.
+    /// The file is damaged: cut short, or its data corrupt (a JPEG whose scan does not hold
+    /// its blocks, a PNG chunk whose checksum fails). Nothing of it is read.
+    #[error("{path} is a damaged file: {reason}")]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, and where.
+        reason: String,
+    },
+    /// The image data cannot be decoded (an unsupported variant, or a fault the format's own
+    /// decoder found).
     #[error("cannot decode image {path}: {source}")]
     Decode {
         /// The file.
@@ -75,22 +94,62 @@ pub enum LoadError {
 /// Any pixel type is accepted (gray, alpha, 16-bit); callers convert as they need.
 pub fn load_image(path: impl AsRef<Path>) -> Result<DynamicImage, LoadError> {
     let path = path.as_ref();
-    let file = std::fs::File::open(path).map_err(|source| LoadError::Io {
+    let io = |source| LoadError::Io {
         path: path.to_path_buf(),
         source,
-    })?;
-    decode(BufReader::new(file), path)
+    };
+    let mut file = BufReader::new(std::fs::File::open(path).map_err(io)?);
+    if is_jpeg(file.fill_buf().map_err(io)?) {
+        // JPEG data is checked whole before decoding (the decoder would fill gaps with gray).
+        let mut bytes = Vec::new();
+        file.take(MAX_JPEG_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        if bytes.len() as u64 > MAX_JPEG_FILE_BYTES {
+            return Err(io(std::io::Error::other(format!(
+                "a JPEG file over {} MB; downscale it first",
+                MAX_JPEG_FILE_BYTES >> 20
+            ))));
+        }
+        return load_image_from_memory(&bytes, &path.to_string_lossy());
+    }
+    decode(file, path)
 }
 
 /// Like [`load_image`] for bytes already in memory; `name` labels error messages.
 pub fn load_image_from_memory(bytes: &[u8], name: &str) -> Result<DynamicImage, LoadError> {
-    decode(Cursor::new(bytes), Path::new(name))
+    let path = Path::new(name);
+    if is_jpeg(bytes) {
+        check_jpeg(bytes).map_err(|e| LoadError::Damaged {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+    }
+    decode(Cursor::new(bytes), path)
+}
+
+/// Whether a decoder's error means damaged data (rather than an unsupported variant).
+fn is_damage(e: &ImageError) -> bool {
+    match e {
+        ImageError::Decoding(_) => true,
+        ImageError::IoError(io) => io.kind() == std::io::ErrorKind::UnexpectedEof,
+        _ => false,
+    }
 }
 
 fn decode<R: BufRead + Seek>(reader: R, path: &Path) -> Result<DynamicImage, LoadError> {
-    let decode_err = |source| LoadError::Decode {
-        path: path.to_path_buf(),
-        source,
+    let decode_err = |source: ImageError| {
+        if is_damage(&source) {
+            LoadError::Damaged {
+                path: path.to_path_buf(),
+                reason: source.to_string(),
+            }
+        } else {
+            LoadError::Decode {
+                path: path.to_path_buf(),
+                source,
+            }
+        }
     };
     let mut reader = ImageReader::new(reader)
         .with_guessed_format()

@@ -1,29 +1,20 @@
-//! Shared helpers of the integration tests: where the shared data sets are, failing loudly
-//! when they are missing (a test never passes silently without its data), and the photos of
-//! a set as clip-simulator sources. Included with `mod common;` by the tests that use it.
+//! Shared helpers of the integration tests: where the shared data is (`data`, failing loudly
+//! when it is missing: a test never passes silently without its data), and the labelled
+//! photos of a set. Included with `mod common;` by the tests that use it.
 
 #![allow(dead_code)] // each test binary uses its own part
 
+mod data;
+
 use std::path::PathBuf;
 
+#[allow(unused_imports)] // each test binary uses its own part
+pub use data::{shared_dataset, shared_datasets, shared_puzzle_path, shared_puzzles};
 use sudoku_lens::dataset::{Dataset, NameList};
 use sudoku_lens::synthetic::clip::PuzzleSource;
 
-/// The shared photo set `name` (`../shared/datasets/NAME` beside the repository); panics
-/// with the path when it is not there.
-pub fn shared_dataset(name: &str) -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/datasets")
-        .join(name);
-    assert!(
-        root.join("images").is_dir(),
-        "this test needs the {name} photo set at {} (see ../shared/datasets/README.md)",
-        root.display()
-    );
-    root
-}
-
-/// Every labelled photo with corners of the shared set `name`, as clip sources.
+/// Every labelled photo with corners of the shared set `name` (image, corners, labels; also
+/// the clip simulator's sources).
 pub fn puzzle_sources(name: &str) -> Vec<PuzzleSource> {
     let set = Dataset::open(shared_dataset(name)).expect("the data set opens");
     set.photos

@@ -433,8 +433,7 @@ pub(super) mod tests {
         // The first puzzles of several Sudoku Explainer ratings: the explained solve rejects
         // nothing, and at every position of its path each finder here either finds nothing or
         // a step that removes existing candidates and no solution digit.
-        let dir =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles/se-rated");
+        let dir = crate::test_data::shared_puzzle_path("se-rated");
         let mut checked = 0;
         let mut found = std::collections::BTreeMap::new();
         for rating in [

@@ -610,10 +610,7 @@ mod real_puzzles {
     use crate::sudoku::step::Technique;
 
     fn puzzle_dir() -> PathBuf {
-        match std::env::var_os("SUDOKU_LENS_PUZZLES") {
-            Some(dir) => PathBuf::from(dir),
-            None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles"),
-        }
+        crate::test_data::shared_puzzles()
     }
 
     /// Up to `limit` puzzles of a set file (`puzzle` or `id puzzle rating` lines).

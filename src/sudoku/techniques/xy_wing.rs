@@ -205,8 +205,7 @@ pub(crate) mod rated {
 
     /// The first `per_file` puzzles of `se-rated/{rating}.txt` for each rating.
     pub(crate) fn puzzles(ratings: &[&str], per_file: usize) -> Vec<Grid> {
-        let dir =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles/se-rated");
+        let dir = crate::test_data::shared_puzzle_path("se-rated");
         let mut out = Vec::new();
         for r in ratings {
             let path = dir.join(format!("{r}.txt"));

@@ -11,8 +11,8 @@
 //! drawing in `scene` (through `optics`), rendered pages in `paper`. Clip `k` depends only
 //! on the seed, `k`, the photos and the options: same inputs, same bytes.
 
-mod paper;
-mod scene;
+pub(super) mod paper;
+pub(super) mod scene;
 mod timeline;
 
 use std::path::{Path, PathBuf};

@@ -28,13 +28,13 @@ pub enum HardNegative {
 }
 
 /// The fonts a page is set in.
-struct Faces<'a> {
-    body: &'a FontVec,
-    bold: &'a FontVec,
+pub(in crate::synthetic) struct Faces<'a> {
+    pub body: &'a FontVec,
+    pub bold: &'a FontVec,
 }
 
 /// Picks a body and a headline face among the fonts that have Latin letters.
-fn faces<'a>(rng: &mut Rng, fonts: &'a FontBank) -> Option<Faces<'a>> {
+pub(in crate::synthetic) fn faces<'a>(rng: &mut Rng, fonts: &'a FontBank) -> Option<Faces<'a>> {
     let usable: Vec<_> = fonts
         .fonts()
         .iter()
@@ -197,7 +197,11 @@ fn word(rng: &mut Rng, capital: bool) -> String {
 }
 
 /// `lo..=hi` words, the first capitalized (all, for a headline).
-fn sentence(rng: &mut Rng, (lo, hi): (usize, usize), title: bool) -> String {
+pub(in crate::synthetic) fn sentence(
+    rng: &mut Rng,
+    (lo, hi): (usize, usize),
+    title: bool,
+) -> String {
     let n = rng.between(lo, hi);
     (0..n)
         .map(|i| word(rng, i == 0 || title))
@@ -206,7 +210,7 @@ fn sentence(rng: &mut Rng, (lo, hi): (usize, usize), title: bool) -> String {
 }
 
 /// `text` broken into lines no wider than `width`.
-fn wrap(font: &FontVec, text: &str, size: f32, width: f32) -> Vec<String> {
+pub(in crate::synthetic) fn wrap(font: &FontVec, text: &str, size: f32, width: f32) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for w in text.split(' ') {
@@ -238,7 +242,7 @@ fn fit(font: &FontVec, text: &str, size: f32, width: f32) -> String {
 
 /// Fills a column `(x, width)` between `y0` and `y1` with justified paragraphs and the odd
 /// bold subhead.
-fn column_text(
+pub(in crate::synthetic) fn column_text(
     canvas: &mut Canvas,
     rng: &mut Rng,
     faces: &Faces<'_>,
@@ -294,7 +298,13 @@ fn column_text(
 }
 
 /// A crossword: rotationally symmetric black squares, clue numbers, thin lines, a border.
-fn crossword(canvas: &mut Canvas, rng: &mut Rng, faces: &Faces<'_>, r: Rect, ink: Colour) {
+pub(in crate::synthetic) fn crossword(
+    canvas: &mut Canvas,
+    rng: &mut Rng,
+    faces: &Faces<'_>,
+    r: Rect,
+    ink: Colour,
+) {
     let n = if rng.chance(0.5) { 13 } else { 15 };
     let cell = r.w() / n as f32;
     let density = rng.range(0.12, 0.2);
