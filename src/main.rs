@@ -132,3 +132,61 @@ fn quiet_on_closed_stdout() {
         default_hook(info);
     }));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every range-checked option parses a value into its field: clap checks the parser's
+    /// type against the field's only when the value is read, and a mismatch (a range of
+    /// `i32` for a `usize` field) panics for any value.
+    #[test]
+    fn every_numeric_option_parses_into_its_field() {
+        let runs: &[&[&str]] = &[
+            &[
+                "dataset",
+                "--out",
+                "o",
+                "--synthetic-per-class",
+                "5",
+                "--jitter-copies",
+                "1",
+            ],
+            &[
+                "dataset",
+                "--out",
+                "o",
+                "--jitter",
+                "0.1",
+                "--detector-tolerance",
+                "0.1",
+            ],
+            &["dataset", "--out", "o", "--ink-repeats", "2"],
+            &["synth", "screens", "--out", "o", "--count", "3"],
+            &[
+                "synth", "webcam", "--from", "f", "--out", "o", "--copies", "2",
+            ],
+            &["synth", "print", "--out", "o", "--count", "3"],
+            &[
+                "simulate",
+                "--from",
+                "f",
+                "--out",
+                "o",
+                "--clips",
+                "2",
+                "--threads",
+                "2",
+            ],
+            &["replay", "d", "--fps", "10", "--within-ms", "100"],
+            #[cfg(feature = "gui")]
+            &["app", "--fps", "10", "--exit-after", "5"],
+        ];
+        for args in runs {
+            let argv = std::iter::once("sudoku-lens").chain(args.iter().copied());
+            if let Err(e) = Cli::try_parse_from(argv) {
+                panic!("{args:?}: {e}");
+            }
+        }
+    }
+}
