@@ -196,4 +196,3 @@ fn summary_text(s: &EvalSummary) -> String {
     }
     out
 }
-
