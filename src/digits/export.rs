@@ -374,7 +374,10 @@ fn writing(
     }
 }
 
-/// One `hw` cut of `photo` along `lattice`: a synthetic writer fills about
+/// A cell of a `hw` cut: index, classifier input, label, writing.
+type WrittenCell = (usize, Vec<f32>, u8, Option<Writing>);
+
+/// One `hw` cut of a photo along `lattice`: a synthetic writer fills about
 /// `handwriting_share` of the empty cells with digits (and a tenth as many with pencil
 /// marks); returns those cells (index, classifier input, label, writing) and how many
 /// digits were written. The cells normalize together with the untouched ones, as a read
@@ -385,7 +388,7 @@ fn handwritten_cut(
     labels: &[u8; 81],
     options: &PhotoExportOptions,
     rng: &mut Rng,
-) -> (Vec<(usize, Vec<f32>, u8, Option<Writing>)>, usize) {
+) -> (Vec<WrittenCell>, usize) {
     let grid = warp_grid(image, lattice, options.cell_size_px);
     let mut crops = cell_crops(&grid, options.cell_size_px);
     let hand = Writer::random(rng);

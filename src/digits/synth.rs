@@ -479,8 +479,10 @@ fn write_digit(
     handwriting::rasterize(
         &strokes,
         |(x, y)| (centre.0 + x * height, centre.1 + y * height),
-        stroke_px,
-        0.25,
+        handwriting::Nib {
+            width_px: stroke_px,
+            pressure: 0.25,
+        },
         rng,
         &mut layer.v,
         w,

@@ -512,20 +512,32 @@ fn catmull_rom(points: &[GlyphPoint], per_segment: usize) -> Vec<GlyphPoint> {
     out
 }
 
+/// The nib [`rasterize`] draws with: `width_px` wide with round ends, its width swelling and
+/// thinning by up to `pressure` (a share) along each stroke.
+#[derive(Clone, Copy, Debug)]
+pub struct Nib {
+    /// Nominal width, buffer pixels.
+    pub width_px: f32,
+    /// Largest relative change of the width along a stroke.
+    pub pressure: f32,
+}
+
 /// Draws `strokes` into `coverage` (a `width`×`height` row-major buffer of 0..1, kept at the
-/// maximum of what is there and the new ink): each glyph point goes through `to_px` (glyph
-/// units → buffer pixels), the pen is `stroke_px` wide with round ends, and its width
-/// swells and thins by up to `pressure` (a share) along each stroke.
+/// maximum of what is there and the new ink) with `nib`: each glyph point goes through
+/// `to_px` (glyph units → buffer pixels).
 pub fn rasterize(
     strokes: &[Stroke],
     to_px: impl Fn(GlyphPoint) -> GlyphPoint,
-    stroke_px: f32,
-    pressure: f32,
+    nib: Nib,
     rng: &mut Rng,
     coverage: &mut [f32],
     width: usize,
     height: usize,
 ) {
+    let Nib {
+        width_px: stroke_px,
+        pressure,
+    } = nib;
     if coverage.len() < width * height || !stroke_px.is_finite() {
         return;
     }
@@ -607,8 +619,10 @@ mod tests {
         rasterize(
             &strokes,
             |(x, y)| (32.0 + 40.0 * x, 32.0 + 40.0 * y),
-            40.0 * w.stroke,
-            0.2,
+            Nib {
+                width_px: 40.0 * w.stroke,
+                pressure: 0.2,
+            },
             &mut rng,
             &mut cov,
             64,
@@ -653,8 +667,10 @@ mod tests {
         rasterize(
             &strokes,
             |(x, y)| (200.0 * x, 200.0 * y),
-            9.0,
-            0.5,
+            Nib {
+                width_px: 9.0,
+                pressure: 0.5,
+            },
             &mut rng,
             &mut cov,
             10,
@@ -664,8 +680,10 @@ mod tests {
         rasterize(
             &strokes,
             |_| (f32::NAN, 0.0),
-            3.0,
-            0.0,
+            Nib {
+                width_px: 3.0,
+                pressure: 0.0,
+            },
             &mut rng,
             &mut cov,
             10,
