@@ -179,7 +179,15 @@ mod tests {
                 "0.05",
                 "--ink-repeats",
                 "2",
+                "--handwriting-per-class",
+                "2",
+                "--handwriting-copies",
+                "1",
+                "--handwriting-share",
+                "0.5",
             ],
+            #[cfg(feature = "gui")]
+            &["app", "--fps", "10", "--exit-after", "5"],
         ] {
             let cli =
                 Cli::try_parse_from(std::iter::once("sudoku-lens").chain(args.iter().copied()));

@@ -399,7 +399,7 @@ pub(crate) fn shortest<R>(
     walk(g, min_nodes, max_nodes, eval, |path, r| {
         let bound = path.len() - 1;
         best = Some((path, r));
-        Next::NextStart { bound }
+        Next::Shorter { bound }
     });
     best
 }
@@ -450,7 +450,7 @@ pub(crate) fn report<R>(
 /// What the search does after a chain with a result.
 enum Next {
     /// Keep only chains shorter than `bound` nodes and go to the next start.
-    NextStart { bound: usize },
+    Shorter { bound: usize },
     /// Go on from the same start.
     SameStart,
     /// End the search.
@@ -520,7 +520,7 @@ fn walk<R>(
                         let path = found.nodes();
                         if simple(&path) {
                             match found_one(path, r) {
-                                Next::NextStart { bound: b } => {
+                                Next::Shorter { bound: b } => {
                                     bound = b;
                                     break 'bfs;
                                 }

@@ -285,12 +285,7 @@ mod tests {
     #[test]
     fn sound_on_bank_positions() {
         use crate::sudoku::techniques::xy_wing::rated;
-        let traps = rated::check_finder(rated::bank_positions(), find_trap);
-        let wraps = rated::check_finder(rated::bank_positions(), find_wrap);
-        eprintln!(
-            "traps in {} positions, wraps in {}",
-            traps.len(),
-            wraps.len()
-        );
+        rated::assert_sound_and_fires("Simple Colors trap", 1000, find_trap);
+        rated::assert_sound_and_fires("Simple Colors wrap", 95, find_wrap);
     }
 }
