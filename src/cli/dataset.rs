@@ -25,16 +25,16 @@ pub struct DatasetArgs {
     #[arg(long = "photos")]
     pub photos: Vec<PathBuf>,
     /// Synthetic font cells per class (0–10).
-    #[arg(long, default_value_t = 0, value_parser = super::number_in(0..=10_000_000))]
+    #[arg(long, default_value_t = 0, value_parser = super::number_in(0usize..=10_000_000))]
     pub synthetic_per_class: usize,
     /// Synthetic handwritten cells per class (0–10), each group of 11 by a new writer.
-    #[arg(long, default_value_t = 0, value_parser = super::number_in(0..=10_000_000))]
+    #[arg(long, default_value_t = 0, value_parser = super::number_in(0usize..=10_000_000))]
     pub handwriting_per_class: usize,
     /// Extra cuts of each photo with synthetic handwriting written into its empty cells.
-    #[arg(long, default_value_t = 0, value_parser = super::number_in(0..=1000))]
+    #[arg(long, default_value_t = 0, value_parser = super::number_in(0usize..=1000))]
     pub handwriting_copies: usize,
     /// Share of the empty cells of a handwriting cut that get a handwritten digit.
-    #[arg(long, default_value_t = 0.5, value_parser = super::number_in(0.0..=1.0))]
+    #[arg(long, default_value_t = 0.5, value_parser = super::number_in(0.0f32..=1.0))]
     pub handwriting_share: f32,
     /// A folder of printed-givens masks (`NAME.txt` or `PUZZLE.txt` for photos
     /// `PUZZLE_…`, 9 rows of 0/1), searched before a set's own `givens/`; repeatable.
@@ -48,20 +48,20 @@ pub struct DatasetArgs {
     #[arg(long = "fonts", default_value = "/usr/share/fonts")]
     pub fonts: Vec<PathBuf>,
     /// Jittered-corner copies of each photo (0 to 1000).
-    #[arg(long, default_value_t = 2, value_parser = super::number_in(0..=1000))]
+    #[arg(long, default_value_t = 2, value_parser = super::number_in(0usize..=1000))]
     pub jitter_copies: usize,
     /// Corner jitter, as a fraction of the grid side (0 to 0.5).
-    #[arg(long, default_value_t = 0.012, value_parser = super::number_in(0.0..=0.5))]
+    #[arg(long, default_value_t = 0.012, value_parser = super::number_in(0.0f32..=0.5))]
     pub jitter: f32,
     /// Do not add cells cut along the detector's own lattice.
     #[arg(long)]
     pub no_detector: bool,
     /// Use the detector's cut only when all its lattice points lie within this fraction of
     /// the grid side of the true ones (0 to 1).
-    #[arg(long, default_value_t = 0.04, value_parser = super::number_in(0.0..=1.0))]
+    #[arg(long, default_value_t = 0.04, value_parser = super::number_in(0.0f32..=1.0))]
     pub detector_tolerance: f32,
     /// Write every non-empty real cell this many times per cut (class balance; 1 to 1000).
-    #[arg(long, default_value_t = 1, value_parser = super::number_in(1..=1000))]
+    #[arg(long, default_value_t = 1, value_parser = super::number_in(1usize..=1000))]
     pub ink_repeats: usize,
     /// Random seed (same seed, same data).
     #[arg(long, default_value_t = 1)]
