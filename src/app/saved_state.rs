@@ -123,6 +123,7 @@ pub fn back_up(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use eframe::Storage as _;
 
     /// A storage of plain strings, as eframe's file storage holds them.
     #[derive(Default)]
