@@ -122,7 +122,7 @@ impl SudokuLensApp {
                 }
             }
             Command::LoadPuzzleText(text) => match Board::from_text(&text) {
-                Some(board) => {
+                Ok(board) => {
                     self.puzzle.board = board;
                     self.puzzle.label = "pasted text".into();
                     self.puzzle.edited = false;
@@ -131,9 +131,9 @@ impl SudokuLensApp {
                     self.board_changed(true);
                     self.say(Severity::Info, "puzzle pasted");
                 }
-                None => self.say(
+                Err(e) => self.say(
                     Severity::Warning,
-                    "the pasted text is not a puzzle (81 digits, 0 or . for empty)",
+                    format!("the pasted text is not a puzzle (81 digits, 0 or . for empty): {e}"),
                 ),
             },
             Command::StartCamera => {

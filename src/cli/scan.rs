@@ -15,6 +15,7 @@ use image::{Rgb, RgbImage};
 use imageproc::drawing::draw_line_segment_mut;
 
 use sudoku_lens::scan::{MAX_REPAIR_CHANGES, Scan, Scanner};
+use sudoku_lens::sudoku::format::{boxed_board, values_line};
 use sudoku_lens::vision::detect::{DetectOptions, DetectTrace, detect_with};
 use sudoku_lens::vision::{self, GridDetection, debug};
 
@@ -148,13 +149,6 @@ fn write_debug(
     Ok(())
 }
 
-fn line_of(values: &[u8; 81]) -> String {
-    values
-        .iter()
-        .map(|&v| if v == 0 { '.' } else { char::from(b'0' + v) })
-        .collect()
-}
-
 /// The JSON report of `scan --json`: `grid` (81 chars, `.` empty), `confidence`
 /// (81), `uncertain` (cell names), `solution` (81 chars or null), `unique`, `repair`
 /// (null or `{changes, grid, solution}`), `conflicts`, `corners` (TL, TR, BR, BL as the
@@ -167,15 +161,15 @@ fn report_json(scan: &Scan) -> serde_json::Value {
                 "cell": c.cell.to_string(), "from": c.from, "to": c.to,
                 "probability": c.probability,
             })).collect::<Vec<_>>(),
-            "grid": line_of(&r.values),
-            "solution": line_of(&r.solution),
+            "grid": values_line(&r.values, '.'),
+            "solution": values_line(&r.solution, '.'),
         })
     });
     let mut json = serde_json::json!({
-        "grid": line_of(&scan.values),
+        "grid": values_line(&scan.values, '.'),
         "confidence": scan.readings.iter().map(|r| r.confidence).collect::<Vec<_>>(),
         "uncertain": scan.uncertain_cells().iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-        "solution": scan.best_solution().map(|s| line_of(&s)),
+        "solution": scan.best_solution().map(|s| values_line(&s, '.')),
         "unique": scan.is_unique(),
         "repair": repair,
         "conflicts": scan.conflicts.iter().map(|c| serde_json::json!({
@@ -210,7 +204,9 @@ fn report_text(scan: &Scan) -> String {
         ));
     }
     out.push_str("read grid (`?` before a cell marks an uncertain reading, `.` empty):\n");
-    out.push_str(&board(&scan.values, |i| scan.readings[i].is_uncertain()));
+    out.push_str(&boxed_board(&scan.values, |c| {
+        scan.readings[c.index()].is_uncertain().then_some('?')
+    }));
     for c in &scan.conflicts {
         out.push_str(&format!(
             "conflict: {} appears in both {} and {}\n",
@@ -266,28 +262,7 @@ fn report_text(scan: &Scan) -> String {
         } else {
             "solution of the repaired grid:\n"
         });
-        out.push_str(&board(&s, |_| false));
-    }
-    out
-}
-
-fn board(values: &[u8; 81], marked: impl Fn(usize) -> bool) -> String {
-    let mut out = String::new();
-    for r in 0..9 {
-        if r == 3 || r == 6 {
-            out.push_str("  ------+-------+------\n");
-        }
-        out.push(' ');
-        for c in 0..9 {
-            if c == 3 || c == 6 {
-                out.push_str(" |");
-            }
-            let i = r * 9 + c;
-            let v = values[i];
-            out.push(if marked(i) { '?' } else { ' ' });
-            out.push(if v == 0 { '.' } else { char::from(b'0' + v) });
-        }
-        out.push('\n');
+        out.push_str(&boxed_board(&s, |_| None));
     }
     out
 }

@@ -6,10 +6,12 @@ use anyhow::Context as _;
 use clap::Args;
 use serde::Serialize;
 
-use sudoku_lens::sudoku::explain::first_of;
+use sudoku_lens::sudoku::explain::all_of;
+use sudoku_lens::sudoku::format::{position_text, values_line};
 use sudoku_lens::sudoku::{Explained, Grid, Step, Technique, parse_puzzle, solve_explained};
 
-use super::{EXIT_INVALID, fail, read_puzzle_arg};
+use super::input::read_puzzle_arg;
+use super::{EXIT_INVALID, fail};
 
 /// Arguments of `solve`.
 #[derive(Args, Debug)]
@@ -20,6 +22,9 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Print each step's plain sentence under its notation.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// Arguments of `hint`.
@@ -30,7 +35,22 @@ pub struct HintArgs {
     /// Only a step of this technique (see `sudoku-lens techniques`).
     #[arg(long, short)]
     pub technique: Option<String>,
+    /// Every instance of the technique (or of the easiest one that applies), one per line, or
+    /// a JSON array with `--json`.
+    #[arg(long)]
+    pub all: bool,
     /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Print each step's plain sentence under its notation.
+    #[arg(long)]
+    pub explain: bool,
+}
+
+/// Arguments of `techniques`.
+#[derive(Args, Debug)]
+pub struct TechniquesArgs {
+    /// Print a JSON array of `{"name","id","title","rating","glossary"}` instead of text.
     #[arg(long)]
     pub json: bool,
 }
@@ -47,6 +67,8 @@ pub struct JsonCandidate {
 pub struct JsonStep {
     technique: &'static str,
     text: String,
+    /// The step's plain sentence, generated from its data.
+    explanation: String,
     placements: Vec<JsonCandidate>,
     eliminations: Vec<JsonCandidate>,
 }
@@ -64,6 +86,7 @@ impl From<&Step> for JsonStep {
         JsonStep {
             technique: s.technique.name(),
             text: s.text(),
+            explanation: s.explanation(),
             placements: conv(&s.placements),
             eliminations: conv(&s.eliminations),
         }
@@ -79,19 +102,6 @@ struct JsonSolve {
     level: String,
     guesses: usize,
     steps: Vec<JsonStep>,
-}
-
-/// The puzzle as it was given: 81 chars, or the 729-char form for pencil-mark input.
-fn puzzle_string(g: &Grid) -> String {
-    if g.givens().is_empty() && !g.is_complete() {
-        g.to_sukaku()
-    } else {
-        g.givens_line()
-    }
-}
-
-fn solution_string(sol: &[u8; 81]) -> String {
-    sol.iter().map(|&v| char::from(b'0' + v)).collect()
 }
 
 /// Parses the puzzle argument, printing a located error and returning `Err(exit code)` on
@@ -124,8 +134,8 @@ pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     };
     if args.json {
         let out = JsonSolve {
-            puzzle: puzzle_string(&g),
-            solution: solution_string(&e.solution),
+            puzzle: position_text(&g),
+            solution: values_line(&e.solution, '.'),
             unique: e.unique,
             rating: e.rating.score,
             level: e.rating.level.to_string(),
@@ -142,6 +152,9 @@ pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
             ""
         };
         println!("{:>3}. {}{}", i + 1, s.text(), marker);
+        if args.explain {
+            println!("     {}", s.explanation());
+        }
     }
     println!();
     print!("{}", Grid::from_values(&e.solution).to_pretty());
@@ -161,7 +174,10 @@ pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `hint PUZZLE [--technique NAME] [--json]`.
+/// The most instances `hint --all` lists.
+const ALL_LIMIT: usize = 1000;
+
+/// `hint PUZZLE [--technique NAME] [--all] [--json]`.
 pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
     let technique = match &args.technique {
         None => None,
@@ -190,9 +206,10 @@ pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
             ),
         ));
     }
-    let step = match first_of(&g, technique) {
-        Ok(Some(s)) => s,
-        Ok(None) => {
+    let limit = if args.all { ALL_LIMIT } else { 1 };
+    let steps = match all_of(&g, technique, limit) {
+        Ok(steps) if !steps.is_empty() => steps,
+        Ok(_) => {
             let why = match technique {
                 Some(t) if !g.is_complete() => format!("no {} in this position", t.name()),
                 _ => "the puzzle is already complete".to_string(),
@@ -201,21 +218,63 @@ pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e) => return Ok(fail(args.json, EXIT_INVALID, e)),
     };
+    if steps.len() >= ALL_LIMIT {
+        eprintln!("(listing stopped at {ALL_LIMIT} instances)");
+    }
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string(&JsonStep::from(&step)).context("encoding JSON")?
-        );
+        let json = if args.all {
+            let all: Vec<JsonStep> = steps.iter().map(JsonStep::from).collect();
+            serde_json::to_string(&all)
+        } else {
+            serde_json::to_string(&JsonStep::from(&steps[0]))
+        };
+        println!("{}", json.context("encoding JSON")?);
     } else {
-        println!("{}", step.text());
+        for step in &steps {
+            println!("{}", step.text());
+            if args.explain {
+                println!("  {}", step.explanation());
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// `techniques`: one line per technique: id, name, SE rating.
-pub fn run_techniques() -> anyhow::Result<ExitCode> {
+/// A technique in JSON: what `techniques --json` prints for each.
+#[derive(Serialize)]
+struct JsonTechnique {
+    name: &'static str,
+    id: &'static str,
+    title: &'static str,
+    rating: f32,
+    glossary: &'static str,
+}
+
+/// `techniques [--json]`: every technique in solving order: id, name, SE rating and title as
+/// text lines, or with its glossary entry as JSON.
+pub fn run_techniques(args: TechniquesArgs) -> anyhow::Result<ExitCode> {
+    if args.json {
+        let all: Vec<JsonTechnique> = Technique::ALL
+            .iter()
+            .map(|&t| JsonTechnique {
+                name: t.name(),
+                id: t.id(),
+                title: t.title(),
+                rating: t.se_rating(),
+                glossary: t.glossary(),
+            })
+            .collect();
+        println!("{}", serde_json::to_string(&all).context("encoding JSON")?);
+        return Ok(ExitCode::SUCCESS);
+    }
     for t in Technique::ALL {
-        println!("{:<22} {:<38} {:.1}", t.id(), t.name(), t.se_rating());
+        println!(
+            "{:<28} {:<38} {:>4.1}  {}",
+            t.id(),
+            t.name(),
+            t.se_rating(),
+            t.title()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

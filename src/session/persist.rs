@@ -152,8 +152,8 @@ impl SavedPuzzle {
 
     /// The board it describes; `None` when the text is malformed (then nothing is restored).
     pub fn restore(&self) -> Option<Board> {
-        let recognized = Board::from_text(&self.recognized)?;
-        let values = Board::from_text(&self.values)?;
+        let recognized = Board::from_text(&self.recognized).ok()?;
+        let values = Board::from_text(&self.values).ok()?;
         let mut board = Board::new(recognized.values, [false; 81], None);
         for c in Cell::all() {
             board.values[c.index()] = values.values[c.index()];

@@ -1,23 +1,31 @@
 //! The puzzle engine: domain types, parsers, the exact solver, the human-style explained solver
-//! with one file per technique, and the difficulty rating.
+//! with one file per technique, the glossary, and the difficulty rating.
 //!
-//! Pure logic: knows nothing of images, models or GUIs, and depends only on std, serde and
-//! thiserror.
+//! Pure logic: knows nothing of images, models or GUIs, and depends only on std, serde,
+//! thiserror and tracing.
 
 pub mod explain;
+pub mod glossary;
+pub mod format;
 pub mod grid;
+pub mod hodoku;
 pub mod notation;
 pub mod parse;
 pub mod rating;
 pub mod solver;
 pub mod step;
+pub mod technique;
 pub mod techniques;
 pub mod types;
 
 pub use explain::{Explained, SolveError, solve_explained};
-pub use grid::{Candidate, Conflict, Grid};
-pub use parse::{ParseError, collection_puzzles, parse_puzzle};
-pub use rating::{Level, Rating, spearman};
+pub use grid::{Candidate, Conflict, Grid, conflicts_of};
+pub use parse::{
+    Entry, MAX_PUZZLE_TEXT, ParseError, collection_entry, collection_puzzles, parse_puzzle,
+    parse_values,
+};
+pub use rating::{Level, RankCorrelation, Rating, spearman};
 pub use solver::MIN_CLUES;
-pub use step::{Link, LinkKind, Mark, Node, Role, Step, Technique};
+pub use step::{Branch, Link, LinkKind, Mark, Node, Outcome, Role, Step};
+pub use technique::Technique;
 pub use types::{Candidates, Cell, CellSet, Digit, House, HouseKind};

@@ -13,6 +13,7 @@
 use super::super::grid::{Candidate, Grid};
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
+use super::{Flow, GO_ON, Instances};
 
 /// Index of a node in a [`Graph`].
 pub(crate) type NodeId = u16;
@@ -41,6 +42,9 @@ pub(crate) struct LinkSet {
     pub weak_in_house: bool,
     /// Add grouped nodes (a digit in two or three cells of one box∩line).
     pub groups: bool,
+    /// Add the almost locked sets of 2 up to this many cells as nodes (0: none): one node per
+    /// digit of a set (its places), the digits of one set strongly linked (see `als`).
+    pub als_cells: usize,
 }
 
 /// The strong and weak links between the chain nodes of one position, in compressed adjacency
@@ -80,8 +84,15 @@ impl Graph {
                 sees.push(c.peers());
             }
         }
-        // Groups of digit d occupy nodes[group_range[d].0 .. group_range[d].1].
+        // Groups (and ALS nodes) of digit d occupy nodes[group_range[d].0 .. group_range[d].1].
         let mut group_range = [(0usize, 0usize); 9];
+        let als_sets = (set.als_cells >= 2 && !set.bivalue_only)
+            .then(|| super::als::collect(grid, set.als_cells));
+        let alss: Vec<&super::als::Als> = als_sets
+            .as_deref()
+            .map(|sets| sets.iter().filter(|a| a.cells.len() >= 2).collect())
+            .unwrap_or_default();
+        let mut als_nodes: Vec<Vec<NodeId>> = vec![Vec::new(); alss.len()];
         for d in set.digits.iter() {
             let from = nodes.len();
             if set.groups && !set.bivalue_only {
@@ -104,6 +115,30 @@ impl Graph {
                     }
                 }
             }
+            // ALS nodes: the places of d in each set, shared with an equal node if any.
+            for (i, als) in alss.iter().enumerate() {
+                let places = als.places[d.index()];
+                let id = match places.len() {
+                    0 => continue,
+                    1 => places
+                        .first()
+                        .map_or(NO_NODE, |c| single[c.index() * 9 + d.index()]),
+                    _ => match (from..nodes.len()).find(|&k| nodes[k].cells == places) {
+                        Some(k) => k as NodeId,
+                        None => {
+                            nodes.push(Node {
+                                cells: places,
+                                digit: d,
+                            });
+                            sees.push(places.common_peers());
+                            (nodes.len() - 1) as NodeId
+                        }
+                    },
+                };
+                if id != NO_NODE {
+                    als_nodes[i].push(id);
+                }
+            }
             group_range[d.index()] = (from, nodes.len());
         }
         let group_with = |d: Digit, cells: CellSet| -> Option<NodeId> {
@@ -115,6 +150,16 @@ impl Graph {
 
         let mut strong: Vec<(NodeId, NodeId)> = Vec::new();
         let mut weak: Vec<(NodeId, NodeId)> = Vec::new();
+        // Of any two digits of an ALS at least one is in it.
+        for ids in &als_nodes {
+            for &a in ids {
+                for &b in ids {
+                    if a != b {
+                        strong.push((a, b));
+                    }
+                }
+            }
+        }
         if set.strong_in_cell {
             for c in bivalue.iter() {
                 let mut ids = grid
@@ -298,6 +343,11 @@ impl Elims {
         }
     }
 
+    /// Whether every elimination of `other` is also one of `self`.
+    pub(crate) fn contains(&self, other: &Elims) -> bool {
+        self.0.iter().zip(&other.0).all(|(a, b)| b.is_subset(*a))
+    }
+
     /// The eliminations in cell order, digit by digit.
     pub(crate) fn candidates(&self) -> Vec<Candidate> {
         let mut out = Vec::new();
@@ -343,15 +393,86 @@ pub(crate) fn shortest<R>(
     g: &Graph,
     min_nodes: usize,
     max_nodes: usize,
-    mut eval: impl FnMut(&Found<'_>) -> Option<R>,
+    eval: impl FnMut(&Found<'_>) -> Option<R>,
 ) -> Option<(Vec<NodeId>, R)> {
+    let mut best = None;
+    walk(g, min_nodes, max_nodes, eval, |path, r| {
+        let bound = path.len() - 1;
+        best = Some((path, r));
+        Next::Shorter { bound }
+    });
+    best
+}
+
+/// Like [`shortest`], but hands every chain with a result to `emit` (for each start, the
+/// shortest chain to each end, nearest ends first) until `emit` says stop.
+pub(crate) fn each<R>(
+    g: &Graph,
+    min_nodes: usize,
+    max_nodes: usize,
+    eval: impl FnMut(&Found<'_>) -> Option<R>,
+    mut emit: impl FnMut(Vec<NodeId>, R) -> Flow,
+) -> Flow {
+    let mut stopped = false;
+    walk(g, min_nodes, max_nodes, eval, |path, r| {
+        if emit(path, r).is_break() {
+            stopped = true;
+            Next::Stop
+        } else {
+            Next::SameStart
+        }
+    });
+    if stopped { Flow::Break(()) } else { GO_ON }
+}
+
+/// Reports chains to `out`: the shortest one when one instance is wanted, else every one
+/// [`each`] finds; `make` turns a chain and its result into the step.
+pub(crate) fn report<R>(
+    g: &Graph,
+    min_nodes: usize,
+    max_nodes: usize,
+    out: &mut Instances,
+    eval: impl FnMut(&Found<'_>) -> Option<R>,
+    mut make: impl FnMut(&[NodeId], R) -> Step,
+) -> Flow {
+    if out.wants_all() {
+        each(g, min_nodes, max_nodes, eval, |path, r| {
+            out.add(make(&path, r))
+        })
+    } else {
+        match shortest(g, min_nodes, max_nodes, eval) {
+            Some((path, r)) => out.add(make(&path, r)),
+            None => GO_ON,
+        }
+    }
+}
+
+/// What the search does after a chain with a result.
+enum Next {
+    /// Keep only chains shorter than `bound` nodes and go to the next start.
+    Shorter { bound: usize },
+    /// Go on from the same start.
+    SameStart,
+    /// End the search.
+    Stop,
+}
+
+/// The breadth-first search behind [`shortest`] and [`each`]: from every start node with a
+/// strong link, alternating strong and weak links, `eval` on every (start, end) reached and
+/// `found` on every simple chain `eval` gives a result for.
+fn walk<R>(
+    g: &Graph,
+    min_nodes: usize,
+    max_nodes: usize,
+    mut eval: impl FnMut(&Found<'_>) -> Option<R>,
+    mut found_one: impl FnMut(Vec<NodeId>, R) -> Next,
+) {
     let n = g.len();
     // Literal 2*i is "node i is false", 2*i+1 "node i is true".
     let mut stamp = vec![0u32; 2 * n];
     let mut parent = vec![NO_LIT; 2 * n];
     let mut depth = vec![0u8; 2 * n];
     let mut queue: Vec<u32> = Vec::with_capacity(2 * n);
-    let mut best: Option<(Vec<NodeId>, R)> = None;
     // Largest number of nodes a chain may still have to be kept.
     let mut bound = max_nodes;
     for s in 0..n {
@@ -398,9 +519,14 @@ pub(crate) fn shortest<R>(
                     if let Some(r) = eval(&found) {
                         let path = found.nodes();
                         if simple(&path) {
-                            bound = path.len() - 1;
-                            best = Some((path, r));
-                            break 'bfs;
+                            match found_one(path, r) {
+                                Next::Shorter { bound: b } => {
+                                    bound = b;
+                                    break 'bfs;
+                                }
+                                Next::SameStart => {}
+                                Next::Stop => return,
+                            }
                         }
                     }
                 }
@@ -408,7 +534,6 @@ pub(crate) fn shortest<R>(
             }
         }
     }
-    best
 }
 
 /// Whether `path` repeats no node (a last node equal to the first is allowed).
@@ -520,6 +645,7 @@ mod tests {
             weak_in_cell: true,
             weak_in_house: true,
             groups: true,
+            als_cells: 0,
         }
     }
 

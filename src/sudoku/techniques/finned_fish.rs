@@ -11,6 +11,8 @@ use super::super::grid::{Candidate, Grid};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Digit};
 use super::basic_fish::{Orientation, SubsetSearch, bits, house_group, k_subsets};
+use super::super::notation::{cell_words, house_words, join_words};
+use super::{Flow, GO_ON, Instances};
 
 /// The technique for a finned (`sashimi == false`) or sashimi fish of `size` base lines.
 fn technique(size: usize, sashimi: bool) -> Option<Technique> {
@@ -32,8 +34,10 @@ fn technique(size: usize, sashimi: bool) -> Option<Technique> {
 /// The search runs on 9-bit line masks: for each set of base lines and each box they pass
 /// through, the cover is forced to hold the cover lines of the candidates outside that box, and
 /// completed with lines through the box; candidates left outside the cover are the fins.
-pub(crate) fn find(grid: &Grid, size: usize, sashimi: bool) -> Option<Step> {
-    let technique = technique(size, sashimi)?;
+pub(crate) fn search(grid: &Grid, size: usize, sashimi: bool, out: &mut Instances) -> Flow {
+    let Some(technique) = technique(size, sashimi) else {
+        return GO_ON;
+    };
     for d in Digit::ALL {
         for o in Orientation::BOTH {
             let masks = o.line_masks(grid, d);
@@ -66,14 +70,19 @@ pub(crate) fn find(grid: &Grid, size: usize, sashimi: bool) -> Option<Step> {
                     base,
                     sashimi,
                 };
-                fish.with_fin_box()
+                fish.with_fin_box(out).break_value()
             });
             if found.is_some() {
-                return found;
+                return Flow::Break(());
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid, size: usize, sashimi: bool) -> Option<Step> {
+    super::first(|out| search(grid, size, sashimi, out))
 }
 
 /// One set of base lines of a digit being tried as a finned fish.
@@ -92,7 +101,7 @@ struct Fish<'a> {
 impl Fish<'_> {
     /// Tries every box the base lines pass through as the fin box. A box is the crossing of a
     /// group of three base-kind lines and a group of three cover-kind lines.
-    fn with_fin_box(&self) -> Option<Step> {
+    fn with_fin_box(&self, out: &mut Instances) -> Flow {
         let size = self.base.count_ones() as usize;
         // The cover lines used by the base lines of each group of three.
         let mut group_union = [0u16; 3];
@@ -129,12 +138,12 @@ impl Fish<'_> {
                         continue;
                     }
                     if let Some(step) = self.build(cover) {
-                        return Some(step);
+                        out.add(step)?;
                     }
                 }
             }
         }
-        None
+        GO_ON
     }
 
     /// The fish with cover lines `cover`, if its fins are right for the requested kind and it
@@ -208,6 +217,27 @@ pub(crate) fn text(step: &Step) -> String {
         house_group(step.houses_with(Role::Cover)),
         fins.join(" "),
         step.effect_text()
+    )
+}
+
+/// "The 4 of rows 1 and 5 would only go in columns 2 and 7 but for the fin r5c9; whether or not
+/// the fin holds it, r6c7 cannot be 4."
+pub(crate) fn sentence(step: &Step) -> String {
+    let Some(d) = step.digits.first() else {
+        return super::generic_sentence(step);
+    };
+    let words = |role| -> String {
+        let hs: Vec<String> = step.houses_with(role).map(house_words).collect();
+        join_words(&hs, "and")
+    };
+    let fins = step.marked_cells(Role::Fin);
+    format!(
+        "The {d} of {} would only go in {} but for the fin {}; whether or not the fin holds it, \
+         {}.",
+        words(Role::Base),
+        words(Role::Cover),
+        cell_words(fins.iter()),
+        super::effect_words(step)
     )
 }
 

@@ -7,17 +7,19 @@
 use super::super::grid::{Candidate, Grid};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, CellSet, House};
-use super::basic_fish::{bits, first_subset_in_houses};
+use super::super::notation::{cell_words, digit_words, house_words};
+use super::basic_fish::{bits, subsets_in_houses};
+use super::{Flow, GO_ON, Instances};
 
-/// The first hidden subset of `size` (2, 3 or 4) that removes a candidate.
-pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
+/// Reports the hidden subsets of `size` (2, 3 or 4) that remove a candidate.
+pub(crate) fn search(grid: &Grid, size: usize, out: &mut Instances) -> Flow {
     let technique = match size {
         2 => Technique::HiddenPair,
         3 => Technique::HiddenTriple,
         4 => Technique::HiddenQuad,
-        _ => return None,
+        _ => return GO_ON,
     };
-    first_subset_in_houses(
+    subsets_in_houses(
         size,
         |cells| {
             // Digits that can take part: not yet placed, with 1..=size places in the house;
@@ -40,7 +42,13 @@ pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
             let set: CellSet = bits(union).map(|i| cells[i]).collect();
             build(grid, technique, house, set, Candidates::from_bits(pick))
         },
+        out,
     )
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
+    super::first(|out| search(grid, size, out))
 }
 
 /// The step for `digits` confined to `cells` of `house`: the cells lose every other digit.
@@ -74,6 +82,21 @@ fn build(
 pub(crate) fn text(step: &Step) -> String {
     // Same layout as naked subsets: the digits, then the cells holding them.
     super::naked_subset::text(step)
+}
+
+/// "In row 2, 3 and 8 can only go in r2c1 and r2c7, so those cells hold them and r2c1 cannot be
+/// 1 …"
+pub(crate) fn sentence(step: &Step) -> String {
+    let Some(h) = step.houses_with(Role::Base).next() else {
+        return super::generic_sentence(step);
+    };
+    format!(
+        "In {}, {} can only go in {}, so those cells hold them and {}.",
+        house_words(h),
+        digit_words(step.digits, "and"),
+        cell_words(step.marked_cells(Role::Base).iter()),
+        super::effect_words(step)
+    )
 }
 
 #[cfg(test)]

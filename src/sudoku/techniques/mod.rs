@@ -1,30 +1,47 @@
 //! The solving techniques, one file each, and the dispatch from [`Technique`] to the finder and
-//! the text generator in that file.
+//! the notation and plain-sentence generators in that file.
 //!
 //! Every finder has the same contract: given a grid whose candidates are consistent with its
-//! digits, return the first instance of the pattern that makes progress (places a digit or
-//! removes at least one existing candidate), or `None`. A finder never guesses and never
-//! consults the solution. Finders do not mutate the grid; the caller applies the step.
+//! digits, report each instance of the pattern that makes progress (places a digit or removes
+//! at least one existing candidate) to an [`Instances`] collector, in its own search order,
+//! until the collector says stop (`?` on [`Instances::add`]). Asked for one, a finder gives
+//! the instance it prefers (the first found, or the shortest chain); asked for all, every one.
+//! A finder never guesses and never consults the solution. Finders do not mutate the grid; the
+//! caller applies the step.
 
-use super::grid::Grid;
+use std::ops::ControlFlow;
+
+use super::grid::{Candidate, Grid};
 use super::step::{Step, Technique};
 
 mod aic;
+mod aligned_exclusion;
+mod als;
+mod als_chain;
+mod als_xy_wing;
 mod als_xz;
+mod avoidable_rectangle;
 mod basic_fish;
 mod bug;
 mod chains;
+mod death_blossom;
 mod empty_rectangle;
 mod finned_fish;
+mod forcing;
+mod franken_fish;
 mod full_house;
+mod hidden_rectangle;
 mod hidden_single;
 mod hidden_subset;
+mod implication;
 mod locked_candidates;
+mod multi_colors;
 mod naked_single;
 mod naked_subset;
 mod remote_pair;
 mod simple_colors;
 mod skyscraper;
+mod sue_de_coq;
 mod turbot_fish;
 mod two_string_kite;
 mod unique_rectangle;
@@ -42,54 +59,178 @@ pub struct Context {
     pub unique: bool,
 }
 
-/// Finds the first instance of `technique` in `grid`, or `None`. [`Technique::Guess`] is not a
-/// pattern and always gives `None` here (the step solver makes guesses).
-pub fn find(technique: Technique, grid: &Grid, ctx: &Context) -> Option<Step> {
-    use Technique::*;
-    match technique {
-        FullHouse => full_house::find(grid),
-        HiddenSingle => hidden_single::find(grid),
-        NakedSingle => naked_single::find(grid),
-        LockedCandidatesPointing => locked_candidates::find_pointing(grid),
-        LockedCandidatesClaiming => locked_candidates::find_claiming(grid),
-        NakedPair => naked_subset::find(grid, 2),
-        NakedTriple => naked_subset::find(grid, 3),
-        NakedQuad => naked_subset::find(grid, 4),
-        HiddenPair => hidden_subset::find(grid, 2),
-        HiddenTriple => hidden_subset::find(grid, 3),
-        HiddenQuad => hidden_subset::find(grid, 4),
-        XWing => basic_fish::find(grid, 2),
-        Swordfish => basic_fish::find(grid, 3),
-        Jellyfish => basic_fish::find(grid, 4),
-        FinnedXWing => finned_fish::find(grid, 2, false),
-        SashimiXWing => finned_fish::find(grid, 2, true),
-        FinnedSwordfish => finned_fish::find(grid, 3, false),
-        SashimiSwordfish => finned_fish::find(grid, 3, true),
-        FinnedJellyfish => finned_fish::find(grid, 4, false),
-        SashimiJellyfish => finned_fish::find(grid, 4, true),
-        Skyscraper => skyscraper::find(grid),
-        TwoStringKite => two_string_kite::find(grid),
-        TurbotFish => turbot_fish::find(grid),
-        EmptyRectangle => empty_rectangle::find(grid),
-        XYWing => xy_wing::find(grid),
-        XYZWing => xyz_wing::find(grid),
-        WWing => w_wing::find(grid),
-        SimpleColorsTrap => simple_colors::find_trap(grid),
-        SimpleColorsWrap => simple_colors::find_wrap(grid),
-        UniqueRectangle1 if ctx.unique => unique_rectangle::find(grid, 1),
-        UniqueRectangle2 if ctx.unique => unique_rectangle::find(grid, 2),
-        UniqueRectangle3 if ctx.unique => unique_rectangle::find(grid, 3),
-        UniqueRectangle4 if ctx.unique => unique_rectangle::find(grid, 4),
-        BugPlusOne if ctx.unique => bug::find(grid),
-        UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4 | BugPlusOne => {
-            None
+/// Whether a finder should go on looking (`Continue`) or stop (`Break`).
+pub type Flow = ControlFlow<()>;
+
+/// Go on looking: what a finder returns when its search is over.
+pub(crate) const GO_ON: Flow = ControlFlow::Continue(());
+
+/// Collects the instances a finder reports and tells it when to stop: after the first, or
+/// after `limit` distinct deductions (two instances with the same technique, placements and
+/// eliminations count once).
+#[derive(Debug)]
+pub struct Instances {
+    steps: Vec<Step>,
+    limit: usize,
+}
+
+impl Instances {
+    /// Wants one instance: the finder's preferred one.
+    pub fn first() -> Instances {
+        Instances::up_to(1)
+    }
+
+    /// Wants every instance, up to `limit` distinct deductions (`limit` 0 is 1).
+    pub fn up_to(limit: usize) -> Instances {
+        Instances {
+            steps: Vec::new(),
+            limit: limit.max(1),
         }
-        RemotePair => remote_pair::find(grid),
-        XChain => x_chain::find(grid),
-        XYChain => xy_chain::find(grid),
-        Aic => aic::find(grid),
-        AlsXz => als_xz::find(grid),
-        Guess => None,
+    }
+
+    /// Whether more than one instance is wanted (finders that pick the best of several, such
+    /// as the shortest chain, then report each as they find it).
+    pub fn wants_all(&self) -> bool {
+        self.limit > 1
+    }
+
+    /// Records `step` unless an instance with the same deduction is already recorded; `Break`
+    /// once enough are recorded.
+    pub fn add(&mut self, step: Step) -> Flow {
+        let key = deduction(&step);
+        if !self.steps.iter().any(|s| deduction(s) == key) {
+            self.steps.push(step);
+        }
+        if self.steps.len() >= self.limit {
+            ControlFlow::Break(())
+        } else {
+            GO_ON
+        }
+    }
+
+    /// The instances recorded, in the order found.
+    pub fn into_steps(self) -> Vec<Step> {
+        self.steps
+    }
+
+    /// The first instance recorded.
+    pub fn into_first(self) -> Option<Step> {
+        self.steps.into_iter().next()
+    }
+}
+
+/// The instance a search reports first, for tests of one finder.
+#[cfg(test)]
+pub(crate) fn first(search: impl FnOnce(&mut Instances) -> Flow) -> Option<Step> {
+    let mut out = Instances::first();
+    let _ = search(&mut out);
+    out.into_first()
+}
+
+/// What a step concludes, independent of the order it lists things in.
+fn deduction(step: &Step) -> (Technique, Vec<Candidate>, Vec<Candidate>) {
+    let mut placements = step.placements.clone();
+    placements.sort_unstable();
+    let mut eliminations = step.eliminations.clone();
+    eliminations.sort_unstable();
+    (step.technique, placements, eliminations)
+}
+
+/// Finds the preferred instance of `technique` in `grid`, or `None`. [`Technique::Guess`] is
+/// not a pattern and always gives `None` here (the step solver makes guesses).
+pub fn find(technique: Technique, grid: &Grid, ctx: &Context) -> Option<Step> {
+    let mut out = Instances::first();
+    collect(technique, grid, ctx, &mut out);
+    out.into_first()
+}
+
+/// Every instance of `technique` in `grid` (distinct deductions, at most `limit`), in the
+/// finder's search order.
+pub fn find_all(technique: Technique, grid: &Grid, ctx: &Context, limit: usize) -> Vec<Step> {
+    let mut out = Instances::up_to(limit);
+    collect(technique, grid, ctx, &mut out);
+    out.into_steps()
+}
+
+/// Runs the finder of `technique` over `grid`, reporting to `out`.
+pub fn collect(technique: Technique, grid: &Grid, ctx: &Context, out: &mut Instances) {
+    use Technique::*;
+    if technique.needs_unique() && !ctx.unique {
+        return;
+    }
+    let _: Flow = match technique {
+        FullHouse => full_house::search(grid, out),
+        HiddenSingle => hidden_single::search(grid, out),
+        NakedSingle => naked_single::search(grid, out),
+        LockedCandidatesPointing => locked_candidates::search_pointing(grid, out),
+        LockedCandidatesClaiming => locked_candidates::search_claiming(grid, out),
+        NakedPair => naked_subset::search(grid, 2, out),
+        NakedTriple => naked_subset::search(grid, 3, out),
+        NakedQuad => naked_subset::search(grid, 4, out),
+        HiddenPair => hidden_subset::search(grid, 2, out),
+        HiddenTriple => hidden_subset::search(grid, 3, out),
+        HiddenQuad => hidden_subset::search(grid, 4, out),
+        XWing => basic_fish::search(grid, 2, out),
+        Swordfish => basic_fish::search(grid, 3, out),
+        Jellyfish => basic_fish::search(grid, 4, out),
+        FinnedXWing => finned_fish::search(grid, 2, false, out),
+        SashimiXWing => finned_fish::search(grid, 2, true, out),
+        FinnedSwordfish => finned_fish::search(grid, 3, false, out),
+        SashimiSwordfish => finned_fish::search(grid, 3, true, out),
+        FinnedJellyfish => finned_fish::search(grid, 4, false, out),
+        SashimiJellyfish => finned_fish::search(grid, 4, true, out),
+        Skyscraper => skyscraper::search(grid, out),
+        TwoStringKite => two_string_kite::search(grid, out),
+        TurbotFish => turbot_fish::search(grid, out),
+        EmptyRectangle => empty_rectangle::search(grid, out),
+        XYWing => xy_wing::search(grid, out),
+        XYZWing => xyz_wing::search(grid, out),
+        WWing => w_wing::search(grid, out),
+        SimpleColorsTrap => simple_colors::search_trap(grid, out),
+        SimpleColorsWrap => simple_colors::search_wrap(grid, out),
+        UniqueRectangle1 => unique_rectangle::search(grid, 1, out),
+        UniqueRectangle2 => unique_rectangle::search(grid, 2, out),
+        UniqueRectangle3 => unique_rectangle::search(grid, 3, out),
+        UniqueRectangle4 => unique_rectangle::search(grid, 4, out),
+        UniqueRectangle5 => unique_rectangle::search(grid, 5, out),
+        UniqueRectangle6 => unique_rectangle::search(grid, 6, out),
+        BugPlusOne => bug::search(grid, out),
+        RemotePair => remote_pair::search(grid, out),
+        XChain => x_chain::search(grid, out),
+        XYChain => xy_chain::search(grid, out),
+        Aic => aic::search(grid, out),
+        AlsXz => als_xz::search(grid, out),
+        // The finders below report their preferred instance only.
+        HiddenRectangle => one(out, hidden_rectangle::find(grid)),
+        AvoidableRectangle1 => one(out, avoidable_rectangle::find(grid, 1)),
+        AvoidableRectangle2 => one(out, avoidable_rectangle::find(grid, 2)),
+        BugPlusN => one(out, bug::find_n(grid)),
+        AlignedPairExclusion => one(out, aligned_exclusion::find(grid, 2)),
+        AlignedTripleExclusion => one(out, aligned_exclusion::find(grid, 3)),
+        MultiColors1 => one(out, multi_colors::find(grid, 1)),
+        MultiColors2 => one(out, multi_colors::find(grid, 2)),
+        AlsXyWing => one(out, als_xy_wing::find(grid)),
+        AlsChain => als_chain::search(grid, out),
+        SueDeCoq => one(out, sue_de_coq::find(grid)),
+        FrankenFish | FinnedFrankenFish | MutantFish | FinnedMutantFish => {
+            one(out, franken_fish::find(grid, technique))
+        }
+        DeathBlossom => one(out, death_blossom::find(grid)),
+        ForcingChainContradiction | ForcingNetContradiction => {
+            one(out, forcing::find_contradiction(grid, technique))
+        }
+        ForcingChainVerity | ForcingNetVerity => {
+            one(out, forcing::find_verity(grid, technique))
+        }
+        Guess => GO_ON,
+    };
+}
+
+/// Reports `step`, if any, to `out`: for finders that give one preferred instance.
+fn one(out: &mut Instances, step: Option<Step>) -> Flow {
+    match step {
+        Some(s) => out.add(s),
+        None => GO_ON,
     }
 }
 
@@ -114,17 +255,109 @@ pub fn describe(step: &Step) -> String {
         XYZWing => xyz_wing::text(step),
         WWing => w_wing::text(step),
         SimpleColorsTrap | SimpleColorsWrap => simple_colors::text(step),
-        UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4 => {
-            unique_rectangle::text(step)
+        UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4
+        | UniqueRectangle5 | UniqueRectangle6 => unique_rectangle::text(step),
+        HiddenRectangle => hidden_rectangle::text(step),
+        AvoidableRectangle1 | AvoidableRectangle2 => avoidable_rectangle::text(step),
+        BugPlusOne | BugPlusN => bug::text(step),
+        AlignedPairExclusion | AlignedTripleExclusion => aligned_exclusion::text(step),
+        MultiColors1 | MultiColors2 => multi_colors::text(step),
+        AlsXyWing => als_xy_wing::text(step),
+        SueDeCoq => sue_de_coq::text(step),
+        FrankenFish | FinnedFrankenFish | MutantFish | FinnedMutantFish => {
+            franken_fish::text(step)
         }
-        BugPlusOne => bug::text(step),
+        DeathBlossom => death_blossom::text(step),
         RemotePair => remote_pair::text(step),
         XChain => x_chain::text(step),
         XYChain => xy_chain::text(step),
-        Aic => aic::text(step),
+        Aic | AlsChain => aic::text(step),
         AlsXz => als_xz::text(step),
+        ForcingChainContradiction | ForcingChainVerity | ForcingNetContradiction
+        | ForcingNetVerity => forcing::text(step),
         Guess => format!("Guess: {}", step.effect_text()),
     }
+}
+
+/// The step's plain sentence, generated by its technique's module from the step's data.
+pub fn explain(step: &Step) -> String {
+    use Technique::*;
+    match step.technique {
+        FullHouse => full_house::sentence(step),
+        HiddenSingle => hidden_single::sentence(step),
+        NakedSingle => naked_single::sentence(step),
+        LockedCandidatesPointing | LockedCandidatesClaiming => locked_candidates::sentence(step),
+        NakedPair | NakedTriple | NakedQuad => naked_subset::sentence(step),
+        HiddenPair | HiddenTriple | HiddenQuad => hidden_subset::sentence(step),
+        XWing | Swordfish | Jellyfish => basic_fish::sentence(step),
+        FinnedXWing | SashimiXWing | FinnedSwordfish | SashimiSwordfish | FinnedJellyfish
+        | SashimiJellyfish => finned_fish::sentence(step),
+        Skyscraper => skyscraper::sentence(step),
+        TwoStringKite => two_string_kite::sentence(step),
+        TurbotFish => turbot_fish::sentence(step),
+        EmptyRectangle => empty_rectangle::sentence(step),
+        XYWing => xy_wing::sentence(step),
+        XYZWing => xyz_wing::sentence(step),
+        WWing => w_wing::sentence(step),
+        SimpleColorsTrap | SimpleColorsWrap => simple_colors::sentence(step),
+        UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4
+        | UniqueRectangle5 | UniqueRectangle6 => unique_rectangle::sentence(step),
+        HiddenRectangle => hidden_rectangle::sentence(step),
+        AvoidableRectangle1 | AvoidableRectangle2 => avoidable_rectangle::sentence(step),
+        BugPlusOne | BugPlusN => bug::sentence(step),
+        AlignedPairExclusion | AlignedTripleExclusion => aligned_exclusion::sentence(step),
+        MultiColors1 | MultiColors2 => multi_colors::sentence(step),
+        AlsXyWing => als_xy_wing::sentence(step),
+        SueDeCoq => sue_de_coq::sentence(step),
+        FrankenFish | FinnedFrankenFish | MutantFish | FinnedMutantFish => {
+            franken_fish::sentence(step)
+        }
+        DeathBlossom => death_blossom::sentence(step),
+        RemotePair => remote_pair::sentence(step),
+        XChain => x_chain::sentence(step),
+        XYChain => xy_chain::sentence(step),
+        Aic | AlsChain => aic::sentence(step),
+        AlsXz => als_xz::sentence(step),
+        ForcingChainContradiction | ForcingChainVerity | ForcingNetContradiction
+        | ForcingNetVerity => forcing::sentence(step),
+        Guess => match step.placements.first() {
+            Some(p) => format!(
+                "No known logic step applies here, so the solver places the solution's {} in \
+                 {} (a cell with the fewest candidates) and goes on.",
+                p.digit, p.cell
+            ),
+            None => generic_sentence(step),
+        },
+    }
+}
+
+/// The effect of a step in words: "r1c2 must be 5" / "r1c2 and r5c2 cannot be 4".
+pub(crate) fn effect_words(step: &Step) -> String {
+    use super::notation::{cell_words, join_words};
+    let mut parts: Vec<String> = step
+        .placements
+        .iter()
+        .map(|p| format!("{} must be {}", p.cell, p.digit))
+        .collect();
+    let mut digits: Vec<_> = step.eliminations.iter().map(|e| e.digit).collect();
+    digits.sort();
+    digits.dedup();
+    for d in digits {
+        let cells: Vec<_> = step
+            .eliminations
+            .iter()
+            .filter(|e| e.digit == d)
+            .map(|e| e.cell)
+            .collect();
+        parts.push(format!("{} cannot be {d}", cell_words(cells)));
+    }
+    join_words(&parts, "and")
+}
+
+/// A sentence from the technique's title and the step's effect, for steps whose module has no
+/// more specific sentence.
+pub(crate) fn generic_sentence(step: &Step) -> String {
+    format!("{}: {}.", step.technique.title(), effect_words(step))
 }
 
 /// A generic `Name: effect` text, for stubs and simple techniques.

@@ -3,22 +3,40 @@
 use super::super::grid::Grid;
 use super::super::step::{Role, Step, Technique};
 use super::super::types::Candidates;
+use super::{Flow, GO_ON, Instances};
 
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports every cell with one candidate.
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     for cell in grid.empty_cells().iter() {
         if let Some(d) = grid.candidates(cell).single_digit() {
             let mut step = Step::new(Technique::NakedSingle).place(cell, d);
             step.digits = Candidates::single(d);
             step.mark(cell, d, Role::Base);
-            return Some(step);
+            out.add(step)?;
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// `Naked Single: r4c5=2`
 pub(crate) fn text(step: &Step) -> String {
     super::plain_text(step)
+}
+
+/// "Every digit but 2 is already in the row, column or box of r4c5, so r4c5 is 2."
+pub(crate) fn sentence(step: &Step) -> String {
+    match step.placements.first() {
+        Some(p) => format!(
+            "Every digit but {} is already in the row, column or box of {}, so {} is {}.",
+            p.digit, p.cell, p.cell, p.digit
+        ),
+        None => super::generic_sentence(step),
+    }
 }
 
 #[cfg(test)]

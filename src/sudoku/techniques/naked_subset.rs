@@ -9,17 +9,19 @@ use super::super::grid::Grid;
 use super::super::notation::compact_cells;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, CellSet, House};
-use super::basic_fish::{bits, first_subset_in_houses};
+use super::super::notation::{cell_words, digit_words, house_words, join_words};
+use super::basic_fish::{bits, subsets_in_houses};
+use super::{Flow, GO_ON, Instances};
 
-/// The first naked subset of `size` (2, 3 or 4) that removes a candidate.
-pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
+/// Reports the naked subsets of `size` (2, 3 or 4) that remove a candidate.
+pub(crate) fn search(grid: &Grid, size: usize, out: &mut Instances) -> Flow {
     let technique = match size {
         2 => Technique::NakedPair,
         3 => Technique::NakedTriple,
         4 => Technique::NakedQuad,
-        _ => return None,
+        _ => return GO_ON,
     };
-    first_subset_in_houses(
+    subsets_in_houses(
         size,
         |cells| {
             // Cells that can take part: empty, with 2..=size candidates; masks are their
@@ -39,7 +41,13 @@ pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
             let set: CellSet = bits(pick).map(|i| cells[i]).collect();
             build(grid, technique, house, set, Candidates::from_bits(union))
         },
+        out,
     )
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
+    super::first(|out| search(grid, size, out))
 }
 
 /// The step for `digits` locked in `cells` (found in `house`): the digits leave every other cell
@@ -88,6 +96,19 @@ pub(crate) fn text(step: &Step) -> String {
         digits.join(","),
         compact_cells(step.marked_cells(Role::Base).iter()),
         step.effect_text()
+    )
+}
+
+/// "In row 1, r1c2 and r1c4 can only hold 1 and 5, one each, so r1c3 cannot be 1 and r1c5 and
+/// r1c6 cannot be 5."
+pub(crate) fn sentence(step: &Step) -> String {
+    let houses: Vec<String> = step.houses_with(Role::Base).map(house_words).collect();
+    format!(
+        "In {}, {} can only hold {}, one each, so {}.",
+        join_words(&houses, "and"),
+        cell_words(step.marked_cells(Role::Base).iter()),
+        digit_words(step.digits, "and"),
+        super::effect_words(step)
     )
 }
 

@@ -13,13 +13,15 @@ use super::super::grid::Grid;
 use super::super::notation::slash_digits;
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet};
+use super::super::notation::{cell_words, digit_words};
+use super::{Flow, GO_ON, Instances};
 
 /// The longest chain considered (cells); a chain through a pair's cells is never longer.
 const MAX_CELLS: usize = 81;
 
-/// The first Remote Pair (pairs by their first cell in reading order) that eliminates
+/// Reports the Remote Pairs (pairs by their first cell in reading order) that eliminate
 /// something.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let mut bivalue = CellSet::EMPTY;
     for c in grid.empty_cells().iter() {
         if grid.candidates(c).len() == 2 {
@@ -42,16 +44,19 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
         if group.len() < 4 {
             continue;
         }
-        if let Some(step) = find_in_group(grid, pair, group) {
-            return Some(step);
-        }
+        search_group(grid, pair, group, out)?;
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// Searches the cells `group` (all exactly `pair`) for two cells an odd distance (at least 3)
 /// apart with a common peer holding a digit of the pair.
-fn find_in_group(grid: &Grid, pair: Candidates, group: CellSet) -> Option<Step> {
+fn search_group(grid: &Grid, pair: Candidates, group: CellSet, out: &mut Instances) -> Flow {
     let mut pair_cells = CellSet::EMPTY;
     for d in pair.iter() {
         pair_cells |= grid.digit_cells(d);
@@ -87,12 +92,12 @@ fn find_in_group(grid: &Grid, pair: Candidates, group: CellSet) -> Option<Step> 
                         *slot = c;
                         c = Cell::from_index(parent[c.index()] as usize);
                     }
-                    return Some(build(grid, pair, &path[..len], pair_cells));
+                    out.add(build(grid, pair, &path[..len], pair_cells))?;
                 }
             }
         }
     }
-    None
+    GO_ON
 }
 
 /// The step for the chain `path` (alternating cells): eliminates the pair's digits from every
@@ -149,6 +154,29 @@ pub(crate) fn text(step: &Step) -> String {
         slash_digits(step.digits.iter()),
         chain,
         step.effect_text()
+    )
+}
+
+/// "r1c1, r1c5, r4c5 and r4c9 hold only 2 and 7 and alternate along the chain, so r1c1 and
+/// r4c9 hold one of each, and r1c9 cannot be 2 or 7."
+pub(crate) fn sentence(step: &Step) -> String {
+    let nodes = super::chains::link_nodes(&step.links);
+    let cells: Vec<Cell> = nodes.iter().filter_map(|n| n.cells.first()).collect();
+    let mut chain: Vec<Cell> = Vec::new();
+    for c in cells {
+        if !chain.contains(&c) {
+            chain.push(c);
+        }
+    }
+    let (Some(&first), Some(&last)) = (chain.first(), chain.last()) else {
+        return super::generic_sentence(step);
+    };
+    format!(
+        "{} hold only {} and alternate along the chain, so {} hold one of each, and {}.",
+        cell_words(chain.iter().copied()),
+        digit_words(step.digits, "and"),
+        cell_words([first, last]),
+        super::effect_words(step)
     )
 }
 

@@ -11,9 +11,11 @@ use super::super::grid::{Candidate, Grid};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
 use super::skyscraper::chain;
+use super::super::notation::{cell_words, house_words, join_words};
+use super::{Flow, GO_ON, Instances};
 
-/// The first Turbot Fish that removes a candidate, digits in order.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports the Turbot Fish that remove a candidate, digits in order.
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     for d in Digit::ALL {
         // Every strong link of `d`: the houses where it is a conjugate pair.
         let mut links = [(Cell::from_index(0), Cell::from_index(0), House::row(0)); 27];
@@ -35,14 +37,19 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
                 for (a, b) in [(p1, p2), (p2, p1)] {
                     for (c, e) in [(q1, q2), (q2, q1)] {
                         if let Some(step) = build(grid, d, [a, b, c, e], h1, h2) {
-                            return Some(step);
+                            out.add(step)?;
                         }
                     }
                 }
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// The chain `a = b - c = e` (strong links in `h1`, `h2`) if it is a proper Turbot Fish that
@@ -106,6 +113,23 @@ fn is_skyscraper_or_kite(grid: &Grid, d: Digit, [a, b, c, e]: [Cell; 4]) -> bool
 /// `Turbot Fish: 3 in r1c2,r5c8 (connected by r2c5,r5c4) => r1c8<>3`
 pub(crate) fn text(step: &Step) -> String {
     super::skyscraper::text(step)
+}
+
+/// "The 4 has exactly two places in column 4 and in column 7; r3c4 and r3c7 cannot both be 4,
+/// so one of r5c4 and r6c7 is, and r5c9 cannot be 4."
+pub(crate) fn sentence(step: &Step) -> String {
+    let Some(d) = step.digits.first() else {
+        return super::generic_sentence(step);
+    };
+    let hs: Vec<String> = step.houses_with(Role::Base).map(house_words).collect();
+    format!(
+        "The {d} has exactly two places in {}; {} cannot both be {d}, so one of {} is {d}, and \
+         {}.",
+        join_words(&hs, "and in"),
+        cell_words(step.marked_cells(Role::Link).iter()),
+        cell_words(step.marked_cells(Role::Base).iter()),
+        super::effect_words(step)
+    )
 }
 
 #[cfg(test)]

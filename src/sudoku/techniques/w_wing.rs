@@ -10,9 +10,11 @@
 use super::super::grid::Grid;
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
+use super::super::notation::{cell_words, house_words};
+use super::{Flow, GO_ON, Instances};
 
-/// The first W-Wing (bivalue pairs in reading order) that eliminates something.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports the W-Wings (bivalue pairs in reading order) that eliminate something.
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let mut bivalue = CellSet::EMPTY;
     for c in grid.empty_cells().iter() {
         if grid.candidates(c).len() == 2 {
@@ -35,12 +37,17 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
                     continue;
                 };
                 if let Some(step) = with_link(grid, c1, c2, x, w) {
-                    return Some(step);
+                    out.add(step)?;
                 }
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// Looks for a strong link on `w` joining the peers of `c1` and `c2`; builds the step.
@@ -122,6 +129,28 @@ fn cell_list(cells: CellSet) -> String {
         .map(|c| c.to_string())
         .collect::<Vec<_>>()
         .join(",")
+}
+
+/// "r1c1 and r5c5 hold only 2 and 7, and the 7 of column 4 is in r1c4 or r5c4, each seeing one
+/// of them; so one of the two cells is 2, and r1c5 cannot be 2."
+pub(crate) fn sentence(step: &Step) -> String {
+    let w = step.marked(Role::Link).next().map(|c| c.digit);
+    let house = step.houses_with(Role::Link).next();
+    let (Some(w), Some(house)) = (w, house) else {
+        return super::generic_sentence(step);
+    };
+    let Some(x) = (step.digits & !Candidates::single(w)).first() else {
+        return super::generic_sentence(step);
+    };
+    let ends: Vec<String> = step.marked(Role::Link).map(|c| c.cell.to_string()).collect();
+    format!(
+        "{} hold only {x} and {w}, and the {w} of {} is in {}, each seeing one of them; so one \
+         of the two cells is {x}, and {}.",
+        cell_words(step.marked_cells(Role::Base).iter()),
+        house_words(house),
+        super::super::notation::join_words(&ends, "or"),
+        super::effect_words(step)
+    )
 }
 
 #[cfg(test)]

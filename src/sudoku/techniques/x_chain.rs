@@ -9,12 +9,13 @@ use super::super::notation::compact_cells;
 use super::super::step::{LinkKind, Node, Step, Technique};
 use super::super::types::Candidates;
 use super::chains::{self, Elims, Graph, LinkSet};
+use super::{Flow, Instances};
 
 /// Longest chain searched, in nodes.
 const MAX_NODES: usize = 16;
 
-/// The shortest X-Chain that eliminates a candidate.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports the X-Chains that eliminate a candidate (one: the shortest).
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let g = Graph::build(
         grid,
         &LinkSet {
@@ -25,19 +26,27 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
             weak_in_cell: false,
             weak_in_house: true,
             groups: false,
+            als_cells: 0,
         },
     );
-    let (path, elims) = chains::shortest(&g, 4, MAX_NODES, |f| {
+    let eval = |f: &chains::Found<'_>| {
         if f.start == f.end {
             return None;
         }
         let mut e = Elims::default();
         e.add_seeing_both(&g, grid, f.start, f.end);
         (!e.is_empty()).then_some(e)
-    })?;
-    let mut step = chains::chain_step(Technique::XChain, &g, &path, false);
-    step.eliminations = elims.candidates();
-    Some(step)
+    };
+    chains::report(&g, 4, MAX_NODES, out, eval, |path, elims| {
+        let mut step = chains::chain_step(Technique::XChain, &g, path, false);
+        step.eliminations = elims.candidates();
+        step
+    })
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// `X-Chain: 9 r1c4 =9= r5c4 -9- r5c8 =9= r8c8 => r1c8,r8c4<>9`
@@ -62,6 +71,25 @@ pub(crate) fn text(step: &Step) -> String {
         out.push_str(&format!(" {sym}{}{sym} {}", link.to.digit, cells(&link.to)));
     }
     format!("{} => {}", out, step.effect_text())
+}
+
+/// "Following the 9s from r1c4 to r8c8 (strong and weak links in turn), one of the two ends is
+/// 9, so r1c8 and r8c4 cannot be 9."
+pub(crate) fn sentence(step: &Step) -> String {
+    let nodes = chains::link_nodes(&step.links);
+    let (Some(first), Some(last)) = (nodes.first(), nodes.last()) else {
+        return super::generic_sentence(step);
+    };
+    format!(
+        "Following the {}s from {} to {} ({} links, strong and weak in turn), one of the two \
+         ends is {}, so {}.",
+        first.digit,
+        super::super::notation::compact_cells(first.cells.iter()),
+        super::super::notation::compact_cells(last.cells.iter()),
+        step.links.len(),
+        first.digit,
+        super::effect_words(step)
+    )
 }
 
 #[cfg(test)]

@@ -10,9 +10,11 @@ use super::super::grid::Grid;
 use super::super::notation::slash_digits;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit};
+use super::super::notation::{cell_words, digit_words};
+use super::{Flow, GO_ON, Instances};
 
-/// The first XY-Wing (pivots in reading order) that eliminates something.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports the XY-Wings (pivots in reading order) that eliminate something.
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let mut bivalue = CellSet::EMPTY;
     for c in grid.empty_cells().iter() {
         if grid.candidates(c).len() == 2 {
@@ -41,12 +43,17 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
                     continue;
                 }
                 if let Some(step) = build(grid, pivot, a, b) {
-                    return Some(step);
+                    out.add(step)?;
                 }
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// The XY-Wing with `pivot` `{x,y}`, pincer `a` `{x,z}` and pincer `b` `{y,z}`, if it
@@ -109,6 +116,28 @@ pub(crate) fn text(step: &Step) -> String {
         ),
         None => super::plain_text(step),
     }
+}
+
+/// "The pivot r2c2 is 3 or 6; either way one of the pincers r3c1 and r9c2 is 1, so r7c1 cannot
+/// be 1."
+pub(crate) fn sentence(step: &Step) -> String {
+    let Some(pivot) = step.marked_cells(Role::Pivot).first() else {
+        return super::generic_sentence(step);
+    };
+    let pivot_digits: Candidates = step.marked(Role::Pivot).map(|c| c.digit).collect();
+    let z = step.digits & !pivot_digits;
+    let z = if z.is_empty() {
+        step.eliminations.first().map(|e| Candidates::single(e.digit)).unwrap_or(z)
+    } else {
+        z
+    };
+    format!(
+        "The pivot {pivot} is {}; either way one of the pincers {} is {}, so {}.",
+        digit_words(pivot_digits, "or"),
+        cell_words(step.marked_cells(Role::Pincer).iter()),
+        digit_words(z, "or"),
+        super::effect_words(step)
+    )
 }
 
 #[cfg(test)]

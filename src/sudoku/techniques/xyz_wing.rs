@@ -8,9 +8,11 @@
 use super::super::grid::Grid;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Cell, CellSet, Digit};
+use super::super::notation::{cell_words, digit_words};
+use super::{Flow, GO_ON, Instances};
 
-/// The first XYZ-Wing (pivots in reading order) that eliminates something.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports the XYZ-Wings (pivots in reading order) that eliminate something.
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let mut bivalue = CellSet::EMPTY;
     let mut trivalue = CellSet::EMPTY;
     for c in grid.empty_cells().iter() {
@@ -41,12 +43,17 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
                     continue;
                 }
                 if let Some(step) = build(grid, pivot, a, b, z) {
-                    return Some(step);
+                    out.add(step)?;
                 }
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 fn build(grid: &Grid, pivot: Cell, a: Cell, b: Cell, z: Digit) -> Option<Step> {
@@ -70,6 +77,24 @@ fn build(grid: &Grid, pivot: Cell, a: Cell, b: Cell, z: Digit) -> Option<Step> {
 /// `XYZ-Wing: 1/2/3 in r1c1,r1c5,r2c2 => r1c3<>3`
 pub(crate) fn text(step: &Step) -> String {
     super::xy_wing::text(step)
+}
+
+/// "Whatever the pivot r2c2 holds (1, 3 or 6), one of r2c2, r3c1 and r9c2 is 1, so r2c1 cannot
+/// be 1."
+pub(crate) fn sentence(step: &Step) -> String {
+    let (Some(pivot), Some(z)) = (
+        step.marked_cells(Role::Pivot).first(),
+        step.eliminations.first().map(|e| e.digit),
+    ) else {
+        return super::generic_sentence(step);
+    };
+    let all = step.marked_cells(Role::Pivot) | step.marked_cells(Role::Pincer);
+    format!(
+        "Whatever the pivot {pivot} holds ({}), one of {} is {z}, so {}.",
+        digit_words(step.digits, "or"),
+        cell_words(all.iter()),
+        super::effect_words(step)
+    )
 }
 
 #[cfg(test)]
