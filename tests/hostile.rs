@@ -653,7 +653,7 @@ fn hostile_inputs_never_panic_or_hang() {
     let mut tally = Tally::default();
     let started = Instant::now();
     for k in from..from + total {
-        if k > from && (k - from) % 500 == 0 {
+        if k > from && (k - from).is_multiple_of(500) {
             eprintln!(
                 "hostile inputs {from}..{k} done in {:.0?}, failures so far: {}",
                 started.elapsed(),

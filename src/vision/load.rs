@@ -20,8 +20,8 @@ use super::reduce::{self, ReduceError};
 pub const MAX_IMAGE_PIXELS: u64 = 64_000_000;
 
 /// Largest image, in pixels, decoded at full size; a larger baseline JPEG or PNG is decoded
-/// at a reduced size (see [`super::reduce`]), any other larger file is refused. With
-/// [`MAX_FULL_DECODE_BYTES`] this keeps any image input under about 100 MB of memory.
+/// at a reduced size (`vision::reduce`), any other larger file is refused. With
+/// a limit of 40 MB decoded this keeps any image input under about 100 MB of memory.
 pub const MAX_FULL_PIXELS: u64 = 12_000_000;
 
 /// Largest decoded picture, in bytes, made at full size (a 10 MP RGBA or 12 MP RGB photo).
