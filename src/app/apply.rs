@@ -11,7 +11,8 @@ use std::sync::Arc;
 use image::RgbImage;
 
 use crate::camera::{self, FrameSource, ImageSequenceSource, NokhwaSource, Opener};
-use crate::session::{Board, HintLevel, SolveState};
+use crate::session::{Board, HintLevel, History, SolveState};
+use crate::sudoku::Cell;
 
 use super::SudokuLensApp;
 use super::command::Command;
@@ -65,6 +66,33 @@ impl SudokuLensApp {
         }
     }
 
+    /// Shows a new puzzle: a fresh history, nothing revealed, solved off the UI thread.
+    pub(super) fn load_board(&mut self, board: Board) {
+        self.puzzle.board = board;
+        self.puzzle.edited = false;
+        self.puzzle.camera = None;
+        self.puzzle.history = History::default();
+        self.puzzle.revealed = [false; 81];
+        self.board_changed(true);
+    }
+
+    /// A user action on the board: remembered for undo, then re-solved.
+    fn edit_board(&mut self, action: impl FnOnce(&mut Board)) {
+        self.puzzle.history.record(self.puzzle.board.clone());
+        action(&mut self.puzzle.board);
+        self.puzzle.edited = true;
+        self.puzzle.restore_step = None;
+        self.board_changed(false);
+    }
+
+    /// A board from the history (undo/redo).
+    fn restore_board(&mut self, board: Board) {
+        self.puzzle.board = board;
+        self.puzzle.edited = true;
+        self.puzzle.restore_step = None;
+        self.board_changed(false);
+    }
+
     // ----- the one place that changes state -----
 
     /// Applies one command.
@@ -96,9 +124,6 @@ impl SudokuLensApp {
                 self.start_photo_scan(PhotoInput::File(path), label);
             }
             Command::LoadImage { image, label } => {
-                if let Some(ctx) = self.threads.ctx.clone() {
-                    self.set_view_image(&ctx, Arc::clone(&image));
-                }
                 self.start_photo_scan(PhotoInput::Image(image), label);
             }
             Command::PasteFromClipboard => {
@@ -123,12 +148,10 @@ impl SudokuLensApp {
             }
             Command::LoadPuzzleText(text) => match Board::from_text(&text) {
                 Some(board) => {
-                    self.puzzle.board = board;
                     self.puzzle.label = "pasted text".into();
-                    self.puzzle.edited = false;
-                    self.puzzle.camera = None;
+                    self.puzzle.photo = None;
                     self.live.lattice = None;
-                    self.board_changed(true);
+                    self.load_board(board);
                     self.say(Severity::Info, "puzzle pasted");
                 }
                 None => self.say(
@@ -179,18 +202,57 @@ impl SudokuLensApp {
                 self.source.cameras = Some(camera::list_cameras());
             }
             Command::SelectCell(c) => self.ui.selected = c,
-            Command::SetCell { cell, value } => {
-                if self.puzzle.board.values[cell.index()] != value {
-                    self.puzzle.board.set(cell, value);
-                    self.puzzle.edited = true;
-                    self.puzzle.restore_step = None;
-                    self.board_changed(false);
+            Command::MoveSelection { rows, cols } => {
+                if let Some(c) = self.ui.selected {
+                    let row = (c.row() as i32 + rows).clamp(0, 8) as usize;
+                    let col = (c.col() as i32 + cols).clamp(0, 8) as usize;
+                    self.ui.selected = Some(Cell::from_index(row * 9 + col));
                 }
             }
+            Command::SetCell { cell, value } => {
+                if self.puzzle.board.values[cell.index()] != value {
+                    self.edit_board(|b| b.set(cell, value));
+                }
+            }
+            Command::DeleteCell(cell) => {
+                // A corrected misread goes back to what was read; otherwise the cell empties.
+                let value = if self.puzzle.board.is_edited(cell) {
+                    self.puzzle.board.recognized[cell.index()]
+                } else {
+                    0
+                };
+                self.apply(Command::SetCell { cell, value });
+            }
+            Command::RevertCell(cell) => {
+                if self.puzzle.board.is_edited(cell) {
+                    self.edit_board(|b| b.revert(cell));
+                }
+            }
+            Command::RevertBoard => {
+                if Cell::all().any(|c| self.puzzle.board.is_edited(c)) {
+                    self.edit_board(|b| {
+                        for c in Cell::all() {
+                            b.revert(c);
+                        }
+                    });
+                    self.say(Severity::Info, "board reverted to what was read");
+                }
+            }
+            Command::Undo => match self.puzzle.history.undo(&self.puzzle.board) {
+                Some(board) => self.restore_board(board),
+                None => self.say(Severity::Info, "nothing to undo"),
+            },
+            Command::Redo => match self.puzzle.history.redo(&self.puzzle.board) {
+                Some(board) => self.restore_board(board),
+                None => self.say(Severity::Info, "nothing to redo"),
+            },
+            Command::RevealCell(cell) => self.puzzle.revealed[cell.index()] = true,
+            Command::ToggleHelp => self.ui.help_open = !self.ui.help_open,
+            Command::DismissProblem => self.ui.load_problem = None,
             Command::AcceptRepair => {
-                self.puzzle.board.accept_repair();
-                self.puzzle.edited = true;
-                self.board_changed(false);
+                if self.puzzle.board.repair.is_some() {
+                    self.edit_board(Board::accept_repair);
+                }
             }
             Command::RejectRepair => self.puzzle.board.repair = None,
             Command::FirstStep => self.walk(|_, _| 0),
@@ -239,20 +301,27 @@ impl SudokuLensApp {
                 ),
             },
             Command::ClearBoard => {
-                self.puzzle.board = Board::default();
-                self.puzzle.label.clear();
-                self.puzzle.edited = false;
-                self.puzzle.camera = None;
-                self.board_changed(true);
+                if self.puzzle.board.filled() > 0 {
+                    self.edit_board(|b| *b = Board::default());
+                    self.say(Severity::Info, "board cleared — Ctrl+Z brings it back");
+                }
             }
         }
     }
 
-    /// Stops the camera and scans a photo on the `photo-scan` thread.
+    /// Stops the camera and scans a photo on the `photo-scan` thread. The picture, grid and
+    /// puzzle shown stay as they are until the photo reads; a photo that does not read
+    /// changes nothing but the message.
     pub(super) fn start_photo_scan(&mut self, input: PhotoInput, label: String) {
         self.stop_camera();
-        self.live.forget_grid(LiveState::Searching);
-        self.puzzle.label = label.clone();
+        if !self.source.photo_pending {
+            self.source.status_before_scan = self.source.status.clone();
+        }
+        self.source.pending_path = match &input {
+            PhotoInput::File(path) => Some(path.clone()),
+            PhotoInput::Image(_) => None,
+        };
+        self.source.pending_label = label.clone();
         self.source.status = SourceStatus::Scanning(label);
         self.source.photo_generation += 1;
         self.source.photo_pending = true;

@@ -11,6 +11,7 @@ use image::RgbImage;
 
 use crate::digits::Repair;
 use crate::live::LiveAnalyzer;
+use crate::session::LoadFailure;
 use crate::vision::Lattice;
 
 /// The digits read from one image: value per cell (0 empty, pencil marks count as empty) and the
@@ -43,9 +44,9 @@ pub struct PhotoScan {
 
 /// Scans one still image. Called on a worker thread.
 pub trait PhotoScanner: Send + Sync {
-    /// Finds and reads the grid; `Err` carries a message for the status bar (no grid found,
-    /// model failed to load, …).
-    fn scan(&self, image: &RgbImage) -> Result<PhotoScan, String>;
+    /// Finds and reads the grid; `Err` says why not (no grid found, model failed to load, …),
+    /// worded for the user by [`LoadFailure::advice`].
+    fn scan(&self, image: &RgbImage) -> Result<PhotoScan, LoadFailure>;
 }
 
 /// Makes a fresh [`LiveAnalyzer`] (one per camera session; called on the scanner thread, as

@@ -66,21 +66,22 @@ impl SudokuLensApp {
             && r.generation == self.source.photo_generation
         {
             self.source.photo_pending = false;
-            let label = self.puzzle.label.clone();
-            if let Some(image) = r.image {
-                self.set_view_image(ctx, image);
-            }
+            let label = std::mem::take(&mut self.source.pending_label);
+            let path = self.source.pending_path.take();
             match r.result {
                 Ok(scan) => {
+                    if let Some(image) = r.image {
+                        self.set_view_image(ctx, image);
+                    }
+                    self.ui.load_problem = None;
                     self.live.forget_grid(LiveState::Locked);
                     self.live.lattice = scan.lattice;
                     self.source.status = SourceStatus::Photo(label.clone());
+                    self.puzzle.label = label.clone();
+                    self.puzzle.photo = path;
                     if let Some(reading) = scan.reading {
                         let uncertain = reading.uncertain();
-                        self.puzzle.board = Board::new(reading.values, uncertain, scan.repair);
-                        self.puzzle.camera = None;
-                        self.puzzle.edited = false;
-                        self.board_changed(true);
+                        self.load_board(Board::new(reading.values, uncertain, scan.repair));
                         let n = self.puzzle.board.filled();
                         self.say(
                             Severity::Info,
@@ -88,10 +89,13 @@ impl SudokuLensApp {
                         );
                     }
                 }
-                Err(msg) => {
-                    self.live.forget_grid(LiveState::Searching);
-                    self.source.status = SourceStatus::Photo(label);
-                    self.say(Severity::Error, msg);
+                Err(failure) => {
+                    // Nothing the user had is touched: picture, grid, puzzle and its name stay.
+                    self.source.status = self.source.status_before_scan.clone();
+                    let advice = failure.advice(&label);
+                    tracing::warn!(detail = %advice.detail, "photo not loaded");
+                    self.say(Severity::Error, advice.summary());
+                    self.ui.load_problem = Some(advice);
                 }
             }
         }
@@ -204,11 +208,10 @@ impl SudokuLensApp {
         if self.puzzle.camera == Some(read) || (same_paper && self.puzzle.edited) {
             return;
         }
-        self.puzzle.board = Board::new(read.givens, [false; 81], None);
         self.puzzle.label = "camera".into();
-        self.puzzle.edited = false;
+        self.puzzle.photo = None;
+        self.load_board(Board::new(read.givens, [false; 81], None));
         self.puzzle.camera = Some(read);
-        self.board_changed(true);
         self.say(
             Severity::Info,
             format!("locked: read {} digits", self.puzzle.board.filled()),

@@ -58,6 +58,12 @@ impl Board {
         self.uncertain[i] = false;
     }
 
+    /// Puts `cell` back to what was recognized.
+    pub fn revert(&mut self, cell: Cell) {
+        let i = cell.index();
+        self.values[i] = self.recognized[i];
+    }
+
     /// Whether the user changed `cell` from what was recognized.
     pub fn is_edited(&self, cell: Cell) -> bool {
         self.values[cell.index()] != self.recognized[cell.index()]
@@ -114,7 +120,8 @@ impl Board {
     }
 }
 
-/// `r3c4: 8→3, r7c1: 1→empty` style summary of a proposed repair.
+/// `r3c4 read as 8, probably 3; r7c1 read as 1, probably empty` style summary of a proposed
+/// repair (words, not an arrow: the app's font has no arrow glyph).
 pub fn repair_summary(repair: &Repair) -> String {
     let show = |v: u8| {
         if v == 0 {
@@ -126,9 +133,16 @@ pub fn repair_summary(repair: &Repair) -> String {
     repair
         .changes
         .iter()
-        .map(|c| format!("{}: {}→{}", c.cell, show(c.from), show(c.to)))
+        .map(|c| {
+            format!(
+                "{} read as {}, probably {}",
+                c.cell,
+                show(c.from),
+                show(c.to)
+            )
+        })
         .collect::<Vec<_>>()
-        .join(", ")
+        .join("; ")
 }
 
 #[cfg(test)]
@@ -198,6 +212,9 @@ mod tests {
     #[test]
     fn repair_summary_names_cells_and_values() {
         let r = repair(vec![change(2, 8, 3), change(80, 1, 0)]);
-        assert_eq!(repair_summary(&r), "r1c3: 8→3, r9c9: 1→empty");
+        assert_eq!(
+            repair_summary(&r),
+            "r1c3 read as 8, probably 3; r9c9 read as 1, probably empty"
+        );
     }
 }

@@ -81,7 +81,7 @@ impl Default for Settings {
             camera_index: 0,
             resolution: None,
             hint_mode: false,
-            show_solution: true,
+            show_solution: false,
             show_candidates: true,
             sequence_fps: 30.0,
             last_dir: None,
