@@ -21,7 +21,7 @@ use sudoku_lens::camera::{CameraError, CaptureOptions, FrameSource, Opener};
 use sudoku_lens::live::{
     FrameWork, LiveAnalyzer, LiveOutput, LiveState, LockProgress, Overlay, VotedBoard,
 };
-use sudoku_lens::session::SolveState;
+use sudoku_lens::session::{LoadFailure, SolveState};
 use sudoku_lens::sudoku::Cell;
 use sudoku_lens::sudoku::parse::parse_labels;
 use sudoku_lens::vision::{Lattice, Point};
@@ -107,7 +107,7 @@ fn photo_app(name: &str, pipeline: Option<Pipeline>) -> SudokuLensApp {
 struct FixedScanner(Reading);
 
 impl PhotoScanner for FixedScanner {
-    fn scan(&self, _image: &RgbImage) -> Result<PhotoScan, String> {
+    fn scan(&self, _image: &RgbImage) -> Result<PhotoScan, LoadFailure> {
         Ok(PhotoScan {
             lattice: None,
             reading: Some(self.0.clone()),

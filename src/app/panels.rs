@@ -445,7 +445,7 @@ pub const SHORTCUTS: [(&str, &str); 14] = [
     ("Ctrl+S", "save the picture as shown (PNG)"),
     ("Ctrl+C", "copy the puzzle as 81 characters"),
     ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo a change of the board"),
-    ("→ / ←", "next / previous step (no cell selected)"),
+    ("Right / Left arrow", "next / previous step (no cell selected)"),
     ("Home / End", "first step / solved"),
     ("H", "hint mode: reveal the next part of the step"),
     ("click a cell", "select it; right-click to reveal or revert it"),
