@@ -489,29 +489,23 @@ impl SudokuLensApp {
         egui::Frame::group(ui.style())
             .fill(Color32::from_rgb(255, 236, 230))
             .show(ui, |ui| {
-                ui.horizontal_top(|ui| {
-                    ui.vertical(|ui| {
-                        ui.add(
-                            egui::Label::new(
-                                RichText::new(&advice.headline)
-                                    .strong()
-                                    .color(Color32::from_rgb(150, 20, 10)),
-                            )
-                            .wrap(),
-                        );
-                        ui.add(
-                            egui::Label::new(
-                                RichText::new(&advice.try_this).color(Color32::from_gray(30)),
-                            )
-                            .wrap(),
-                        );
-                        ui.collapsing("Details", |ui| {
-                            ui.add(egui::Label::new(&advice.detail).wrap());
-                        });
-                    });
-                    if ui.button("Dismiss").clicked() {
-                        cmds.push(Command::DismissProblem);
-                    }
+                ui.add(
+                    egui::Label::new(
+                        RichText::new(&advice.headline)
+                            .strong()
+                            .color(Color32::from_rgb(150, 20, 10)),
+                    )
+                    .wrap(),
+                );
+                ui.add(
+                    egui::Label::new(RichText::new(&advice.try_this).color(Color32::from_gray(30)))
+                        .wrap(),
+                );
+                if ui.button("Dismiss").clicked() {
+                    cmds.push(Command::DismissProblem);
+                }
+                ui.collapsing("Details", |ui| {
+                    ui.add(egui::Label::new(&advice.detail).wrap());
                 });
             });
     }
