@@ -8,6 +8,7 @@
 #![deny(unsafe_code)]
 
 pub mod annotate;
+pub mod browse;
 #[cfg(feature = "gui")]
 pub mod app;
 #[cfg(feature = "gui")]

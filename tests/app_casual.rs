@@ -323,3 +323,58 @@ fn help_hints_and_repair_words() {
     });
     assert!(missing.is_empty(), "{summary}: no glyph for {missing:?}");
 }
+
+/// Where the system file chooser cannot open, Open and Save use the app's own picker (a
+/// window listing the folder) and say why; choosing a file there opens or saves it.
+#[test]
+fn the_in_app_file_picker_opens_and_saves() {
+    let mut app = SudokuLensApp::new(
+        AppOptions {
+            in_app_file_picker: true,
+            ..options()
+        },
+        None,
+    );
+    app.apply(Command::LoadPuzzleText(PUZZLE_TEXT.into()));
+    let mut h = harness_sized(app, 1024.0, 700.0);
+    step_until(&mut h, Duration::from_secs(60), "the solve", solved);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("holiday")).unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "not a picture").unwrap();
+    // Saving first: the picker starts in the working folder; type the folder in.
+    h.get_by_label("Save PNG…").click();
+    h.run_steps(4);
+    h.get_by_label("Save the picture as PNG");
+    h.state_mut()
+        .apply(Command::SaveAnnotated(dir.path().join("first.png")));
+    h.run_steps(4);
+    // The picker now opens where the last file went, and lists pictures and folders only.
+    h.get_by_label("Cancel").click();
+    h.run_steps(4);
+    h.get_by_label("Open photo…").click();
+    h.run_steps(4);
+    h.get_by_label("Open a Sudoku photo");
+    h.get_by_label("first.png");
+    h.get_by_label("holiday/");
+    assert!(h.query_by_label("notes.txt").is_none());
+    h.get_by_label("first.png").click();
+    h.run_steps(4);
+    h.get_by_label("Open").click();
+    h.run_steps(4);
+    assert!(h.query_by_label("Open a Sudoku photo").is_none(), "the picker closed");
+    step_until(&mut h, Duration::from_secs(120), "the photo load", |a| {
+        !a.is_busy() && a.message().is_some_and(|m| m.text.contains("first.png"))
+    });
+    // Save through the picker: the suggested name, one click.
+    h.get_by_label("Save PNG…").click();
+    h.run_steps(4);
+    h.get_by_label("Save").click();
+    h.run_steps(4);
+    let saved: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with("-annotated.png"))
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+}

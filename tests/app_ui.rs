@@ -771,12 +771,13 @@ fn a_corrupt_saved_state_is_kept_and_reported() {
     );
 }
 
-/// The annotated PNG writes the solution into the empty cells.
+/// The annotated PNG writes the solution into the empty cells once it is shown (reveal all).
 #[test]
 fn annotated_png_is_saved() {
     let mut h = harness(SudokuLensApp::new(options(), None));
     h.state_mut()
         .apply(Command::LoadPuzzleText(PUZZLE_TEXT.into()));
+    h.state_mut().apply(Command::SetShowSolution(true));
     wait_solved(&mut h, 60, "the puzzle to solve");
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("out.png");

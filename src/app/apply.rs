@@ -17,7 +17,8 @@ use crate::sudoku::Cell;
 use super::SudokuLensApp;
 use super::command::Command;
 use super::diagnostics::RateMeter;
-use super::state::{CameraSession, Message, Severity, SourceStatus};
+use super::file_picker::{FilePicker, PickerMode};
+use super::state::{CameraSession, DialogAnswer, Message, Severity, SourceStatus};
 use super::workers::{Notify, PhotoInput, ScanWorker, SolveRequest, spawn_photo_scan};
 use crate::live::LiveState;
 
@@ -99,22 +100,7 @@ impl SudokuLensApp {
     pub fn apply(&mut self, cmd: Command) {
         tracing::debug!(?cmd, "command");
         match cmd {
-            Command::OpenPhotoDialog => {
-                let mut dialog = rfd::FileDialog::new()
-                    .set_title("Open a Sudoku photo")
-                    .add_filter(
-                        "Images",
-                        &[
-                            "jpg", "jpeg", "png", "bmp", "webp", "tif", "tiff", "gif", "pnm",
-                        ],
-                    );
-                if let Some(dir) = &self.settings.last_dir {
-                    dialog = dialog.set_directory(dir);
-                }
-                if let Some(path) = dialog.pick_file() {
-                    self.apply(Command::LoadPhoto(path));
-                }
-            }
+            Command::OpenPhotoDialog => self.choose_file(PickerMode::Open),
             Command::LoadPhoto(path) => {
                 self.settings.last_dir = path.parent().map(Path::to_path_buf);
                 let label = path.file_name().map_or_else(
@@ -280,21 +266,12 @@ impl SudokuLensApp {
                 }
                 self.say(Severity::Info, "puzzle copied as 81 characters");
             }
-            Command::SaveAnnotatedDialog => {
-                let name = format!("{}-annotated.png", file_stem(&self.puzzle.label));
-                let mut dialog = rfd::FileDialog::new()
-                    .set_title("Save annotated PNG")
-                    .set_file_name(name)
-                    .add_filter("PNG", &["png"]);
-                if let Some(dir) = &self.settings.last_dir {
-                    dialog = dialog.set_directory(dir);
-                }
-                if let Some(path) = dialog.save_file() {
-                    self.apply(Command::SaveAnnotated(path));
-                }
-            }
+            Command::SaveAnnotatedDialog => self.choose_file(PickerMode::Save),
             Command::SaveAnnotated(path) => match self.annotated_image().save(&path) {
-                Ok(()) => self.say(Severity::Info, format!("saved {}", path.display())),
+                Ok(()) => {
+                    self.settings.last_dir = path.parent().map(Path::to_path_buf);
+                    self.say(Severity::Info, format!("saved {}", path.display()));
+                }
                 Err(e) => self.say(
                     Severity::Error,
                     format!("cannot save {}: {e}", path.display()),
@@ -307,6 +284,80 @@ impl SudokuLensApp {
                 }
             }
         }
+    }
+
+    /// Asks for a file: the system chooser on its own thread (the UI keeps drawing; the
+    /// answer comes through `ui.dialog_answers`), or the app's picker when the system one
+    /// cannot open, saying why.
+    fn choose_file(&mut self, mode: PickerMode) {
+        if self.ui.dialog_open || self.ui.picker.is_some() {
+            return;
+        }
+        let name = match mode {
+            PickerMode::Open => String::new(),
+            PickerMode::Save => format!("{}-annotated.png", file_stem(&self.puzzle.label)),
+        };
+        let why = if self.options.in_app_file_picker {
+            Err(String::new())
+        } else {
+            crate::browse::system_chooser().map_err(|why| {
+                format!("The system file chooser cannot open: {why}. Choose the file here.")
+            })
+        };
+        if let Err(why) = why {
+            self.open_picker(mode, name, why);
+            return;
+        }
+        let dir = self.settings.last_dir.clone();
+        let answers = Arc::clone(&self.ui.dialog_answers);
+        let notify = self.notify();
+        let spawned = std::thread::Builder::new()
+            .name("file-dialog".into())
+            .spawn(move || {
+                let opened = std::time::Instant::now();
+                let mut dialog = rfd::FileDialog::new();
+                if let Some(dir) = &dir {
+                    dialog = dialog.set_directory(dir);
+                }
+                let path = match mode {
+                    PickerMode::Open => dialog
+                        .set_title("Open a Sudoku photo")
+                        .add_filter("Images", &crate::browse::IMAGE_EXTENSIONS)
+                        .pick_file(),
+                    PickerMode::Save => dialog
+                        .set_title("Save the picture as PNG")
+                        .set_file_name(name)
+                        .add_filter("PNG", &["png"])
+                        .save_file(),
+                };
+                answers.put(DialogAnswer {
+                    mode,
+                    path,
+                    open_for: opened.elapsed(),
+                });
+                notify();
+            });
+        match spawned {
+            Ok(_) => self.ui.dialog_open = true,
+            Err(e) => self.open_picker(
+                mode,
+                String::new(),
+                format!("The system file chooser cannot open ({e}). Choose the file here."),
+            ),
+        }
+    }
+
+    /// Opens the app's own file picker.
+    pub(super) fn open_picker(&mut self, mode: PickerMode, mut name: String, why: String) {
+        if mode == PickerMode::Save && name.is_empty() {
+            name = format!("{}-annotated.png", file_stem(&self.puzzle.label));
+        }
+        self.ui.picker = Some(FilePicker::new(
+            mode,
+            self.settings.last_dir.clone(),
+            name,
+            why,
+        ));
     }
 
     /// Stops the camera and scans a photo on the `photo-scan` thread. The picture, grid and

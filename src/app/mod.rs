@@ -18,6 +18,7 @@ mod apply;
 pub mod board_view;
 pub mod command;
 mod diagnostics;
+pub mod file_picker;
 pub mod geometry;
 pub mod image_view;
 mod panels;
@@ -83,6 +84,9 @@ pub struct AppOptions {
     pub capture: CaptureOptions,
     /// Where to publish run statistics (read after the window closes).
     pub stats: Option<Arc<Mutex<RunStats>>>,
+    /// Use the app's own file picker, never the system's (tests; desktops whose chooser
+    /// misbehaves).
+    pub in_app_file_picker: bool,
 }
 
 impl Default for AppOptions {
@@ -101,6 +105,7 @@ impl Default for AppOptions {
             pipeline: None,
             capture: CaptureOptions::default(),
             stats: None,
+            in_app_file_picker: false,
         }
     }
 }
@@ -346,6 +351,11 @@ impl SudokuLensApp {
             .show(ui, |ui| self.side_ui(ui, &mut cmds));
         egui::CentralPanel::default().show(ui, |ui| self.main_view_ui(ui, &mut cmds));
         self.help_ui(&ctx, &mut cmds);
+        if let Some(picker) = &mut self.ui.picker
+            && !picker.ui(&ctx, &mut cmds)
+        {
+            self.ui.picker = None;
+        }
 
         for cmd in cmds {
             self.apply(cmd);

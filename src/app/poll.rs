@@ -4,7 +4,7 @@
 //! live path (a trusted read of a new puzzle is loaded and solved).
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use image::RgbImage;
 
@@ -13,6 +13,8 @@ use crate::live::{LiveState, Overlay};
 use crate::session::{Board, SolveState, Walkthrough};
 
 use super::SudokuLensApp;
+use super::command::Command;
+use super::file_picker::PickerMode;
 use super::state::{CameraPuzzle, Severity, SourceStatus, ViewImage};
 use super::workers::ScanUpdate;
 
@@ -97,6 +99,23 @@ impl SudokuLensApp {
                     self.say(Severity::Error, advice.summary());
                     self.ui.load_problem = Some(advice);
                 }
+            }
+        }
+        // The system file chooser.
+        if let Some(answer) = self.ui.dialog_answers.take() {
+            self.ui.dialog_open = false;
+            match answer.path {
+                Some(path) => self.apply(match answer.mode {
+                    PickerMode::Open => Command::LoadPhoto(path),
+                    PickerMode::Save => Command::SaveAnnotated(path),
+                }),
+                // No one cancels a dialog that fast: it never showed (rfd says nothing).
+                None if answer.open_for < Duration::from_millis(300) => self.open_picker(
+                    answer.mode,
+                    String::new(),
+                    "The system file chooser did not open. Choose the file here.".into(),
+                ),
+                None => {}
             }
         }
         // Solver.

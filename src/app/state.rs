@@ -242,4 +242,21 @@ pub(crate) struct UiState {
     pub help_open: bool,
     /// The step-list position last scrolled to (`None`: scroll on the next frame).
     pub steps_scrolled_to: Option<usize>,
+    /// The app's own file picker, while open.
+    pub picker: Option<super::file_picker::FilePicker>,
+    /// The answer of the system file chooser running on its thread (newest wins).
+    pub dialog_answers: Arc<Mailbox<DialogAnswer>>,
+    /// Whether a system file chooser is open.
+    pub dialog_open: bool,
+}
+
+/// What the system file chooser answered.
+#[derive(Debug)]
+pub(crate) struct DialogAnswer {
+    /// What it was for.
+    pub mode: super::file_picker::PickerMode,
+    /// The chosen file (`None`: cancelled, or it never opened).
+    pub path: Option<std::path::PathBuf>,
+    /// How long it was open (a "cancel" within moments means it never showed).
+    pub open_for: std::time::Duration,
 }
