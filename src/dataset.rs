@@ -437,7 +437,10 @@ mod tests {
         let ds = Dataset::open(dir.path()).unwrap();
         let row = "0 0 0 0 0 0 0 0 0\n";
         let cases: [(Vec<u8>, &str); 8] = [
-            (row.repeat(8).into(), ":8: expected 9 rows of labels, found 8"),
+            (
+                row.repeat(8).into(),
+                ":8: expected 9 rows of labels, found 8",
+            ),
             (row.repeat(10).into(), ":10: expected 9 rows"),
             (b"0 0 x 0 0 0 0 0 0\n".into(), ":1: entry 3: \"x\""),
             (b"0 0 0 0 0 0 0 0 11\n".into(), ":1: entry 9: \"11\""),

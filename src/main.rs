@@ -26,6 +26,9 @@ enum Command {
     Techniques,
     /// Rate every puzzle in files (one JSON line each, summary on stderr).
     Rate(cli::rate::RateArgs),
+    /// Count the solutions of every puzzle in files with the exact solver (one line each,
+    /// summary with puzzles/s on stderr).
+    Count(cli::count::CountArgs),
     /// Export labelled, normalized training cells for the digit model (see models/README.md).
     Dataset(cli::dataset::DatasetArgs),
     /// Find the grid in a photo and print its corners (`--debug DIR` writes stage images).
@@ -64,6 +67,7 @@ fn main() -> ExitCode {
         Some(Command::Hint(a)) => cli::solve::run_hint(a),
         Some(Command::Techniques) => cli::solve::run_techniques(),
         Some(Command::Rate(a)) => cli::rate::run(a),
+        Some(Command::Count(a)) => cli::count::run(a),
         Some(Command::Dataset(a)) => cli::dataset::run(a),
         Some(Command::Scan(a)) => cli::scan::run(a),
         Some(Command::Eval(a)) => cli::eval::run(a),
@@ -131,4 +135,55 @@ fn quiet_on_closed_stdout() {
         }
         default_hook(info);
     }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every range-checked numeric option parses into its field's type (a range of another
+    /// number type compiles but panics in clap when the value is read).
+    #[test]
+    fn range_checked_numbers_parse_into_their_fields() {
+        for args in [
+            &["synth", "screens", "--out", "x", "--count", "3"][..],
+            &["synth", "print", "--out", "x", "--count", "3"],
+            &[
+                "synth", "webcam", "--from", "a", "--out", "x", "--copies", "2",
+            ],
+            &[
+                "simulate",
+                "--from",
+                "a",
+                "--out",
+                "x",
+                "--clips",
+                "2",
+                "--threads",
+                "1",
+            ],
+            &["replay", "a", "--fps", "30", "--within-ms", "400"],
+            &[
+                "dataset",
+                "--out",
+                "x",
+                "--synthetic-per-class",
+                "3",
+                "--jitter-copies",
+                "1",
+                "--jitter",
+                "0.01",
+                "--detector-tolerance",
+                "0.05",
+                "--ink-repeats",
+                "2",
+            ],
+        ] {
+            let cli =
+                Cli::try_parse_from(std::iter::once("sudoku-lens").chain(args.iter().copied()));
+            let cli = cli.unwrap_or_else(|e| panic!("{args:?}: {e}"));
+            // Debug-printing reads every field clap filled in.
+            assert!(!format!("{cli:?}").is_empty());
+        }
+    }
 }

@@ -38,16 +38,13 @@ const PUZZLE_TEXT: &str =
     "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
 
 fn photo(name: &str) -> PathBuf {
-    dataset().join("images")
-        .join(format!("{name}.jpg"))
+    dataset().join("images").join(format!("{name}.jpg"))
 }
 
 /// The givens of a dataset photo (pencil marks count as empty).
 fn givens(name: &str) -> [u8; 81] {
-    let text = std::fs::read_to_string(
-        dataset().join("labels").join(format!("{name}.txt")),
-    )
-    .expect("label file");
+    let text = std::fs::read_to_string(dataset().join("labels").join(format!("{name}.txt")))
+        .expect("label file");
     parse_labels(&text)
         .expect("labels parse")
         .map(|v| if v > 9 { 0 } else { v })
@@ -763,7 +760,10 @@ fn a_corrupt_saved_state_is_kept_and_reported() {
     for says in ["frame rate", "saved puzzle was unreadable", "app.ron.bak"] {
         assert!(message.text.contains(says), "{says}: {}", message.text);
     }
-    assert_eq!(app.settings().sequence_fps, Settings::default().sequence_fps);
+    assert_eq!(
+        app.settings().sequence_fps,
+        Settings::default().sequence_fps
+    );
     assert!(app.board().values.iter().all(|&v| v == 0));
     assert_eq!(
         std::fs::read_to_string(dir.path().join("app.ron.bak")).unwrap(),

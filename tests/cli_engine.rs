@@ -25,12 +25,13 @@ fn run_stdin(args: &[&str], input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("binary runs");
-    child
+    // The command may stop reading early (input over the size limit): a failed write is its
+    // answer, not the test's failure.
+    let _ = child
         .stdin
         .take()
         .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write stdin");
+        .write_all(input.as_bytes());
     child.wait_with_output().expect("wait")
 }
 
@@ -211,4 +212,246 @@ fn pencil_mark_input_is_accepted() {
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["puzzle"].as_str().unwrap().len(), 729);
     assert_eq!(v["unique"], true);
+}
+
+/// `SOLVED` as a 729-char position: every cell solved (`****5****`), except r1c9 (an empty
+/// cell whose only candidate is its digit, 2) — and the same cells written the old way, as
+/// one-candidate empty cells.
+fn solved_position(marked: bool) -> String {
+    let mut s = String::new();
+    for (i, ch) in SOLVED.chars().enumerate() {
+        for d in '1'..='9' {
+            s.push(if d == ch {
+                d
+            } else if marked && i != 8 {
+                '*'
+            } else {
+                '.'
+            });
+        }
+    }
+    s
+}
+
+#[test]
+fn solved_cells_in_pencil_marks_are_not_singles() {
+    // Marked: one empty cell, the last of row 1: a Full House, and the only naked single.
+    let o = run(&["hint", &solved_position(true)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "Full House: r1c9=2");
+    let o = run(&[
+        "hint",
+        &solved_position(true),
+        "--technique",
+        "naked-single",
+        "--all",
+    ]);
+    assert_eq!(stdout(&o).trim(), "Naked Single: r1c9=2");
+    // Unmarked, all 81 cells are empty with one candidate: 81 naked singles, no Full House.
+    let o = run(&[
+        "hint",
+        &solved_position(false),
+        "--technique",
+        "naked-single",
+        "--all",
+    ]);
+    assert_eq!(stdout(&o).lines().count(), 81, "{}", stdout(&o));
+    // solve --json gives the position back with its solved cells marked.
+    let o = run(&["solve", &solved_position(true), "--json"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["puzzle"], solved_position(true));
+    assert_eq!(v["steps"][0]["text"], "Full House: r1c9=2");
+}
+
+/// A BUG+1 position from a real solve (every empty cell bivalue but r6c2 {1,5,6}), solved cells
+/// written as their single digit.
+const BUG_POSITION: &str = "\
+.2..............8.......7..........9..3...........6......4.........5....1........\
+........9..3..6.......5..........7..1...........4............8...3..6....2.......\
+1.3.........4.....1....6..........8..2...........5..........7....3..6...........9\
+..3..6...........9.2...........5..........7.........8...3..6...1...........4.....\
+.......8...3.5.......4..........6...........91..........3.5.....2.............7..\
+......7..1...56...1....6.....3.........4......2...............9.......8.....56...\
+1....6....2.........3.........4.........5..........7..1....6...........9.......8.\
+....5..........7.........8.1.............6...........9.2..........4.......3......\
+...4.....1....6...........9.2..............8...3......1...5..........7......56...";
+
+/// `BUG_POSITION` with each one-candidate cell marked solved.
+fn bug_position_marked() -> String {
+    let chars: Vec<char> = BUG_POSITION.chars().collect();
+    let mut s = String::new();
+    for cell in chars.chunks(9) {
+        let digits = cell.iter().filter(|c| c.is_ascii_digit()).count();
+        for &c in cell {
+            s.push(if digits == 1 && c == '.' { '*' } else { c });
+        }
+    }
+    s
+}
+
+#[test]
+fn bug_plus_one_needs_solved_cells_marked() {
+    let o = run(&["hint", &bug_position_marked(), "-t", "bug-plus-1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "Bivalue Universal Grave + 1 => r6c2=6");
+    // Read the old way, the solved cells are one-candidate cells and there is no BUG.
+    let o = run(&["hint", BUG_POSITION, "-t", "bug-plus-1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("no Bivalue Universal Grave"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn hodoku_library_lines_are_positions() {
+    // Row 1 placed ('+') but r1c9, every other cell given: a Full House, with r1c9's 2 among
+    // the deleted candidates of no cell (it is the only candidate left).
+    let mut cells = String::new();
+    for (i, ch) in SOLVED.chars().enumerate() {
+        match i {
+            8 => cells.push('.'),
+            0..=7 => {
+                cells.push('+');
+                cells.push(ch);
+            }
+            _ => cells.push(ch),
+        }
+    }
+    let line = format!(":0000:x:{cells}::r1c9=2::");
+    let o = run(&["hint", &line, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["text"], "Full House: r1c9=2");
+    // A deleted candidate in the 4th field: take 2 from r1c9 and nothing is left there.
+    let dead = format!(":0000:x:{cells}:219:");
+    let o = run(&["solve", &dead]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("r1c9 is empty and has no candidate left"),
+        "{}",
+        stderr(&o)
+    );
+    // A real start: P17 with 2 placed in r1c1 and two deleted candidates.
+    let start = format!(":0100:1:+2{}:913 914:", &P17[1..]);
+    let o = run(&["solve", &start, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let puzzle = v["puzzle"].as_str().unwrap();
+    assert_eq!(&puzzle[..9], "*2*******", "r1c1 is solved, not given");
+    assert_eq!(&puzzle[18..27], "12345678.", "9 deleted from r1c3");
+    // rate reads library lines from a file, whole (they hold spaces).
+    let dir = std::env::temp_dir().join(format!("sudoku-lens-lib-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("lib.txt");
+    std::fs::write(&file, format!("{start}\n")).unwrap();
+    let o = run(&["rate", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["puzzle"], start.as_str());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn hint_all_lists_every_instance() {
+    let o = run(&["hint", P17, "--all"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert!(lines.len() > 1, "{lines:?}");
+    let technique = lines[0].split(':').next().unwrap().to_string();
+    assert!(lines.iter().all(|l| l.starts_with(&technique)), "{lines:?}");
+    let mut distinct = lines.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), lines.len(), "each instance once");
+    let o = run(&["hint", P17, "--all", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let arr = v.as_array().expect("a JSON array");
+    assert_eq!(arr.len(), lines.len());
+    assert_eq!(arr[0]["text"], lines[0].as_str());
+    // Named: every hidden single of the start.
+    let o = run(&["hint", P17, "-t", "hidden-single", "--all"]);
+    let n = stdout(&o).lines().count();
+    let o1 = run(&["hint", P17, "-t", "hidden-single"]);
+    assert!(n >= 1);
+    assert_eq!(stdout(&o).lines().next(), stdout(&o1).lines().next());
+}
+
+/// A scratch folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sudoku-lens-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn count_prints_solutions_and_speed() {
+    let dir = scratch("count");
+    let file = dir.join("set.txt");
+    let multi = ".".repeat(81);
+    std::fs::write(&file, format!("# set\n{P17}\n\n{multi}\nnot a puzzle\n")).unwrap();
+    let o = run(&["count", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "a bad line makes the exit 1");
+    assert_eq!(stdout(&o), format!("1 {P17}\n2 {multi}\n"));
+    let err = stderr(&o);
+    assert!(err.contains(":5: invalid puzzle"), "{err}");
+    assert!(err.contains("puzzles: 2 (1 bad lines)"), "{err}");
+    assert!(err.contains("puzzles/s on one thread"), "{err}");
+    let o = run_stdin(
+        &["count", "-", "--limit", "5", "--json"],
+        &format!("{multi}\n"),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["solutions"], 5, "the empty grid, counted up to the limit");
+    assert_eq!(v["line"], 1);
+    assert_eq!(run(&["count", "-", "--limit", "0"]).status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn rate_reports_missing_and_empty_files_and_reads_stdin() {
+    let dir = scratch("rate");
+    let good = dir.join("good.txt");
+    let empty = dir.join("empty.txt");
+    std::fs::write(&good, format!("{P17}\n")).unwrap();
+    std::fs::write(&empty, "# only a comment\n\n").unwrap();
+    let missing = dir.join("missing.txt");
+    let o = run(&[
+        "rate",
+        good.to_str().unwrap(),
+        missing.to_str().unwrap(),
+        empty.to_str().unwrap(),
+        good.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 2, "both good files rated");
+    let err = stderr(&o);
+    assert!(err.contains("missing.txt: no such file"), "{err}");
+    assert!(err.contains("empty.txt: no puzzles found"), "{err}");
+    assert!(err.contains("puzzles: 2"), "summary printed: {err}");
+    let o = run(&["rate", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "an empty file is an error");
+    let o = run_stdin(&["rate", "-"], &format!("{P17}\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("\"file\":\"standard input\""));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn puzzle_arguments_are_bounded_and_paths_named() {
+    let o = run(&["solve", "puzzles/no-such-file.txt"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("no such file: puzzles/no-such-file.txt"),
+        "{err}"
+    );
+    assert!(!err.contains("unexpected character"), "{err}");
+    // Over 1 MiB on stdin is refused without reading it all.
+    let big = "0".repeat(3 << 20);
+    let o = run_stdin(&["solve", "-"], &big);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("more than 1 MiB"), "{}", stderr(&o));
 }

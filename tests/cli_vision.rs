@@ -330,7 +330,9 @@ fn scan_json_reports_a_turned_photo_upright() {
 fn scan_json_is_json_on_every_failure() {
     let dir = tempfile::tempdir().unwrap();
     let blank = dir.path().join("blank.png");
-    image::GrayImage::from_pixel(320, 240, image::Luma([200])).save(&blank).unwrap();
+    image::GrayImage::from_pixel(320, 240, image::Luma([200]))
+        .save(&blank)
+        .unwrap();
     let text = dir.path().join("notes.jpg");
     std::fs::write(&text, "not a picture").unwrap();
     let missing = dir.path().join("missing.jpg");
@@ -353,7 +355,9 @@ fn scan_json_is_json_on_every_failure() {
 fn a_bad_model_is_reported_without_a_grid() {
     let dir = tempfile::tempdir().unwrap();
     let blank = dir.path().join("blank.png");
-    image::GrayImage::from_pixel(320, 240, image::Luma([200])).save(&blank).unwrap();
+    image::GrayImage::from_pixel(320, 240, image::Luma([200]))
+        .save(&blank)
+        .unwrap();
     let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/nan_scores.onnx");
     let o = run(&[
         "scan",
@@ -363,7 +367,10 @@ fn a_bad_model_is_reported_without_a_grid() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
-    assert!(err.contains("nan_scores.onnx") && err.contains("NaN"), "{err}");
+    assert!(
+        err.contains("nan_scores.onnx") && err.contains("NaN"),
+        "{err}"
+    );
 }
 
 /// `SUDOKU_LENS_ORT_LIB` left set for another build does not stop a build without ONNX
@@ -390,7 +397,11 @@ fn eval_reports_malformed_labels_with_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let [first, second] = small_set(dir.path(), str::to_string);
     let row = "0 0 0 0 0 0 0 0 0\n";
-    std::fs::write(dir.path().join(format!("labels/{first}.txt")), row.repeat(8)).unwrap();
+    std::fs::write(
+        dir.path().join(format!("labels/{first}.txt")),
+        row.repeat(8),
+    )
+    .unwrap();
     std::fs::write(
         dir.path().join(format!("labels/{second}.txt")),
         format!("{}0 0 11 0 0 0 0 0 0\n", row.repeat(4)),
@@ -400,11 +411,17 @@ fn eval_reports_malformed_labels_with_file_and_line() {
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.contains(&format!("{first}.txt:8")), "{err}");
-    assert!(err.contains(&format!("{second}.txt:5")) && err.contains("\"11\""), "{err}");
+    assert!(
+        err.contains(&format!("{second}.txt:5")) && err.contains("\"11\""),
+        "{err}"
+    );
     let o = run(&["eval", dir.path().to_str().unwrap(), "--json"]);
     assert_eq!(o.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
-    assert!(v["error"].as_str().unwrap().contains("malformed label"), "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("malformed label"),
+        "{v}"
+    );
 }
 
 /// corners.csv saved with a byte-order mark reads; corners far beyond any photo are refused
@@ -424,5 +441,8 @@ fn eval_reads_a_bom_and_refuses_absurd_corners() {
     let o = run(&["eval", dir.path().to_str().unwrap(), "--detect-only"]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
-    assert!(err.contains("corners.csv:2") && !err.contains("NaN"), "{err}");
+    assert!(
+        err.contains("corners.csv:2") && !err.contains("NaN"),
+        "{err}"
+    );
 }

@@ -100,9 +100,13 @@ fn variants(bytes: &[u8], seed: u64) -> Vec<Variant> {
         b[dht + 1] ^= 0x01;
         b[dht + 3] ^= 0x02;
     }));
-    out.push(header("scan header component id changed", &|b| b[sos + 1] ^= 0x40));
+    out.push(header("scan header component id changed", &|b| {
+        b[sos + 1] ^= 0x40
+    }));
     out.push(header("start marker gone", &|b| b[1] = 0x00));
-    out.push(header("segment length cut", &|b| b[dqt - 1] = b[dqt - 1].wrapping_sub(9)));
+    out.push(header("segment length cut", &|b| {
+        b[dqt - 1] = b[dqt - 1].wrapping_sub(9)
+    }));
     out
 }
 
@@ -158,10 +162,13 @@ fn damaged_photos_are_refused_or_read_like_the_intact_photo() {
                     tally.read_same += 1;
                 }
                 Ok(scan) if exits_zero(&scan) => {
-                    let differ = (0..81).filter(|&i| scan.values[i] != intact.values[i]).count();
-                    tally
-                        .wrong
-                        .push(format!("{} {}: {differ} cells read differently", photo.name, v.what));
+                    let differ = (0..81)
+                        .filter(|&i| scan.values[i] != intact.values[i])
+                        .count();
+                    tally.wrong.push(format!(
+                        "{} {}: {differ} cells read differently",
+                        photo.name, v.what
+                    ));
                 }
                 _ => tally.read_differently_exit1 += 1,
             }

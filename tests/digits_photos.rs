@@ -11,7 +11,11 @@ use sudoku_lens::vision::Lattice;
 #[test]
 fn reads_validation_cells_along_true_corners() {
     let photos = common::puzzle_sources("kubiesa-val");
-    assert_eq!(photos.len(), 80, "every kubiesa-val photo has corners and labels");
+    assert_eq!(
+        photos.len(),
+        80,
+        "every kubiesa-val photo has corners and labels"
+    );
     let mut scanner = Scanner::with_default_model().unwrap();
     let (mut cells, mut correct, mut digits, mut digits_correct) = (0, 0, 0, 0);
     // Every 8th photo: 10 photos, 810 cells, different puzzles and phones.

@@ -41,8 +41,28 @@ fn seed() -> u64 {
 /// Tokens worth inserting into text inputs: separators, digits, comment and line marks,
 /// numbers of odd sizes, multi-byte characters.
 const TEXT_TOKENS: [&str; 22] = [
-    ".", "0", "9", "\n", "\r\n", "#", "|", "-", "+", " ", "\t", ",", "10", "11", "-1", "1e38",
-    "NaN", "\u{feff}", "é", "\u{0}", "９", "..........",
+    ".",
+    "0",
+    "9",
+    "\n",
+    "\r\n",
+    "#",
+    "|",
+    "-",
+    "+",
+    " ",
+    "\t",
+    ",",
+    "10",
+    "11",
+    "-1",
+    "1e38",
+    "NaN",
+    "\u{feff}",
+    "é",
+    "\u{0}",
+    "９",
+    "..........",
 ];
 
 /// One random mutation of `input` (bytes), using `corpus` for splices and `tokens` for
@@ -101,7 +121,13 @@ fn mutate(rng: &mut Rng, input: &mut Vec<u8>, corpus: &[Vec<u8>], tokens: &[&[u8
 
 /// Runs `target` on mutants of `corpus` until the budget is spent; panics with the seed and
 /// input when the target panics or one input takes longer than `slow`.
-fn fuzz(name: &str, corpus: Vec<Vec<u8>>, tokens: &[&[u8]], slow: Duration, target: impl Fn(&[u8])) {
+fn fuzz(
+    name: &str,
+    corpus: Vec<Vec<u8>>,
+    tokens: &[&[u8]],
+    slow: Duration,
+    target: impl Fn(&[u8]),
+) {
     assert!(!corpus.is_empty(), "{name}: empty corpus");
     let seed = seed();
     let mut rng = Rng::new(seed ^ sudoku_lens::synthetic::rng::stable_hash(name.as_bytes()));
@@ -154,18 +180,35 @@ fn puzzle_text() {
         grid.to_pretty().into_bytes(),
         grid.to_sukaku().into_bytes(),
         format!("# a comment\n{PUZZLE}\n").into_bytes(),
-        b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......".to_vec(),
+        b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+            .to_vec(),
     ];
-    fuzz("puzzle_text", corpus, &text_tokens(), Duration::from_secs(2), |bytes| {
-        let text = String::from_utf8_lossy(bytes);
-        if let Ok(grid) = parse_puzzle(&text) {
-            // What parsed renders and parses back to the same grid.
-            let again = parse_puzzle(&grid.to_sukaku()).expect("its own pencil marks parse");
-            assert_eq!(again.to_sukaku(), grid.to_sukaku());
-            let line = parse_puzzle(&grid.to_line()).expect("its own line parses");
-            assert_eq!(line.values(), grid.values());
-        }
-    });
+    fuzz(
+        "puzzle_text",
+        corpus,
+        &text_tokens(),
+        Duration::from_secs(2),
+        |bytes| {
+            let text = String::from_utf8_lossy(bytes);
+            if let Ok(grid) = parse_puzzle(&text) {
+                // What parsed renders and parses back to the same grid.
+                let marks = grid.to_sukaku();
+                let again = parse_puzzle(&marks);
+                if marks.as_bytes().chunks(9).any(|cell| cell == b".........") {
+                    // An 81-char puzzle may leave a cell no candidate (it cannot be solved); its
+                    // pencil marks say so, and the 729-char parser refuses that cell by name.
+                    assert!(again.is_err());
+                } else {
+                    assert_eq!(
+                        again.expect("its own pencil marks parse").to_sukaku(),
+                        marks
+                    );
+                }
+                let line = parse_puzzle(&grid.to_line()).expect("its own line parses");
+                assert_eq!(line.values(), grid.values());
+            }
+        },
+    );
 }
 
 /// Collection files (`puzzle`, `puzzle rating`, `id puzzle rating` lines): every line the
@@ -176,45 +219,73 @@ fn collection_files() {
         format!("{PUZZLE}\n{PUZZLE} 2.3\n# c\n\nid7 {PUZZLE} 9.1\n").into_bytes(),
         format!("{PUZZLE}\r\n{PUZZLE}").into_bytes(),
     ];
-    fuzz("collection_files", corpus, &text_tokens(), Duration::from_secs(2), |bytes| {
-        let text = String::from_utf8_lossy(bytes);
-        let lines = text.lines().count();
-        for (line, puzzle) in collection_puzzles(&text) {
-            assert!(line >= 1 && line <= lines);
-            let _ = parse_puzzle(puzzle);
-        }
-    });
+    fuzz(
+        "collection_files",
+        corpus,
+        &text_tokens(),
+        Duration::from_secs(2),
+        |bytes| {
+            let text = String::from_utf8_lossy(bytes);
+            let lines = text.lines().count();
+            for (line, puzzle) in collection_puzzles(&text) {
+                assert!(line >= 1 && line <= lines);
+                let _ = parse_puzzle(puzzle);
+            }
+        },
+    );
 }
 
 /// Label files: 9 rows of 9 values 0–10.
 #[test]
 fn label_files() {
     let row = "0 3 0 0 10 0 9 0 1\n";
-    let corpus = vec![row.repeat(9).into_bytes(), row.replace(' ', "\t").repeat(9).into_bytes()];
-    fuzz("label_files", corpus, &text_tokens(), Duration::from_secs(1), |bytes| {
-        let text = String::from_utf8_lossy(bytes);
-        if let Ok(labels) = parse_labels(&text) {
-            assert!(labels.iter().all(|&v| v <= 10));
-        }
-    });
+    let corpus = vec![
+        row.repeat(9).into_bytes(),
+        row.replace(' ', "\t").repeat(9).into_bytes(),
+    ];
+    fuzz(
+        "label_files",
+        corpus,
+        &text_tokens(),
+        Duration::from_secs(1),
+        |bytes| {
+            let text = String::from_utf8_lossy(bytes);
+            if let Ok(labels) = parse_labels(&text) {
+                assert!(labels.iter().all(|&v| v <= 10));
+            }
+        },
+    );
 }
 
 /// `corners.csv` and photo-name lists.
 #[test]
 fn corners_and_name_lists() {
     let csv = "name,tl_x,tl_y,tr_x,tr_y,br_x,br_y,bl_x,bl_y\na,1,2,3,4,5,6,7,8\nb.jpg,10.5,2,30,4e1,5,6,7,8\n";
-    let corpus = vec![csv.as_bytes().to_vec(), b"# held back\nimage1.jpg\nimage2 # x\n".to_vec()];
+    let corpus = vec![
+        csv.as_bytes().to_vec(),
+        b"# held back\nimage1.jpg\nimage2 # x\n".to_vec(),
+    ];
     let path = Path::new("corners.csv");
-    fuzz("corners_and_name_lists", corpus, &text_tokens(), Duration::from_secs(1), |bytes| {
-        let text = String::from_utf8_lossy(bytes);
-        if let Ok(rows) = parse_corners(&text, path) {
-            for (_, corners) in rows.values() {
-                assert!(corners.iter().all(|p| p.x.is_finite() && p.y.is_finite()));
+    fuzz(
+        "corners_and_name_lists",
+        corpus,
+        &text_tokens(),
+        Duration::from_secs(1),
+        |bytes| {
+            let text = String::from_utf8_lossy(bytes);
+            if let Ok(rows) = parse_corners(&text, path) {
+                for (_, corners) in rows.values() {
+                    assert!(corners.iter().all(|p| p.x.is_finite() && p.y.is_finite()));
+                }
             }
-        }
-        let list = NameList::parse(&text, Path::new("list.txt"));
-        assert!(list.names.iter().all(|(line, name)| *line >= 1 && !name.is_empty()));
-    });
+            let list = NameList::parse(&text, Path::new("list.txt"));
+            assert!(
+                list.names
+                    .iter()
+                    .all(|(line, name)| *line >= 1 && !name.is_empty())
+            );
+        },
+    );
 }
 
 /// A small Sudoku picture encoded in every format the loader reads.
@@ -241,7 +312,12 @@ fn image_corpus() -> Vec<Vec<u8>> {
         image::ImageFormat::Pnm,
     ] {
         let mut bytes = std::io::Cursor::new(Vec::new());
-        let written = if format == image::ImageFormat::Jpeg || format == image::ImageFormat::WebP {
+        let rgb_only = [
+            image::ImageFormat::Jpeg,
+            image::ImageFormat::WebP,
+            image::ImageFormat::Gif,
+        ];
+        let written = if rgb_only.contains(&format) {
             rgb.write_to(&mut bytes, format)
         } else {
             img.write_to(&mut bytes, format)
@@ -268,13 +344,19 @@ fn image_loading_and_detection() {
         b"IEND",
         &[0x7F, 0xFF, 0xFF, 0xFF],
     ];
-    fuzz("image_loading_and_detection", image_corpus(), &tokens, Duration::from_secs(10), |bytes| {
-        let loaded = load_image_from_memory(bytes, "fuzz");
-        if is_jpeg(bytes) && check_jpeg(bytes).is_err() {
-            assert!(loaded.is_err(), "a damaged JPEG was decoded");
-        }
-        if let Ok(image) = loaded {
-            let _ = detect_gray(&to_gray(&image));
-        }
-    });
+    fuzz(
+        "image_loading_and_detection",
+        image_corpus(),
+        &tokens,
+        Duration::from_secs(10),
+        |bytes| {
+            let loaded = load_image_from_memory(bytes, "fuzz");
+            if is_jpeg(bytes) && check_jpeg(bytes).is_err() {
+                assert!(loaded.is_err(), "a damaged JPEG was decoded");
+            }
+            if let Ok(image) = loaded {
+                let _ = detect_gray(&to_gray(&image));
+            }
+        },
+    );
 }

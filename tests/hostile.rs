@@ -29,9 +29,28 @@ const PUZZLE: &str =
 
 /// Numbers no option should take on trust.
 const HOSTILE_NUMBERS: [&str; 22] = [
-    "NaN", "nan", "inf", "-inf", "infinity", "-1", "0", "-0", "1e-30", "1e30", "1e38", "3.4e39",
-    "18446744073709551616", "-9223372036854775809", "", " ", "abc", "1e", "0x10", "1,5",
-    "9999999999", "0.0000001",
+    "NaN",
+    "nan",
+    "inf",
+    "-inf",
+    "infinity",
+    "-1",
+    "0",
+    "-0",
+    "1e-30",
+    "1e30",
+    "1e38",
+    "3.4e39",
+    "18446744073709551616",
+    "-9223372036854775809",
+    "",
+    " ",
+    "abc",
+    "1e",
+    "0x10",
+    "1,5",
+    "9999999999",
+    "0.0000001",
 ];
 
 /// What one input did.
@@ -52,7 +71,13 @@ impl Tally {
 /// Runs the CLI with `args` (stdin from `stdin`), checking: it ends within [`CLI_LIMIT`],
 /// does not panic or die of a signal, exits 0, 1 or 2, and with `--json` prints only JSON
 /// lines, one with `"error"` when it fails.
-fn run_cli(tally: &mut Tally, kind: &'static str, args: &[String], stdin: &[u8], env: &[(&str, &Path)]) {
+fn run_cli(
+    tally: &mut Tally,
+    kind: &'static str,
+    args: &[String],
+    stdin: &[u8],
+    env: &[(&str, &Path)],
+) {
     tally.count(kind);
     let mut cmd = Command::new(BIN);
     cmd.args(args)
@@ -90,20 +115,26 @@ fn run_cli(tally: &mut Tally, kind: &'static str, args: &[String], stdin: &[u8],
         format!("{kind} {a:?}")
     };
     let Some(status) = status else {
-        tally.failures.push(format!("HANG (> {CLI_LIMIT:?}): {}", shown()));
+        tally
+            .failures
+            .push(format!("HANG (> {CLI_LIMIT:?}): {}", shown()));
         return;
     };
     let stderr = String::from_utf8_lossy(&output.stderr);
     if stderr.contains("panicked at") || status.code() == Some(101) {
-        tally
-            .failures
-            .push(format!("PANIC: {}: {}", shown(), stderr.lines().take(3).collect::<Vec<_>>().join(" | ")));
+        tally.failures.push(format!(
+            "PANIC: {}: {}",
+            shown(),
+            stderr.lines().take(3).collect::<Vec<_>>().join(" | ")
+        ));
         return;
     }
     match status.code() {
         Some(0..=2) | Some(141) => {}
         code => {
-            tally.failures.push(format!("EXIT {code:?}: {}: {stderr}", shown()));
+            tally
+                .failures
+                .push(format!("EXIT {code:?}: {}: {stderr}", shown()));
             return;
         }
     }
@@ -115,12 +146,15 @@ fn run_cli(tally: &mut Tally, kind: &'static str, args: &[String], stdin: &[u8],
             .map(serde_json::from_str)
             .collect();
         match objects {
-            Err(e) => tally.failures.push(format!("NOT JSON ({e}): {}: {stdout:.200}", shown())),
+            Err(e) => tally
+                .failures
+                .push(format!("NOT JSON ({e}): {}: {stdout:.200}", shown())),
             Ok(objects) if !status.success() && status.code() != Some(2) => {
                 if !objects.iter().any(|o| o.get("error").is_some()) {
-                    tally
-                        .failures
-                        .push(format!("JSON WITHOUT ERROR (exit {status}): {}: {stdout:.200}", shown()));
+                    tally.failures.push(format!(
+                        "JSON WITHOUT ERROR (exit {status}): {}: {stdout:.200}",
+                        shown()
+                    ));
                 }
             }
             Ok(_) => {}
@@ -154,8 +188,16 @@ fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>) {
             }
             _ => {
                 let at = rng.below(len + 1);
-                let token: &[u8] = [&b"\n"[..], b"#", b"|", b".", b"\xff\xd9", b"10", b"-1", b"\xef\xbb\xbf"]
-                    [rng.below(8)];
+                let token: &[u8] = [
+                    &b"\n"[..],
+                    b"#",
+                    b"|",
+                    b".",
+                    b"\xff\xd9",
+                    b"10",
+                    b"-1",
+                    b"\xef\xbb\xbf",
+                ][rng.below(8)];
                 bytes.splice(at..at, token.iter().copied());
             }
         }
@@ -251,7 +293,10 @@ fn cli_input(rng: &mut Rng, m: &Material, tally: &mut Tally, k: usize) {
             };
             args = with_json(vec![cmd.into(), arg]);
             if cmd == "hint" && rng.chance(0.3) {
-                args.extend(["--technique".into(), ["x-wing", "", "nonsense", "ALS-XZ"][rng.below(4)].into()]);
+                args.extend([
+                    "--technique".into(),
+                    ["x-wing", "", "nonsense", "ALS-XZ"][rng.below(4)].into(),
+                ]);
             }
             run_cli(tally, "cli solve/hint", &args, &stdin, &[]);
         }
@@ -334,14 +379,66 @@ fn cli_input(rng: &mut Rng, m: &Material, tally: &mut Tally, k: usize) {
             let out_file = m.file("not-a-folder", b"x");
             let missing = s(&m.dir.path().join("missing"));
             args = match rng.below(8) {
-                0 => vec!["app".into(), "--no-camera".into(), "--fresh".into(), "--exit-after".into(), v],
-                1 => vec!["app".into(), "--no-camera".into(), "--fresh".into(), "--exit-after".into(), "0".into(), "--fps".into(), v],
+                0 => vec![
+                    "app".into(),
+                    "--no-camera".into(),
+                    "--fresh".into(),
+                    "--exit-after".into(),
+                    v,
+                ],
+                1 => vec![
+                    "app".into(),
+                    "--no-camera".into(),
+                    "--fresh".into(),
+                    "--exit-after".into(),
+                    "0".into(),
+                    "--fps".into(),
+                    v,
+                ],
                 2 => with_json(vec!["replay".into(), missing, "--fps".into(), v]),
                 3 => with_json(vec!["replay".into(), missing, "--within-ms".into(), v]),
-                4 => vec!["dataset".into(), "--out".into(), s(&out_file), ["--jitter", "--detector-tolerance", "--jitter-copies", "--ink-repeats", "--synthetic-per-class", "--seed"][rng.below(6)].into(), v],
-                5 => vec!["synth".into(), "screens".into(), "--out".into(), s(&out_file), ["--count", "--seed"][rng.below(2)].into(), v],
-                6 => vec!["simulate".into(), "--from".into(), missing, "--out".into(), s(&out_file), ["--clips", "--threads", "--frames-steady", "--seed"][rng.below(4)].into(), v],
-                _ => vec!["synth".into(), "webcam".into(), "--from".into(), missing, "--out".into(), s(&out_file), "--copies".into(), v],
+                4 => vec![
+                    "dataset".into(),
+                    "--out".into(),
+                    s(&out_file),
+                    [
+                        "--jitter",
+                        "--detector-tolerance",
+                        "--jitter-copies",
+                        "--ink-repeats",
+                        "--synthetic-per-class",
+                        "--seed",
+                    ][rng.below(6)]
+                    .into(),
+                    v,
+                ],
+                5 => vec![
+                    "synth".into(),
+                    "screens".into(),
+                    "--out".into(),
+                    s(&out_file),
+                    ["--count", "--seed"][rng.below(2)].into(),
+                    v,
+                ],
+                6 => vec![
+                    "simulate".into(),
+                    "--from".into(),
+                    missing,
+                    "--out".into(),
+                    s(&out_file),
+                    ["--clips", "--threads", "--frames-steady", "--seed"][rng.below(4)].into(),
+                    v,
+                ],
+                _ => vec![
+                    "synth".into(),
+                    "webcam".into(),
+                    "--from".into(),
+                    missing,
+                    "--out".into(),
+                    s(&out_file),
+                    "--copies".into(),
+                    v,
+                ],
             };
             run_cli(tally, "cli numeric option", &args, &[], &[]);
         }
@@ -353,8 +450,19 @@ fn cli_input(rng: &mut Rng, m: &Material, tally: &mut Tally, k: usize) {
             let mut ron = br#"{"sudoku-lens/settings":"(camera_index:0,resolution:None,hint_mode:false,show_solution:true,show_candidates:true,sequence_fps:30.0,last_dir:None)","sudoku-lens/puzzle":"(recognized:\"\",values:\"\",uncertain:[],step:0,label:\"\")"}"#.to_vec();
             mutate(rng, &mut ron);
             std::fs::write(state.join("app.ron"), ron).unwrap();
-            args = vec!["app".into(), "--no-camera".into(), "--exit-after".into(), "0".into()];
-            run_cli(tally, "cli app start", &args, &[], &[("XDG_DATA_HOME", data.as_path())]);
+            args = vec![
+                "app".into(),
+                "--no-camera".into(),
+                "--exit-after".into(),
+                "0".into(),
+            ];
+            run_cli(
+                tally,
+                "cli app start",
+                &args,
+                &[],
+                &[("XDG_DATA_HOME", data.as_path())],
+            );
         }
     }
 }
@@ -374,7 +482,13 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// In-process inputs: the library entry points the CLI and the app call, with a panic or an
 /// over-long call counted as a failure.
-fn in_process(rng: &mut Rng, m: &Material, tally: &mut Tally, k: usize, scanner: &mut sudoku_lens::scan::Scanner) {
+fn in_process(
+    rng: &mut Rng,
+    m: &Material,
+    tally: &mut Tally,
+    k: usize,
+    scanner: &mut sudoku_lens::scan::Scanner,
+) {
     let started = Instant::now();
     let mut kind = "";
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match k % 5 {
@@ -404,10 +518,15 @@ fn in_process(rng: &mut Rng, m: &Material, tally: &mut Tally, k: usize, scanner:
     }));
     tally.count(if kind.is_empty() { "in-process" } else { kind });
     if outcome.is_err() {
-        tally.failures.push(format!("PANIC in process: {kind} (input {k})"));
+        tally
+            .failures
+            .push(format!("PANIC in process: {kind} (input {k})"));
     }
     if started.elapsed() > Duration::from_secs(30) {
-        tally.failures.push(format!("SLOW in process: {kind} (input {k}) took {:?}", started.elapsed()));
+        tally.failures.push(format!(
+            "SLOW in process: {kind} (input {k}) took {:?}",
+            started.elapsed()
+        ));
     }
 }
 
@@ -436,12 +555,18 @@ fn app_state(rng: &mut Rng, m: &Material) {
     };
     eframe::set_value(&mut storage, SETTINGS_KEY, &settings);
     let board = sudoku_lens::session::Board::from_text(PUZZLE).expect("board");
-    eframe::set_value(&mut storage, PUZZLE_KEY, &SavedPuzzle::capture(&board, rng.below(1000), "x"));
+    eframe::set_value(
+        &mut storage,
+        PUZZLE_KEY,
+        &SavedPuzzle::capture(&board, rng.below(1000), "x"),
+    );
     for key in [SETTINGS_KEY, PUZZLE_KEY] {
         if rng.chance(0.5) {
             let mut bytes = storage.0[key].clone().into_bytes();
             mutate(rng, &mut bytes);
-            storage.0.insert(key.into(), String::from_utf8_lossy(&bytes).into_owned());
+            storage
+                .0
+                .insert(key.into(), String::from_utf8_lossy(&bytes).into_owned());
         }
     }
     let file = m.dir.path().join("state").join("app.ron");
@@ -457,7 +582,10 @@ fn app_state(rng: &mut Rng, m: &Material) {
         Some(&storage),
     );
     let fps = app.settings().sequence_fps;
-    assert!(sudoku_lens::session::SEQUENCE_FPS_RANGE.contains(&fps), "{fps}");
+    assert!(
+        sudoku_lens::session::SEQUENCE_FPS_RANGE.contains(&fps),
+        "{fps}"
+    );
 }
 
 #[cfg(not(feature = "gui"))]
@@ -524,7 +652,13 @@ fn hostile_inputs_never_panic_or_hang() {
         if k % 5 < 2 {
             cli_input(&mut rng, &material, &mut tally, k / 5 * 2 + k % 5);
         } else {
-            in_process(&mut rng, &material, &mut tally, k, &mut scanner);
+            in_process(
+                &mut rng,
+                &material,
+                &mut tally,
+                k / 5 * 3 + k % 5 - 2,
+                &mut scanner,
+            );
         }
     }
     eprintln!(

@@ -283,7 +283,9 @@ mod properties {
     /// then moved by its `jitter` (fractions of the side): a random homography.
     fn quad(centre: (f32, f32), side: f32, degrees: f32, jitter: [(f32, f32); 4]) -> [Point; 4] {
         let q = rotated_square(Point::new(centre.0, centre.1), side / 2.0, degrees);
-        std::array::from_fn(|i| Point::new(q[i].x + jitter[i].0 * side, q[i].y + jitter[i].1 * side))
+        std::array::from_fn(|i| {
+            Point::new(q[i].x + jitter[i].0 * side, q[i].y + jitter[i].1 * side)
+        })
     }
 
     fn fits(corners: &[Point; 4]) -> bool {

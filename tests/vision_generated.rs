@@ -44,8 +44,11 @@ fn check(
 
 #[test]
 fn screenshots_in_held_out_fonts_are_found_and_read() {
-    let fonts = FontBank::from_dirs_split(&[std::path::PathBuf::from("/usr/share/fonts")], FontSplit::Heldout)
-        .expect("held-out fonts under /usr/share/fonts (models/README.md lists the packages)");
+    let fonts = FontBank::from_dirs_split(
+        &[std::path::PathBuf::from("/usr/share/fonts")],
+        FontSplit::Heldout,
+    )
+    .expect("held-out fonts under /usr/share/fonts (models/README.md lists the packages)");
     let mut scanner = Scanner::with_default_model().expect("embedded model");
     let mut counts = Counts::default();
     for i in 0..60u64 {

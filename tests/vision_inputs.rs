@@ -1,6 +1,8 @@
 //! Bad and unusual input files: each must give a clear error or a correct result, never a
 //! panic. Files are written to a temporary folder by the tests themselves.
 
+mod common;
+
 use std::io::Write as _;
 use std::path::Path;
 
@@ -228,4 +230,63 @@ fn exif_orientation_is_applied() {
     let g = loaded.to_luma8();
     assert!(g.get_pixel(140 + 40 + 20, 60 + 20).0[0] < 100);
     assert_found(&loaded, expected_corners(), "rotated.jpg");
+}
+
+/// A BMP header (24-bit, uncompressed) announcing `width`×`height` with no pixel data.
+fn bmp_header(width: u32, height: u32) -> Vec<u8> {
+    let mut b = b"BM".to_vec();
+    b.extend_from_slice(&54u32.to_le_bytes()); // file size (as declared)
+    b.extend_from_slice(&0u32.to_le_bytes());
+    b.extend_from_slice(&54u32.to_le_bytes()); // pixel data offset
+    b.extend_from_slice(&40u32.to_le_bytes()); // BITMAPINFOHEADER
+    b.extend_from_slice(&width.to_le_bytes());
+    b.extend_from_slice(&height.to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(&24u16.to_le_bytes());
+    b.extend_from_slice(&[0; 24]);
+    b
+}
+
+#[test]
+fn large_photos_are_read_reduced_and_other_large_files_refused() {
+    // A kubiesa-val photo (MIT, A. Kubiesa) enlarged 3× (17 MP) reads at a reduced size
+    // (JPEG: half, by scaled IDCT; PNG: a third, rows averaged as they come) into the same grid as the original.
+    let set = sudoku_lens::dataset::Dataset::open(common::shared_dataset("kubiesa-val"))
+        .expect("kubiesa-val opens");
+    let photo = &set.photos[0];
+    let original = load_image(&photo.image_path).unwrap().to_luma8();
+    let mut scanner = sudoku_lens::scan::Scanner::with_default_model().unwrap();
+    let want = scanner.scan_gray(&original).unwrap().values;
+    let (w, h) = (original.width() * 3, original.height() * 3);
+    let big = image::imageops::resize(&original, w, h, image::imageops::FilterType::Triangle);
+    let dir = tempfile::tempdir().unwrap();
+    for (name, format) in [
+        ("big.jpg", image::ImageFormat::Jpeg),
+        ("big.png", image::ImageFormat::Png),
+    ] {
+        let path = dir.path().join(name);
+        big.save_with_format(&path, format).unwrap();
+        let loaded = load_image(&path).unwrap();
+        let (lw, lh) = (loaded.width(), loaded.height());
+        assert!(
+            u64::from(lw) * u64::from(lh) <= 8_000_000 && lw >= w / 3,
+            "{name}: {lw}×{lh}"
+        );
+        let got = scanner.scan(&loaded).unwrap().values;
+        assert_eq!(
+            got, want,
+            "{name}: read differently from the original photo"
+        );
+    }
+    // A format without a reduced decoder is refused above 12 MP, from its header.
+    let path = dir.path().join("big.bmp");
+    write(&path, &bmp_header(5000, 3000));
+    match load_image(&path) {
+        Err(LoadError::TooLarge {
+            width: 5000,
+            height: 3000,
+            ..
+        }) => {}
+        other => panic!("expected TooLarge, got {other:?}"),
+    }
 }

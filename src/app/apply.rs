@@ -133,16 +133,16 @@ impl SudokuLensApp {
                 }
             }
             Command::LoadPuzzleText(text) => match Board::from_text(&text) {
-                Some(board) => {
+                Ok(board) => {
                     self.puzzle.label = "pasted text".into();
                     self.puzzle.photo = None;
                     self.live.lattice = None;
                     self.load_board(board);
                     self.say(Severity::Info, "puzzle pasted");
                 }
-                None => self.say(
+                Err(e) => self.say(
                     Severity::Warning,
-                    "the pasted text is not a puzzle (81 digits, 0 or . for empty)",
+                    format!("the pasted text is not a puzzle (81 digits, 0 or . for empty): {e}"),
                 ),
             },
             Command::StartCamera => {

@@ -83,8 +83,9 @@ pub fn restore(storage: &dyn eframe::Storage) -> Restored {
             }
             Err(e) => {
                 out.damaged = true;
-                out.notes
-                    .push(format!("the saved settings were unreadable ({e}); defaults used"));
+                out.notes.push(format!(
+                    "the saved settings were unreadable ({e}); defaults used"
+                ));
             }
         }
     }
@@ -122,6 +123,7 @@ pub fn back_up(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use eframe::Storage as _;
 
     /// A storage of plain strings, as eframe's file storage holds them.
     #[derive(Default)]
@@ -147,10 +149,17 @@ mod tests {
         assert_eq!(check_state_file(&path), None, "no file yet");
         std::fs::write(&path, "{\"a\": \"b\"}").unwrap();
         assert_eq!(check_state_file(&path), None, "a good file stays");
-        for junk in [&b"{\"sudoku-lens/settings\": \"(cam"[..], b"\xff\xfe\x00", b""] {
+        for junk in [
+            &b"{\"sudoku-lens/settings\": \"(cam"[..],
+            b"\xff\xfe\x00",
+            b"",
+        ] {
             std::fs::write(&path, junk).unwrap();
             let note = check_state_file(&path).expect("reported");
-            assert!(note.contains("unreadable") && note.contains("app.ron.bak"), "{note}");
+            assert!(
+                note.contains("unreadable") && note.contains("app.ron.bak"),
+                "{note}"
+            );
             assert!(!path.exists());
             assert_eq!(std::fs::read(dir.path().join("app.ron.bak")).unwrap(), junk);
         }

@@ -167,4 +167,3 @@ fn summary_text(s: &EvalSummary) -> String {
     }
     out
 }
-

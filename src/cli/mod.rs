@@ -3,20 +3,20 @@
 //!
 //! Exit codes: 0 ok, 1 invalid or unsolvable input (or any runtime error), 2 usage.
 
-use std::io::Read;
 use std::process::ExitCode;
-
-use anyhow::Context as _;
 
 #[cfg(feature = "gui")]
 pub mod app;
+pub mod count;
 pub mod dataset;
 pub mod eval;
+pub mod input;
 pub mod rate;
 pub mod replay;
 pub mod scan;
 pub mod simulate;
 pub mod solve;
+pub mod stats;
 pub mod synth;
 
 /// Exit code for invalid or unsolvable input.
@@ -75,25 +75,6 @@ pub fn run_default() -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(2))
 }
 
-/// Reads a puzzle argument: `-` for stdin, an existing file path, or the puzzle text itself.
-/// Returns the text and a label for messages.
-pub fn read_puzzle_arg(arg: &str) -> anyhow::Result<(String, String)> {
-    if arg == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("reading the puzzle from standard input")?;
-        return Ok((s, "standard input".into()));
-    }
-    let path = std::path::Path::new(arg);
-    if path.is_file() {
-        let s = std::fs::read_to_string(path)
-            .with_context(|| format!("reading puzzle file {}", path.display()))?;
-        return Ok((s, path.display().to_string()));
-    }
-    Ok((arg.to_string(), "the puzzle argument".into()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::number_in;
@@ -103,7 +84,9 @@ mod tests {
         let fps = number_in(0.1f32..=240.0);
         assert_eq!(fps("30"), Ok(30.0));
         assert_eq!(fps(" 0.1 "), Ok(0.1));
-        for bad in ["NaN", "inf", "-inf", "1e-30", "0", "-1", "1e30", "", "abc", "0x10"] {
+        for bad in [
+            "NaN", "inf", "-inf", "1e-30", "0", "-1", "1e30", "", "abc", "0x10",
+        ] {
             let e = fps(bad).unwrap_err();
             assert!(e.contains("0.1") && e.contains("240"), "{bad}: {e}");
         }

@@ -1,4 +1,6 @@
 //! `rate FILE...`: explained solve of every puzzle line, one JSON line each, summary on stderr.
+//! Files are streamed line by line (`-` is standard input) and the summary is kept in constant
+//! memory, so a file of any size can be rated.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -10,14 +12,17 @@ use anyhow::Context as _;
 use clap::Args;
 use serde::Serialize;
 
-use sudoku_lens::sudoku::rating::spearman;
-use sudoku_lens::sudoku::{parse_puzzle, solve_explained};
+use sudoku_lens::sudoku::{RankCorrelation, parse_puzzle, solve_explained};
+
+use super::input::for_each_entry;
+use super::stats::Histogram;
 
 /// Arguments of `rate`.
 #[derive(Args, Debug)]
 pub struct RateArgs {
-    /// Puzzle files: one puzzle per line (81 chars), or the `id puzzle rating` layout;
-    /// `#` comment lines and blank lines are skipped.
+    /// Puzzle files (`-` for standard input): one puzzle per line (81 chars, 729 pencil marks or
+    /// a HoDoKu library line), or the `id puzzle rating` layout; `#` comment lines and blank
+    /// lines are skipped.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
 }
@@ -38,116 +43,99 @@ struct RateLine<'a> {
     micros: u64,
 }
 
-/// Splits a line into the puzzle and an optional reference rating (`id puzzle rating`).
-fn split_line(line: &str) -> (&str, Option<f32>) {
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    if tokens.len() >= 2
-        && let Some(pos) = tokens.iter().position(|t| t.len() == 81)
-    {
-        let se = tokens.get(pos + 1).and_then(|t| t.parse::<f32>().ok());
-        return (tokens[pos], se);
-    }
-    (line.trim(), None)
+/// Reference ratings outside this range are not ratings (and would make the correlation's
+/// table of distinct values grow without bound): they are left out of it.
+const REFERENCE_RANGE: std::ops::RangeInclusive<f32> = 0.0..=100.0;
+
+/// A rating rounded to a hundredth, the resolution of the correlation table.
+fn hundredths(r: f32) -> f64 {
+    (f64::from(r) * 100.0).round() / 100.0
 }
 
 /// `rate FILE...`.
 pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut micros: Vec<u64> = Vec::new();
+    let mut micros = Histogram::default();
     let mut no_guess = 0usize;
     let mut bad = 0usize;
     let mut by_hardest: BTreeMap<&'static str, usize> = BTreeMap::new();
-    let mut ours: Vec<f64> = Vec::new();
-    let mut theirs: Vec<f64> = Vec::new();
-    for path in &args.files {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let file = path.display().to_string();
-        for (i, raw) in text.lines().enumerate() {
-            let line_no = i + 1;
-            let trimmed = raw.trim();
-            if trimmed.is_empty() || trimmed.starts_with('#') {
-                continue;
+    let mut correlation = RankCorrelation::default();
+    let report = for_each_entry(&args.files, |file, line_no, entry| {
+        let grid = match parse_puzzle(entry.puzzle) {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("{file}:{line_no}: invalid puzzle: {e}");
+                bad += 1;
+                return Ok(());
             }
-            let (puzzle, se) = split_line(trimmed);
-            let grid = match parse_puzzle(puzzle) {
-                Ok(g) => g,
-                Err(e) => {
-                    eprintln!("{file}:{line_no}: invalid puzzle: {e}");
-                    bad += 1;
-                    continue;
-                }
-            };
-            let start = Instant::now();
-            let result = solve_explained(&grid);
-            let us = start.elapsed().as_micros() as u64;
-            let e = match result {
-                Ok(e) => e,
-                Err(err) => {
-                    eprintln!("{file}:{line_no}: {err}");
-                    bad += 1;
-                    continue;
-                }
-            };
-            micros.push(us);
-            if e.guesses == 0 {
-                no_guess += 1;
+        };
+        let start = Instant::now();
+        let result = solve_explained(&grid);
+        let us = start.elapsed().as_micros() as u64;
+        let e = match result {
+            Ok(e) => e,
+            Err(err) => {
+                eprintln!("{file}:{line_no}: {err}");
+                bad += 1;
+                return Ok(());
             }
-            let hardest = e.rating.hardest.map_or("none", |t| t.name());
-            *by_hardest.entry(hardest).or_default() += 1;
-            if let Some(se) = se {
-                ours.push(f64::from(e.rating.score));
-                theirs.push(f64::from(se));
-            }
-            let rec = RateLine {
-                file: &file,
-                line: line_no,
-                puzzle,
-                solved: true,
-                unique: e.unique,
-                guesses: e.guesses,
-                steps: e.steps.len(),
-                hardest,
-                rating: e.rating.score,
-                se_rating: se,
-                micros: us,
-            };
-            serde_json::to_writer(&mut out, &rec).context("writing JSON")?;
-            writeln!(out).context("writing output")?;
+        };
+        micros.add(us);
+        if e.guesses == 0 {
+            no_guess += 1;
         }
-    }
+        let hardest = e.rating.hardest.map_or("none", |t| t.name());
+        *by_hardest.entry(hardest).or_default() += 1;
+        if let Some(se) = entry.rating.filter(|r| REFERENCE_RANGE.contains(r)) {
+            correlation.add(hundredths(e.rating.score), hundredths(se));
+        }
+        let rec = RateLine {
+            file,
+            line: line_no,
+            puzzle: entry.puzzle,
+            solved: true,
+            unique: e.unique,
+            guesses: e.guesses,
+            steps: e.steps.len(),
+            hardest,
+            rating: e.rating.score,
+            se_rating: entry.rating,
+            micros: us,
+        };
+        serde_json::to_writer(&mut out, &rec).context("writing JSON")?;
+        writeln!(out).context("writing output")
+    })?;
     out.flush().context("writing output")?;
     let n = micros.len();
-    micros.sort_unstable();
-    let pct = |q: f64| -> u64 {
-        if n == 0 {
-            0
-        } else {
-            micros[((n as f64 - 1.0) * q).round() as usize]
-        }
-    };
     eprintln!("puzzles: {n} ({bad} bad lines)");
+    if report.failed() {
+        eprintln!("input problems: {}", report.describe());
+    }
     if n > 0 {
         eprintln!(
             "solved without a guess: {no_guess} ({:.2} %)",
             100.0 * no_guess as f64 / n as f64
         );
+        eprintln!(
+            "median {} µs, p99 {} µs",
+            micros.quantile(0.5),
+            micros.quantile(0.99)
+        );
     }
-    eprintln!("median {} µs, p99 {} µs", pct(0.5), pct(0.99));
     eprintln!("hardest technique counts:");
     let mut counts: Vec<_> = by_hardest.into_iter().collect();
     counts.sort_by_key(|c| std::cmp::Reverse(c.1));
     for (name, count) in counts {
         eprintln!("  {count:>7}  {name}");
     }
-    if let Some(rho) = spearman(&ours, &theirs) {
+    if let Some(rho) = correlation.spearman() {
         eprintln!(
             "rank correlation with the reference rating (Spearman, {} puzzles): {rho:.3}",
-            ours.len()
+            correlation.len()
         );
     }
-    Ok(if bad > 0 {
+    Ok(if bad > 0 || report.failed() {
         ExitCode::from(super::EXIT_INVALID)
     } else {
         ExitCode::SUCCESS

@@ -15,6 +15,7 @@ use image::{Rgb, RgbImage};
 use imageproc::drawing::draw_line_segment_mut;
 
 use sudoku_lens::scan::{MAX_REPAIR_CHANGES, Scan, Scanner};
+use sudoku_lens::sudoku::format::{boxed_board, values_line};
 use sudoku_lens::vision::detect::{DetectOptions, DetectTrace, detect_with};
 use sudoku_lens::vision::{self, GridDetection, debug};
 
@@ -148,133 +149,107 @@ fn write_debug(
     Ok(())
 }
 
-fn line_of(values: &[u8; 81]) -> String {
-    values
-        .iter()
-        .map(|&v| if v == 0 { '.' } else { char::from(b'0' + v) })
-        .collect()
-}
-
 /// The JSON report of `scan --json`: `grid` (81 chars, `.` empty), `confidence`
-    /// (81), `uncertain` (cell names), `solution` (81 chars or null), `unique`, `repair`
-    /// (null or `{changes, grid, solution}`), `conflicts`, `corners` (TL, TR, BR, BL as the
-    /// puzzle reads), `rotation_deg` (how far the puzzle appears turned clockwise: 0, 90,
-    /// 180 or 270).
+/// (81), `uncertain` (cell names), `solution` (81 chars or null), `unique`, `repair`
+/// (null or `{changes, grid, solution}`), `conflicts`, `corners` (TL, TR, BR, BL as the
+/// puzzle reads), `rotation_deg` (how far the puzzle appears turned clockwise: 0, 90,
+/// 180 or 270).
 fn report_json(scan: &Scan) -> serde_json::Value {
-        let repair = scan.repair.as_ref().map(|r| {
-            serde_json::json!({
-                "changes": r.changes.iter().map(|c| serde_json::json!({
-                    "cell": c.cell.to_string(), "from": c.from, "to": c.to,
-                    "probability": c.probability,
-                })).collect::<Vec<_>>(),
-                "grid": line_of(&r.values),
-                "solution": line_of(&r.solution),
-            })
-        });
+    let repair = scan.repair.as_ref().map(|r| {
         serde_json::json!({
-            "grid": line_of(&scan.values),
-            "confidence": scan.readings.iter().map(|r| r.confidence).collect::<Vec<_>>(),
-            "uncertain": scan.uncertain_cells().iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "solution": scan.best_solution().map(|s| line_of(&s)),
-            "unique": scan.is_unique(),
-            "repair": repair,
-            "conflicts": scan.conflicts.iter().map(|c| serde_json::json!({
-                "digit": c.digit.get(), "cells": [c.first.to_string(), c.second.to_string()],
+            "changes": r.changes.iter().map(|c| serde_json::json!({
+                "cell": c.cell.to_string(), "from": c.from, "to": c.to,
+                "probability": c.probability,
             })).collect::<Vec<_>>(),
-            "corners": scan.detection.corners_in_image.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>(),
-            "rotation_deg": scan.rotation_deg(),
+            "grid": values_line(&r.values, '.'),
+            "solution": values_line(&r.solution, '.'),
         })
-    }
+    });
+    serde_json::json!({
+        "grid": values_line(&scan.values, '.'),
+        "confidence": scan.readings.iter().map(|r| r.confidence).collect::<Vec<_>>(),
+        "uncertain": scan.uncertain_cells().iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        "solution": scan.best_solution().map(|s| values_line(&s, '.')),
+        "unique": scan.is_unique(),
+        "repair": repair,
+        "conflicts": scan.conflicts.iter().map(|c| serde_json::json!({
+            "digit": c.digit.get(), "cells": [c.first.to_string(), c.second.to_string()],
+        })).collect::<Vec<_>>(),
+        "corners": scan.detection.corners_in_image.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>(),
+        "rotation_deg": scan.rotation_deg(),
+    })
+}
 
 /// The human-readable report of `scan`: the read grid (uncertain cells marked `?`),
 /// conflicts, the repair suggestion if any, and the solution.
 fn report_text(scan: &Scan) -> String {
-        let mut out = String::new();
-        if scan.quarter_turns != 0 {
-            out.push_str(&format!(
-                "the puzzle is turned {}° clockwise in the photo; read upright:\n",
-                scan.rotation_deg()
-            ));
-        }
-        out.push_str("read grid (`?` before a cell marks an uncertain reading, `.` empty):\n");
-        out.push_str(&board(&scan.values, |i| scan.readings[i].is_uncertain()));
-        for c in &scan.conflicts {
-            out.push_str(&format!(
-                "conflict: {} appears in both {} and {}\n",
-                c.digit, c.first, c.second
-            ));
-        }
-        match (&scan.solution, &scan.repair) {
-            (Some(_), _) => out.push_str("the read grid has exactly one solution\n"),
-            (None, Some(r)) => {
-                let why = if scan.conflicts.is_empty() {
-                    if scan.solution_count == 0 {
-                        "has no solution"
-                    } else {
-                        "has several solutions"
-                    }
-                } else {
-                    "has conflicts"
-                };
-                out.push_str(&format!(
-                    "the read grid {why}; suggested repair (not applied to the read grid):\n"
-                ));
-                for c in &r.changes {
-                    let show = |v: u8| {
-                        if v == 0 {
-                            "empty".to_string()
-                        } else {
-                            v.to_string()
-                        }
-                    };
-                    out.push_str(&format!(
-                        "  {}: {} -> {} (p = {:.3})\n",
-                        c.cell,
-                        show(c.from),
-                        show(c.to),
-                        c.probability
-                    ));
-                }
-            }
-            (None, None) => {
-                let why = match (scan.conflicts.is_empty(), scan.solution_count) {
-                    (false, _) => "has conflicts",
-                    (true, 0) => "has no solution",
-                    _ => "has several solutions",
-                };
-                out.push_str(&format!(
-                    "the read grid {why} and no repair of up to {MAX_REPAIR_CHANGES} cells was found\n"
-                ));
-            }
-        }
-        if let Some(s) = scan.best_solution() {
-            out.push_str(if scan.solution.is_some() {
-                "solution:\n"
-            } else {
-                "solution of the repaired grid:\n"
-            });
-            out.push_str(&board(&s, |_| false));
-        }
-        out
-}
-
-fn board(values: &[u8; 81], marked: impl Fn(usize) -> bool) -> String {
     let mut out = String::new();
-    for r in 0..9 {
-        if r == 3 || r == 6 {
-            out.push_str("  ------+-------+------\n");
-        }
-        out.push(' ');
-        for c in 0..9 {
-            if c == 3 || c == 6 {
-                out.push_str(" |");
+    if scan.quarter_turns != 0 {
+        out.push_str(&format!(
+            "the puzzle is turned {}° clockwise in the photo; read upright:\n",
+            scan.rotation_deg()
+        ));
+    }
+    out.push_str("read grid (`?` before a cell marks an uncertain reading, `.` empty):\n");
+    out.push_str(&boxed_board(&scan.values, |c| {
+        scan.readings[c.index()].is_uncertain().then_some('?')
+    }));
+    for c in &scan.conflicts {
+        out.push_str(&format!(
+            "conflict: {} appears in both {} and {}\n",
+            c.digit, c.first, c.second
+        ));
+    }
+    match (&scan.solution, &scan.repair) {
+        (Some(_), _) => out.push_str("the read grid has exactly one solution\n"),
+        (None, Some(r)) => {
+            let why = if scan.conflicts.is_empty() {
+                if scan.solution_count == 0 {
+                    "has no solution"
+                } else {
+                    "has several solutions"
+                }
+            } else {
+                "has conflicts"
+            };
+            out.push_str(&format!(
+                "the read grid {why}; suggested repair (not applied to the read grid):\n"
+            ));
+            for c in &r.changes {
+                let show = |v: u8| {
+                    if v == 0 {
+                        "empty".to_string()
+                    } else {
+                        v.to_string()
+                    }
+                };
+                out.push_str(&format!(
+                    "  {}: {} -> {} (p = {:.3})\n",
+                    c.cell,
+                    show(c.from),
+                    show(c.to),
+                    c.probability
+                ));
             }
-            let i = r * 9 + c;
-            let v = values[i];
-            out.push(if marked(i) { '?' } else { ' ' });
-            out.push(if v == 0 { '.' } else { char::from(b'0' + v) });
         }
-        out.push('\n');
+        (None, None) => {
+            let why = match (scan.conflicts.is_empty(), scan.solution_count) {
+                (false, _) => "has conflicts",
+                (true, 0) => "has no solution",
+                _ => "has several solutions",
+            };
+            out.push_str(&format!(
+                "the read grid {why} and no repair of up to {MAX_REPAIR_CHANGES} cells was found\n"
+            ));
+        }
+    }
+    if let Some(s) = scan.best_solution() {
+        out.push_str(if scan.solution.is_some() {
+            "solution:\n"
+        } else {
+            "solution of the repaired grid:\n"
+        });
+        out.push_str(&boxed_board(&s, |_| None));
     }
     out
 }

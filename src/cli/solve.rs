@@ -6,10 +6,12 @@ use anyhow::Context as _;
 use clap::Args;
 use serde::Serialize;
 
-use sudoku_lens::sudoku::explain::first_of;
+use sudoku_lens::sudoku::explain::all_of;
+use sudoku_lens::sudoku::format::{position_text, values_line};
 use sudoku_lens::sudoku::{Explained, Grid, Step, Technique, parse_puzzle, solve_explained};
 
-use super::{EXIT_INVALID, fail, read_puzzle_arg};
+use super::input::read_puzzle_arg;
+use super::{EXIT_INVALID, fail};
 
 /// Arguments of `solve`.
 #[derive(Args, Debug)]
@@ -30,6 +32,10 @@ pub struct HintArgs {
     /// Only a step of this technique (see `sudoku-lens techniques`).
     #[arg(long, short)]
     pub technique: Option<String>,
+    /// Every instance of the technique (or of the easiest one that applies), one per line, or
+    /// a JSON array with `--json`.
+    #[arg(long)]
+    pub all: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -81,19 +87,6 @@ struct JsonSolve {
     steps: Vec<JsonStep>,
 }
 
-/// The puzzle as it was given: 81 chars, or the 729-char form for pencil-mark input.
-fn puzzle_string(g: &Grid) -> String {
-    if g.givens().is_empty() && !g.is_complete() {
-        g.to_sukaku()
-    } else {
-        g.givens_line()
-    }
-}
-
-fn solution_string(sol: &[u8; 81]) -> String {
-    sol.iter().map(|&v| char::from(b'0' + v)).collect()
-}
-
 /// Parses the puzzle argument, printing a located error and returning `Err(exit code)` on
 /// failure.
 fn load(arg: &str, json: bool) -> anyhow::Result<Result<Grid, ExitCode>> {
@@ -124,8 +117,8 @@ pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     };
     if args.json {
         let out = JsonSolve {
-            puzzle: puzzle_string(&g),
-            solution: solution_string(&e.solution),
+            puzzle: position_text(&g),
+            solution: values_line(&e.solution, '.'),
             unique: e.unique,
             rating: e.rating.score,
             level: e.rating.level.to_string(),
@@ -161,7 +154,10 @@ pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `hint PUZZLE [--technique NAME] [--json]`.
+/// The most instances `hint --all` lists.
+const ALL_LIMIT: usize = 1000;
+
+/// `hint PUZZLE [--technique NAME] [--all] [--json]`.
 pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
     let technique = match &args.technique {
         None => None,
@@ -184,12 +180,16 @@ pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
         return Ok(fail(
             args.json,
             EXIT_INVALID,
-            format!("duplicate {} in {}: {} and {}", c.digit, c.house, c.first, c.second),
+            format!(
+                "duplicate {} in {}: {} and {}",
+                c.digit, c.house, c.first, c.second
+            ),
         ));
     }
-    let step = match first_of(&g, technique) {
-        Ok(Some(s)) => s,
-        Ok(None) => {
+    let limit = if args.all { ALL_LIMIT } else { 1 };
+    let steps = match all_of(&g, technique, limit) {
+        Ok(steps) if !steps.is_empty() => steps,
+        Ok(_) => {
             let why = match technique {
                 Some(t) if !g.is_complete() => format!("no {} in this position", t.name()),
                 _ => "the puzzle is already complete".to_string(),
@@ -198,13 +198,21 @@ pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e) => return Ok(fail(args.json, EXIT_INVALID, e)),
     };
+    if steps.len() >= ALL_LIMIT {
+        eprintln!("(listing stopped at {ALL_LIMIT} instances)");
+    }
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string(&JsonStep::from(&step)).context("encoding JSON")?
-        );
+        let json = if args.all {
+            let all: Vec<JsonStep> = steps.iter().map(JsonStep::from).collect();
+            serde_json::to_string(&all)
+        } else {
+            serde_json::to_string(&JsonStep::from(&steps[0]))
+        };
+        println!("{}", json.context("encoding JSON")?);
     } else {
-        println!("{}", step.text());
+        for step in &steps {
+            println!("{}", step.text());
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -359,11 +359,7 @@ impl Classifier {
                 }
             })
             .collect();
-        let probe = [
-            vec![0.0; CELL_INPUT_LEN],
-            vec![1.0; CELL_INPUT_LEN],
-            stroke,
-        ];
+        let probe = [vec![0.0; CELL_INPUT_LEN], vec![1.0; CELL_INPUT_LEN], stroke];
         let (logits, second) = self.run(&probe).map_err(|e| match e {
             ModelError::Inference(message) => ModelError::Shape {
                 model: self.model.clone(),
@@ -376,9 +372,7 @@ impl Classifier {
             if dims != [n, 1] && dims != [n, 2] {
                 return Err(ModelError::Shape {
                     model: self.model.clone(),
-                    message: format!(
-                        "second output shape {dims:?}, expected [{n}, 1] or [{n}, 2]"
-                    ),
+                    message: format!("second output shape {dims:?}, expected [{n}, 1] or [{n}, 2]"),
                 });
             }
             if values.iter().any(|v| !v.is_finite()) {

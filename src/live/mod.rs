@@ -101,10 +101,7 @@ fn serialize_digits<S: serde::Serializer>(v: &[u8; 81], s: S) -> Result<S::Ok, S
 
 /// 81 values as a line of digits, `0` for empty.
 pub fn digits_text(values: &[u8; 81]) -> String {
-    values
-        .iter()
-        .map(|&v| char::from(b'0' + v.min(9)))
-        .collect()
+    crate::sudoku::format::values_line(values, '0')
 }
 
 /// What was done with a frame.

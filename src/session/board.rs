@@ -5,7 +5,8 @@
 //! Owns no solving (see [`super::walkthrough`]) and no persistence (see [`super::persist`]).
 
 use crate::digits::Repair;
-use crate::sudoku::Cell;
+use crate::sudoku::format::values_line;
+use crate::sudoku::{Cell, ParseError, conflicts_of, parse_values};
 
 pub use crate::sudoku::MIN_CLUES;
 
@@ -40,15 +41,11 @@ impl Board {
         }
     }
 
-    /// Parses an 81-character puzzle (digits, `0` or `.` for empty; other characters ignored).
-    pub fn from_text(text: &str) -> Option<Board> {
-        let values: Vec<u8> = text
-            .chars()
-            .filter(|c| c.is_ascii_digit() || *c == '.')
-            .map(|c| c.to_digit(10).map_or(0, |d| d as u8))
-            .collect();
-        let values: [u8; 81] = values.try_into().ok()?;
-        Some(Board::new(values, [false; 81], None))
+    /// Reads a board from puzzle text in the 81-cell form of [`crate::sudoku::parse_puzzle`]
+    /// (`.` or `0` empty, separators and `#` comments ignored). Repeated digits are accepted
+    /// (they show red); the error names the line and column at fault.
+    pub fn from_text(text: &str) -> Result<Board, ParseError> {
+        Ok(Board::new(parse_values(text)?, [false; 81], None))
     }
 
     /// Sets `cell` to `value` (0 clears) as a user edit.
@@ -81,11 +78,9 @@ impl Board {
     /// Cells whose digit repeats in one of their houses.
     pub fn conflicts(&self) -> [bool; 81] {
         let mut bad = [false; 81];
-        for c in Cell::all() {
-            let v = self.values[c.index()];
-            if v != 0 && c.peers().iter().any(|p| self.values[p.index()] == v) {
-                bad[c.index()] = true;
-            }
+        for c in conflicts_of(&self.values) {
+            bad[c.first.index()] = true;
+            bad[c.second.index()] = true;
         }
         bad
     }
@@ -113,10 +108,7 @@ impl Board {
 
     /// The puzzle as 81 characters, `.` for empty.
     pub fn to_text(&self) -> String {
-        self.values
-            .iter()
-            .map(|&v| if v == 0 { '.' } else { char::from(b'0' + v) })
-            .collect()
+        values_line(&self.values, '.')
     }
 }
 
@@ -168,7 +160,7 @@ mod tests {
         assert!(b.unsolvable_reason().unwrap().contains("repeat"));
         b.set(Cell::from_index(0), 0);
         assert!(!b.is_edited(Cell::from_index(0)));
-        assert!(Board::from_text("123").is_none());
+        assert!(Board::from_text("123").is_err());
         let mut sparse = [0u8; 81];
         sparse[0] = 1;
         let sparse = Board::new(sparse, [false; 81], None);

@@ -152,8 +152,8 @@ impl SavedPuzzle {
 
     /// The board it describes; `None` when the text is malformed (then nothing is restored).
     pub fn restore(&self) -> Option<Board> {
-        let recognized = Board::from_text(&self.recognized)?;
-        let values = Board::from_text(&self.values)?;
+        let recognized = Board::from_text(&self.recognized).ok()?;
+        let values = Board::from_text(&self.values).ok()?;
         let mut board = Board::new(recognized.values, [false; 81], None);
         for c in Cell::all() {
             board.values[c.index()] = values.values[c.index()];
@@ -202,7 +202,10 @@ mod tests {
             }
             .sanitized();
             assert_eq!(s.sequence_fps, Settings::default().sequence_fps);
-            assert!(notes.len() == 1 && notes[0].contains("frame rate"), "{notes:?}");
+            assert!(
+                notes.len() == 1 && notes[0].contains("frame rate"),
+                "{notes:?}"
+            );
         }
         let (s, notes) = Settings {
             resolution: Some(ResolutionRequest {

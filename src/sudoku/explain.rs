@@ -167,24 +167,41 @@ pub fn next_hint(grid: &Grid) -> Result<Option<Step>, SolveError> {
 /// to a guess only when no technique is requested. `Ok(None)` when the technique does not apply
 /// or the grid is complete.
 pub fn first_of(grid: &Grid, technique: Option<Technique>) -> Result<Option<Step>, SolveError> {
+    Ok(all_of(grid, technique, 1)?.into_iter().next())
+}
+
+/// Every instance (up to `limit` distinct deductions) of `technique` in this position, or
+/// with `None` of the easiest technique that has one (a guess when none has); only steps that
+/// make progress and agree with the solution. Empty when the technique does not apply or the
+/// grid is complete.
+pub fn all_of(
+    grid: &Grid,
+    technique: Option<Technique>,
+    limit: usize,
+) -> Result<Vec<Step>, SolveError> {
     if grid.is_complete() {
-        return Ok(None);
+        return Ok(Vec::new());
     }
     let sols = solve_up_to(grid, 2);
     let solution = sols.first.ok_or(SolveError::NoSolution)?;
     let ctx = Context {
         unique: sols.count == 1,
     };
-    let mut rejected = Vec::new();
-    match technique {
-        None => Ok(Some(
-            next_step(grid, &ctx, &solution, &mut rejected)
-                .unwrap_or_else(|| guess(grid, &solution)),
-        )),
-        Some(Technique::Guess) => Ok(Some(guess(grid, &solution))),
-        Some(t) => Ok(techniques::find(t, grid, &ctx)
-            .filter(|s| s.makes_progress(grid) && !contradicts(s, &solution))),
-    }
+    let valid = |t: Technique| -> Vec<Step> {
+        techniques::find_all(t, grid, &ctx, limit)
+            .into_iter()
+            .filter(|s| s.makes_progress(grid) && !contradicts(s, &solution))
+            .collect()
+    };
+    Ok(match technique {
+        Some(Technique::Guess) => vec![guess(grid, &solution)],
+        Some(t) => valid(t),
+        None => Technique::ALL
+            .into_iter()
+            .map(valid)
+            .find(|steps| !steps.is_empty())
+            .unwrap_or_else(|| vec![guess(grid, &solution)]),
+    })
 }
 
 /// A guess: the solution's digit in the empty cell with the fewest candidates (first in reading

@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+use super::format;
 use super::types::{Candidates, Cell, CellSet, Digit, House};
 
 /// One candidate: digit `digit` in cell `cell`. Printed `r5c9<>4` style by callers; `Display`
@@ -223,101 +224,77 @@ impl Grid {
         self.candidates[cell.index()] = cands;
     }
 
-    /// All pairs of filled cells that repeat a digit in a house, each pair once.
+    /// All pairs of filled cells that repeat a digit in a house, each pair once (see
+    /// [`conflicts_of`]).
     pub fn conflicts(&self) -> Vec<Conflict> {
-        let mut out: Vec<Conflict> = Vec::new();
-        for h in House::all() {
-            let cells = h.cells();
-            for (i, &a) in cells.iter().enumerate() {
-                let va = self.values[a.index()];
-                if va == 0 {
-                    continue;
-                }
-                for &b in &cells[i + 1..] {
-                    if self.values[b.index()] == va {
-                        let (first, second) = if a < b { (a, b) } else { (b, a) };
-                        if !out.iter().any(|c| c.first == first && c.second == second) {
-                            out.push(Conflict {
-                                digit: Digit::from_index(va as usize - 1),
-                                first,
-                                second,
-                                house: h,
-                            });
-                        }
-                    }
-                }
-            }
-        }
-        out
+        conflicts_of(&self.values)
     }
 
     /// The puzzle as an 81-char line, `.` for empty cells (placed digits included).
     pub fn to_line(&self) -> String {
-        self.values
-            .iter()
-            .map(|&v| if v == 0 { '.' } else { char::from(b'0' + v) })
-            .collect()
+        format::values_line(&self.values, '.')
     }
 
     /// Only the givens as an 81-char line, `.` elsewhere.
     pub fn givens_line(&self) -> String {
-        Cell::all()
-            .map(|c| {
-                if self.given.contains(c) {
-                    char::from(b'0' + self.values[c.index()])
-                } else {
-                    '.'
-                }
-            })
-            .collect()
+        format::values_line(&self.given_values(), '.')
     }
 
     /// A grid holding only this grid's givens, with fresh candidates.
     pub fn givens_only(&self) -> Grid {
+        Grid::from_values(&self.given_values())
+    }
+
+    /// The givens' values, 0 elsewhere.
+    fn given_values(&self) -> [u8; 81] {
         let mut v = [0u8; 81];
         for c in self.given.iter() {
             v[c.index()] = self.values[c.index()];
         }
-        Grid::from_values(&v)
+        v
     }
 
-    /// The 729-char pencil-mark string (9 chars per cell, the digit in its place or `.`); a filled
-    /// cell shows only its digit.
+    /// The 729-char pencil-mark string (see [`format::pencil_marks`]): 9 chars per cell, the
+    /// candidate digits in their slots or `.`; a filled cell shows its digit in its slot and
+    /// the solved-cell marker `*` in the others.
     pub fn to_sukaku(&self) -> String {
-        let mut s = String::with_capacity(729);
-        for c in Cell::all() {
-            let cands = match self.value(c) {
-                Some(d) => Candidates::single(d),
-                None => self.candidates(c),
-            };
-            for d in Digit::ALL {
-                s.push(if cands.contains(d) { d.to_char() } else { '.' });
-            }
-        }
-        s
+        format::pencil_marks(self)
     }
 
-    /// A 9-line board with box separators, `.` for empty cells.
+    /// A 9-line board with box separators, `.` for empty cells (see [`format::boxed_board`]).
     pub fn to_pretty(&self) -> String {
-        let mut s = String::new();
-        for r in 0..9 {
-            if r == 3 || r == 6 {
-                s.push_str("------+-------+------\n");
-            }
-            for c in 0..9 {
-                if c == 3 || c == 6 {
-                    s.push_str("| ");
-                }
-                let v = self.values[r * 9 + c];
-                s.push(if v == 0 { '.' } else { char::from(b'0' + v) });
-                if c != 8 {
-                    s.push(' ');
-                }
-            }
-            s.push('\n');
-        }
-        s
+        format::boxed_board(&self.values, |_| None)
     }
+}
+
+/// All pairs of cells of `values` (row-major, 0 empty, values above 9 ignored) that repeat a
+/// digit in a house, each pair once, in house order. The one conflict check: the solver, the
+/// parsers and the app's board all use it.
+pub fn conflicts_of(values: &[u8; 81]) -> Vec<Conflict> {
+    let mut out: Vec<Conflict> = Vec::new();
+    for h in House::all() {
+        let cells = h.cells();
+        for (i, &a) in cells.iter().enumerate() {
+            let va = values[a.index()];
+            if !(1..=9).contains(&va) {
+                continue;
+            }
+            for &b in &cells[i + 1..] {
+                if values[b.index()] == va {
+                    let (first, second) = if a < b { (a, b) } else { (b, a) };
+                    if !out.iter().any(|c| c.first == first && c.second == second) {
+                        out.push(Conflict {
+                            digit: Digit::from_index(va as usize - 1),
+                            first,
+                            second,
+                            house: h,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 impl fmt::Debug for Grid {

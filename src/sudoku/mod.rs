@@ -5,7 +5,9 @@
 //! thiserror.
 
 pub mod explain;
+pub mod format;
 pub mod grid;
+pub mod hodoku;
 pub mod notation;
 pub mod parse;
 pub mod rating;
@@ -15,9 +17,12 @@ pub mod techniques;
 pub mod types;
 
 pub use explain::{Explained, SolveError, solve_explained};
-pub use grid::{Candidate, Conflict, Grid};
-pub use parse::{ParseError, collection_puzzles, parse_puzzle};
-pub use rating::{Level, Rating, spearman};
+pub use grid::{Candidate, Conflict, Grid, conflicts_of};
+pub use parse::{
+    Entry, MAX_PUZZLE_TEXT, ParseError, collection_entry, collection_puzzles, parse_puzzle,
+    parse_values,
+};
+pub use rating::{Level, RankCorrelation, Rating, spearman};
 pub use solver::MIN_CLUES;
 pub use step::{Link, LinkKind, Mark, Node, Role, Step, Technique};
 pub use types::{Candidates, Cell, CellSet, Digit, House, HouseKind};

@@ -1,10 +1,13 @@
-//! Text formats in and out of [`Grid`]: 81-char puzzle lines (also laid out over 9 lines with
-//! separators), 729-char pencil-mark ("Sukaku") strings, and the 9-row label files of the photo
-//! data sets. Every error names the line, column and character at fault.
+//! Text formats into [`Grid`]: 81-char puzzle lines (also laid out over 9 lines with
+//! separators), 729-char pencil-mark ("Sukaku") strings with solved cells, HoDoKu library
+//! lines (through `hodoku`), the lines of puzzle collection files, and the 9-row label files of
+//! the photo data sets. Every error names the line, column and character at fault. Every entry
+//! point is a plain function over `&str` that never panics.
 //!
-//! Owns no solving logic; conflicts between givens are reported here because a puzzle with
-//! duplicate givens is not a puzzle.
+//! Owns no solving logic and no output (see `format`); conflicts between givens are reported
+//! here because a puzzle with duplicate givens is not a puzzle.
 
+use super::format::SOLVED_MARK;
 use super::grid::Grid;
 use super::types::{Candidates, Cell, Digit, House};
 
@@ -51,11 +54,42 @@ pub enum ParseError {
         /// The cell.
         cell: Cell,
     },
-    /// A cell with no candidate left in a pencil-mark string.
-    #[error("{cell} has no candidates in the pencil-mark string")]
+    /// An empty cell with no candidate left in a position.
+    #[error("{cell} is empty and has no candidate left")]
     NoCandidates {
         /// The cell.
         cell: Cell,
+    },
+    /// Nine characters of a pencil-mark string that use the solved-cell marker `*` but are not
+    /// one digit in its own slot with `*` in the eight others.
+    #[error(
+        "line {line}, column {column}: {cell} is marked solved ('*') but is not its digit in its own slot and '*' in the eight others"
+    )]
+    SolvedCell {
+        /// One-based line.
+        line: usize,
+        /// One-based column of the first character at fault.
+        column: usize,
+        /// The cell.
+        cell: Cell,
+    },
+    /// A HoDoKu library line that does not follow the layout.
+    #[error("line {line}, column {column} of the library line: {problem}")]
+    Library {
+        /// One-based line.
+        line: usize,
+        /// One-based column (in characters).
+        column: usize,
+        /// What is wrong there.
+        problem: String,
+    },
+    /// Text longer than [`MAX_PUZZLE_TEXT`], refused unread.
+    #[error(
+        "the puzzle text is {bytes} bytes, over the limit of 1 MiB (a puzzle is 81 or 729 characters)"
+    )]
+    TooLong {
+        /// Its length in bytes.
+        bytes: usize,
     },
     /// The same digit twice in one house.
     #[error("duplicate given {digit} in {house}: {first} and {second}")]
@@ -97,26 +131,50 @@ pub enum ParseError {
     },
 }
 
+/// The longest puzzle text [`parse_puzzle`] reads: 1 MiB. A puzzle is 81 or 729 characters,
+/// a library line a few hundred; anything longer is refused before it is looked at, so no
+/// input can make parsing slow or large.
+pub const MAX_PUZZLE_TEXT: usize = 1 << 20;
+
 /// A significant character with its one-based position.
+#[derive(Clone, Copy)]
 struct Sig {
     ch: char,
     line: usize,
     column: usize,
 }
 
-fn significant_chars(text: &str) -> Result<Vec<Sig>, ParseError> {
-    let mut out = Vec::with_capacity(81);
+/// The significant characters of a puzzle text: the first 730 (enough to tell every accepted
+/// length from a longer one) and how many there are in all.
+struct SigChars {
+    first: Vec<Sig>,
+    count: usize,
+}
+
+/// At most this many significant characters are kept (one more than the longest form).
+const SIG_KEPT: usize = 730;
+
+fn significant_chars(text: &str) -> Result<SigChars, ParseError> {
+    let mut out = SigChars {
+        first: Vec::with_capacity(81),
+        count: 0,
+    };
     for (li, line) in text.lines().enumerate() {
         if line.trim_start().starts_with('#') {
             continue;
         }
         for (ci, ch) in line.chars().enumerate() {
             match ch {
-                '1'..='9' | '.' | '0' => out.push(Sig {
-                    ch,
-                    line: li + 1,
-                    column: ci + 1,
-                }),
+                '1'..='9' | '.' | '0' | SOLVED_MARK => {
+                    if out.first.len() < SIG_KEPT {
+                        out.first.push(Sig {
+                            ch,
+                            line: li + 1,
+                            column: ci + 1,
+                        });
+                    }
+                    out.count += 1;
+                }
                 ' ' | '\t' | '\r' | '|' | '-' | '+' | '\u{feff}' => {}
                 _ => {
                     return Err(ParseError::BadChar {
@@ -131,32 +189,41 @@ fn significant_chars(text: &str) -> Result<Vec<Sig>, ParseError> {
     Ok(out)
 }
 
-/// Parses a puzzle: 81 cells (`1`-`9` given, `.` or `0` empty) or 729 pencil-mark characters,
-/// spread over any number of lines; spaces, tabs, `|`, `-`, `+` and `#` comment lines are
-/// ignored. Rejects duplicate givens.
+/// Parses a puzzle or a position:
+///
+/// * 81 cells (`1`-`9` given, `.` or `0` empty), spread over any number of lines; spaces, tabs,
+///   `|`, `-`, `+` and `#` comment lines are ignored, so a boxed 9-line board reads too;
+/// * 729 pencil-mark characters (nine per cell: the candidate digit in its slot or `.`; a
+///   solved cell is its digit in its slot and [`SOLVED_MARK`] in the eight others, see
+///   [`super::format::pencil_marks`]);
+/// * one line of HoDoKu's library layout (a line starting with `:`; see
+///   [`super::hodoku::parse_library_line`]).
+///
+/// Rejects text over [`MAX_PUZZLE_TEXT`] bytes and repeated digits in a house. Never panics,
+/// whatever the text.
 pub fn parse_puzzle(text: &str) -> Result<Grid, ParseError> {
+    if text.len() > MAX_PUZZLE_TEXT {
+        return Err(ParseError::TooLong { bytes: text.len() });
+    }
+    if let Some((line_no, line)) = library_line(text)? {
+        return super::hodoku::parse_library_line(line).map_err(|e| e.on_line(line_no));
+    }
     let sig = significant_chars(text)?;
-    let grid = match sig.len() {
+    let grid = match sig.count {
         0 => return Err(ParseError::Empty),
-        81 => {
-            let mut values = [0u8; 81];
-            for (i, s) in sig.iter().enumerate() {
-                values[i] = s.ch.to_digit(10).unwrap_or(0) as u8;
-            }
-            Grid::from_values(&values)
-        }
-        729 => parse_sukaku_chars(&sig)?,
+        81 => Grid::from_values(&values_of(&sig.first)?),
+        729 => parse_pencil_marks(&sig.first)?,
         n => {
             let detail = if n < 81 {
                 format!("the text ends {} cells short", 81 - n)
             } else if n < 729 {
-                let extra = &sig[81];
+                let extra = &sig.first[81];
                 format!(
                     "cell 82 starts at line {}, column {}",
                     extra.line, extra.column
                 )
             } else {
-                let extra = &sig[729];
+                let extra = &sig.first[729];
                 format!(
                     "character 730 is at line {}, column {}",
                     extra.line, extra.column
@@ -169,15 +236,106 @@ pub fn parse_puzzle(text: &str) -> Result<Grid, ParseError> {
     Ok(grid)
 }
 
-fn parse_sukaku_chars(sig: &[Sig]) -> Result<Grid, ParseError> {
-    let mut cands = [Candidates::NONE; 81];
-    for (i, s) in sig.iter().enumerate() {
-        let cell = Cell::from_index(i / 9);
-        let slot = Digit::from_index(i % 9);
-        match s.ch {
-            '.' | '0' => {}
+/// Reads the 81 values of a puzzle text in the 81-cell form (as [`parse_puzzle`] does, same
+/// errors), without judging them: repeated digits are allowed, for boards being edited.
+pub fn parse_values(text: &str) -> Result<[u8; 81], ParseError> {
+    if text.len() > MAX_PUZZLE_TEXT {
+        return Err(ParseError::TooLong { bytes: text.len() });
+    }
+    let sig = significant_chars(text)?;
+    match sig.count {
+        0 => Err(ParseError::Empty),
+        81 => values_of(&sig.first),
+        n => Err(ParseError::WrongLength {
+            found: n,
+            detail: if n < 81 {
+                format!("the text ends {} cells short", 81 - n)
+            } else {
+                let extra = &sig.first[81];
+                format!(
+                    "cell 82 starts at line {}, column {}",
+                    extra.line, extra.column
+                )
+            },
+        }),
+    }
+}
+
+/// The values of exactly 81 characters `1`-`9`, `.` and `0`, or `None` for any other text: the
+/// common case of a collection line, read without the general parser so that reading costs
+/// little next to solving (the exact solver's batch paths). Anything this rejects still goes
+/// to [`parse_puzzle`], which says what is wrong.
+pub fn plain_values(text: &str) -> Option<[u8; 81]> {
+    let bytes: &[u8; 81] = text.as_bytes().try_into().ok()?;
+    let mut values = [0u8; 81];
+    for (v, &b) in values.iter_mut().zip(bytes) {
+        *v = match b {
+            b'1'..=b'9' => b - b'0',
+            b'.' | b'0' => 0,
+            _ => return None,
+        };
+    }
+    Some(values)
+}
+
+/// The values of 81 significant characters; the solved-cell marker has no place here.
+fn values_of(sig: &[Sig]) -> Result<[u8; 81], ParseError> {
+    let mut values = [0u8; 81];
+    for (v, s) in values.iter_mut().zip(sig) {
+        *v = match s.ch {
+            '1'..='9' => s.ch as u8 - b'0',
+            '.' | '0' => 0,
             ch => {
-                if ch != slot.to_char() {
+                return Err(ParseError::BadChar {
+                    line: s.line,
+                    column: s.column,
+                    ch,
+                });
+            }
+        };
+    }
+    Ok(values)
+}
+
+/// The first line that is neither blank nor a `#` comment, when it starts with `:` (a HoDoKu
+/// library line), with its one-based number; an error when another such line follows it.
+fn library_line(text: &str) -> Result<Option<(usize, &str)>, ParseError> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_start_matches('\u{feff}').trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
+    let Some((line_no, first)) = lines.next() else {
+        return Ok(None);
+    };
+    if !first.starts_with(':') {
+        return Ok(None);
+    }
+    if let Some((extra, _)) = lines.next() {
+        return Err(ParseError::Library {
+            line: extra,
+            column: 1,
+            problem: "a second line after the library line; give one position".into(),
+        });
+    }
+    Ok(Some((line_no, first)))
+}
+
+fn parse_pencil_marks(sig: &[Sig]) -> Result<Grid, ParseError> {
+    let mut cands = [Candidates::NONE; 81];
+    let mut solved: Vec<(Cell, Digit)> = Vec::new();
+    for (i, chunk) in sig.chunks(9).enumerate().take(81) {
+        let cell = Cell::from_index(i);
+        if chunk.iter().any(|s| s.ch == SOLVED_MARK) {
+            solved.push((cell, solved_digit(cell, chunk)?));
+            continue;
+        }
+        for (k, s) in chunk.iter().enumerate() {
+            let slot = Digit::from_index(k);
+            match s.ch {
+                '.' | '0' => {}
+                ch if ch == slot.to_char() => cands[i].insert(slot),
+                ch => {
                     return Err(ParseError::MisplacedMark {
                         line: s.line,
                         column: s.column,
@@ -186,35 +344,117 @@ fn parse_sukaku_chars(sig: &[Sig]) -> Result<Grid, ParseError> {
                         cell,
                     });
                 }
-                cands[cell.index()].insert(slot);
             }
         }
+        if cands[i].is_empty() {
+            return Err(ParseError::NoCandidates { cell });
+        }
     }
-    if let Some(i) = cands.iter().position(|c| c.is_empty()) {
-        return Err(ParseError::NoCandidates {
-            cell: Cell::from_index(i),
-        });
+    let mut grid = Grid::from_candidates(&cands);
+    // Placing a solved digit takes it from its peers' candidates, as solving would have.
+    for &(cell, digit) in &solved {
+        grid.place(cell, digit);
     }
-    Ok(Grid::from_candidates(&cands))
+    if let Some(cell) =
+        Cell::all().find(|&c| grid.value(c).is_none() && grid.candidates(c).is_empty())
+    {
+        return Err(ParseError::NoCandidates { cell });
+    }
+    Ok(grid)
 }
 
-/// The puzzles of a collection file, one per line: blank lines and `#` comments are skipped,
-/// and each other line gives its first 81-character whitespace-separated token (so `puzzle`,
-/// `puzzle rating` and `id puzzle rating` lines all work) or, when it has none, the whole
-/// trimmed line, so that [`parse_puzzle`] reports what is wrong with it. Yields the one-based
-/// line number with the text.
-pub fn collection_puzzles(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.lines().enumerate().filter_map(|(i, line)| {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            return None;
+/// The digit of a solved cell's nine characters: its digit in its slot, the marker elsewhere.
+fn solved_digit(cell: Cell, chunk: &[Sig]) -> Result<Digit, ParseError> {
+    let mut digit = None;
+    for (k, s) in chunk.iter().enumerate() {
+        let slot = Digit::from_index(k);
+        let ok = match s.ch {
+            SOLVED_MARK => true,
+            ch if ch == slot.to_char() && digit.is_none() => {
+                digit = Some(slot);
+                true
+            }
+            _ => false,
+        };
+        if !ok {
+            return Err(ParseError::SolvedCell {
+                line: s.line,
+                column: s.column,
+                cell,
+            });
         }
-        let puzzle = line
-            .split_whitespace()
-            .find(|t| t.chars().count() == 81)
-            .unwrap_or(line);
-        Some((i + 1, puzzle))
+    }
+    digit.ok_or_else(|| ParseError::SolvedCell {
+        line: chunk[0].line,
+        column: chunk[0].column,
+        cell,
     })
+}
+
+/// One puzzle line of a collection file, as [`collection_entry`] reads it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Entry<'a> {
+    /// The puzzle text, for [`parse_puzzle`].
+    pub puzzle: &'a str,
+    /// The reference rating written after the puzzle (`id puzzle rating`), when there is one.
+    pub rating: Option<f32>,
+}
+
+/// Reads one line of a collection file: `None` for a blank line or a `#` comment; a line
+/// starting with `:` is a HoDoKu library line, taken whole; otherwise the first
+/// whitespace-separated token of 81 or 729 characters is the puzzle and a number right after
+/// it the reference rating (so `puzzle`, `puzzle rating` and `id puzzle rating` lines all
+/// work), and a line without such a token is given whole, so that [`parse_puzzle`] reports
+/// what is wrong with it.
+pub fn collection_entry(line: &str) -> Option<Entry<'_>> {
+    let line = line.trim_start_matches('\u{feff}').trim();
+    if line.is_empty() || line.starts_with('#') {
+        return None;
+    }
+    if line.starts_with(':') {
+        return Some(Entry {
+            puzzle: line,
+            rating: None,
+        });
+    }
+    let mut tokens = line.split_whitespace();
+    while let Some(t) = tokens.next() {
+        if matches!(t.chars().count(), 81 | 729) {
+            let rating = tokens
+                .next()
+                .and_then(|r| r.parse::<f32>().ok())
+                .filter(|r| r.is_finite());
+            return Some(Entry { puzzle: t, rating });
+        }
+    }
+    Some(Entry {
+        puzzle: line,
+        rating: None,
+    })
+}
+
+/// The puzzles of a collection text, one per line, as [`collection_entry`] reads them, with
+/// the one-based line number.
+pub fn collection_puzzles(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, line)| collection_entry(line).map(|e| (i + 1, e.puzzle)))
+}
+
+impl ParseError {
+    /// The same error, placed on line `line` when it is about a library line.
+    fn on_line(self, line: usize) -> ParseError {
+        match self {
+            ParseError::Library {
+                column, problem, ..
+            } => ParseError::Library {
+                line,
+                column,
+                problem,
+            },
+            e => e,
+        }
+    }
 }
 
 /// Checks that no house repeats a filled digit.

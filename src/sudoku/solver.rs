@@ -101,15 +101,7 @@ pub fn solve_candidates(masks: &[u16; 81], limit: usize) -> Solutions {
 /// anything after the 81st character is ignored), stopping at `limit`. `None` if the line is
 /// too short or holds another character.
 pub fn count_line(line: &str, limit: usize) -> Option<usize> {
-    let bytes = line.as_bytes().get(..81)?;
-    let mut values = [0u8; 81];
-    for (v, &ch) in values.iter_mut().zip(bytes) {
-        *v = match ch {
-            b'.' | b'0' => 0,
-            b'1'..=b'9' => ch - b'0',
-            _ => return None,
-        };
-    }
+    let values = super::parse::plain_values(line.get(..81)?)?;
     Some(count_values(&values, limit))
 }
 

@@ -64,7 +64,10 @@ pub fn check_jpeg(bytes: &[u8]) -> Result<JpegCoding, JpegDamage> {
     loop {
         // A marker: 0xFF, optional 0xFF fill bytes, then the code.
         if pos >= bytes.len() {
-            return Err(damage(pos, "the file ends before the JPEG end marker (truncated)"));
+            return Err(damage(
+                pos,
+                "the file ends before the JPEG end marker (truncated)",
+            ));
         }
         if bytes[pos] != 0xFF {
             return Err(damage(pos, "a marker was expected here"));
@@ -73,7 +76,10 @@ pub fn check_jpeg(bytes: &[u8]) -> Result<JpegCoding, JpegDamage> {
             pos += 1;
         }
         let Some(&code) = bytes.get(pos) else {
-            return Err(damage(pos, "the file ends before the JPEG end marker (truncated)"));
+            return Err(damage(
+                pos,
+                "the file ends before the JPEG end marker (truncated)",
+            ));
         };
         let marker_at = pos - 1;
         pos += 1;
@@ -94,7 +100,10 @@ pub fn check_jpeg(bytes: &[u8]) -> Result<JpegCoding, JpegDamage> {
             _ => {}
         }
         let Some(len_bytes) = bytes.get(pos..pos + 2) else {
-            return Err(damage(pos, "the file ends inside a segment header (truncated)"));
+            return Err(damage(
+                pos,
+                "the file ends inside a segment header (truncated)",
+            ));
         };
         let len = usize::from(u16::from_be_bytes([len_bytes[0], len_bytes[1]]));
         if len < 2 {
@@ -167,7 +176,10 @@ impl Frame {
         let width = usize::from(u16::from_be_bytes([s[3], s[4]]));
         let n = usize::from(s[5]);
         if n == 0 || s.len() != 6 + 3 * n {
-            return Err(damage(at, format!("frame header of {} bytes for {n} components", s.len())));
+            return Err(damage(
+                at,
+                format!("frame header of {} bytes for {n} components", s.len()),
+            ));
         }
         if width == 0 {
             return Err(damage(at, "frame width 0"));
@@ -206,12 +218,18 @@ impl Scan {
     fn read(s: &[u8], at: usize, frame: &Frame) -> Result<Scan, JpegDamage> {
         let n = usize::from(*s.first().unwrap_or(&0));
         if n == 0 || n > 4 || s.len() != 4 + 2 * n {
-            return Err(damage(at, format!("scan header of {} bytes for {n} components", s.len())));
+            return Err(damage(
+                at,
+                format!("scan header of {} bytes for {n} components", s.len()),
+            ));
         }
         let mut components = Vec::with_capacity(n);
         for c in s[1..1 + 2 * n].chunks_exact(2) {
             let Some(index) = frame.components.iter().position(|f| f.0 == c[0]) else {
-                return Err(damage(at, format!("scan names component {} the frame lacks", c[0])));
+                return Err(damage(
+                    at,
+                    format!("scan names component {} the frame lacks", c[0]),
+                ));
             };
             components.push((index, usize::from(c[1] >> 4), usize::from(c[1] & 15)));
         }
@@ -308,7 +326,10 @@ impl Huffman {
                     .ok_or_else(|| damage(bits.pos, "Huffman code without a symbol"));
             }
         }
-        Err(damage(bits.pos, "a bit pattern no Huffman code has (corrupt data)"))
+        Err(damage(
+            bits.pos,
+            "a bit pattern no Huffman code has (corrupt data)",
+        ))
     }
 }
 
@@ -337,7 +358,10 @@ impl BitReader<'_> {
                         ));
                     }
                     None => {
-                        return Err(damage(self.pos, "the file ends inside scan data (truncated)"));
+                        return Err(damage(
+                            self.pos,
+                            "the file ends inside scan data (truncated)",
+                        ));
                     }
                 }
             }
@@ -362,9 +386,10 @@ impl BitReader<'_> {
         self.left = 0;
         match (self.bytes.get(self.pos), self.bytes.get(self.pos + 1)) {
             (Some(0xFF), Some(&m)) if m != 0x00 => Ok(self.pos),
-            (None, _) | (Some(0xFF), None) => {
-                Err(damage(self.pos, "the file ends after the scan data (truncated)"))
-            }
+            (None, _) | (Some(0xFF), None) => Err(damage(
+                self.pos,
+                "the file ends after the scan data (truncated)",
+            )),
             _ => Err(damage(
                 self.pos,
                 "scan data runs on past its last block (corrupt data out of step)",
@@ -449,13 +474,19 @@ fn walk_scan(
                     }
                     k += run;
                     if k > 63 {
-                        return Err(damage(bits.pos, "a coefficient beyond the 64th (corrupt data)"));
+                        return Err(damage(
+                            bits.pos,
+                            "a coefficient beyond the 64th (corrupt data)",
+                        ));
                     }
                     bits.bits(size)?;
                     k += 1;
                 }
                 if k > 64 {
-                    return Err(damage(bits.pos, "a zero run past the block's end (corrupt data)"));
+                    return Err(damage(
+                        bits.pos,
+                        "a zero run past the block's end (corrupt data)",
+                    ));
                 }
             }
         }
@@ -538,11 +569,7 @@ mod tests {
     #[test]
     fn bit_flips_that_break_the_huffman_stream_are_refused() {
         let bytes = colour_sample();
-        let scan_start = bytes
-            .windows(2)
-            .rposition(|w| w == [0xFF, 0xDA])
-            .unwrap()
-            + 14;
+        let scan_start = bytes.windows(2).rposition(|w| w == [0xFF, 0xDA]).unwrap() + 14;
         let (mut refused, mut total) = (0, 0);
         for pos in scan_start..bytes.len() - 2 {
             for bit in 0..8 {

@@ -10,13 +10,22 @@
 use std::io::{BufRead, BufReader, Cursor, Read, Seek};
 use std::path::{Path, PathBuf};
 
-use image::{DynamicImage, ImageDecoder, ImageError, ImageReader, Limits};
+use image::{DynamicImage, ImageDecoder, ImageError, ImageFormat, ImageReader, Limits};
 
 use super::jpeg::{check_jpeg, is_jpeg};
+use super::reduce::{self, ReduceError};
 
 /// Largest image, in pixels (width × height), that is decoded; larger ones are refused from
 /// their header alone. 64 MP covers current phone cameras.
 pub const MAX_IMAGE_PIXELS: u64 = 64_000_000;
+
+/// Largest image, in pixels, decoded at full size; a larger baseline JPEG or PNG is decoded
+/// at a reduced size (see [`super::reduce`]), any other larger file is refused. With
+/// [`MAX_FULL_DECODE_BYTES`] this keeps any image input under about 100 MB of memory.
+pub const MAX_FULL_PIXELS: u64 = 12_000_000;
+
+/// Largest decoded picture, in bytes, made at full size (a 10 MP RGBA or 12 MP RGB photo).
+const MAX_FULL_DECODE_BYTES: u64 = 40_000_000;
 
 /// Largest allocation the decoder may make, in bytes (a 64 MP RGBA 16-bit image needs 512 MiB).
 const MAX_DECODE_BYTES: u64 = 600 * 1024 * 1024;
@@ -113,19 +122,21 @@ pub fn load_image(path: impl AsRef<Path>) -> Result<DynamicImage, LoadError> {
         }
         return load_image_from_memory(&bytes, &path.to_string_lossy());
     }
-    decode(file, path)
+    decode(file, path, false)
 }
 
 /// Like [`load_image`] for bytes already in memory; `name` labels error messages.
 pub fn load_image_from_memory(bytes: &[u8], name: &str) -> Result<DynamicImage, LoadError> {
     let path = Path::new(name);
+    let mut baseline_jpeg = false;
     if is_jpeg(bytes) {
-        check_jpeg(bytes).map_err(|e| LoadError::Damaged {
+        let coding = check_jpeg(bytes).map_err(|e| LoadError::Damaged {
             path: path.to_path_buf(),
             reason: e.to_string(),
         })?;
+        baseline_jpeg = coding.scans_verified;
     }
-    decode(Cursor::new(bytes), path)
+    decode(Cursor::new(bytes), path, baseline_jpeg)
 }
 
 /// Whether a decoder's error means damaged data (rather than an unsupported variant).
@@ -137,7 +148,14 @@ fn is_damage(e: &ImageError) -> bool {
     }
 }
 
-fn decode<R: BufRead + Seek>(reader: R, path: &Path) -> Result<DynamicImage, LoadError> {
+/// Decodes an image, at full size up to [`MAX_FULL_PIXELS`] / [`MAX_FULL_DECODE_BYTES`],
+/// else reduced where the format allows (`baseline_jpeg`: the data was checked and holds
+/// only baseline scans, which the scaled decoder reads without buffering coefficients).
+fn decode<R: BufRead + Seek>(
+    mut reader: R,
+    path: &Path,
+    baseline_jpeg: bool,
+) -> Result<DynamicImage, LoadError> {
     let decode_err = |source: ImageError| {
         if is_damage(&source) {
             LoadError::Damaged {
@@ -151,21 +169,22 @@ fn decode<R: BufRead + Seek>(reader: R, path: &Path) -> Result<DynamicImage, Loa
             }
         }
     };
-    let mut reader = ImageReader::new(reader)
+    let guessed = ImageReader::new(&mut reader)
         .with_guessed_format()
         .map_err(|source| LoadError::Io {
             path: path.to_path_buf(),
             source,
         })?;
-    if reader.format().is_none() {
+    let Some(format) = guessed.format() else {
         return Err(LoadError::UnknownFormat {
             path: path.to_path_buf(),
         });
-    }
+    };
+    let mut guessed = guessed;
     let mut limits = Limits::default();
     limits.max_alloc = Some(MAX_DECODE_BYTES);
-    reader.limits(limits);
-    let mut decoder = reader.into_decoder().map_err(decode_err)?;
+    guessed.limits(limits);
+    let mut decoder = guessed.into_decoder().map_err(decode_err)?;
     let (width, height) = decoder.dimensions();
     if width == 0 || height == 0 {
         return Err(LoadError::Empty {
@@ -186,7 +205,38 @@ fn decode<R: BufRead + Seek>(reader: R, path: &Path) -> Result<DynamicImage, Loa
     let orientation = decoder
         .orientation()
         .unwrap_or(image::metadata::Orientation::NoTransforms);
-    let mut image = DynamicImage::from_decoder(decoder).map_err(decode_err)?;
+    let pixels = u64::from(width) * u64::from(height);
+    let mut image = if pixels <= MAX_FULL_PIXELS && decoder.total_bytes() <= MAX_FULL_DECODE_BYTES {
+        DynamicImage::from_decoder(decoder).map_err(decode_err)?
+    } else {
+        let bytes_per_pixel = u64::from(decoder.color_type().bytes_per_pixel()).max(1);
+        drop(decoder);
+        let too_large = || LoadError::TooLarge {
+            path: path.to_path_buf(),
+            width,
+            height,
+            max: MAX_FULL_PIXELS.min(MAX_FULL_DECODE_BYTES / bytes_per_pixel),
+        };
+        reader.rewind().map_err(|source| LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let reduced = match format {
+            ImageFormat::Jpeg if baseline_jpeg => reduce::jpeg(reader, width, height),
+            ImageFormat::Png => reduce::png(reader),
+            _ => return Err(too_large()),
+        };
+        match reduced {
+            Ok(image) => image,
+            Err(ReduceError::Unsupported) => return Err(too_large()),
+            Err(ReduceError::Damaged(reason)) => {
+                return Err(LoadError::Damaged {
+                    path: path.to_path_buf(),
+                    reason,
+                });
+            }
+        }
+    };
     image.apply_orientation(orientation);
     Ok(image)
 }

@@ -16,6 +16,7 @@ pub mod load;
 pub mod normalize;
 mod outline;
 pub mod rectify;
+mod reduce;
 mod smooth;
 pub mod tracker;
 

@@ -17,6 +17,7 @@ use super::super::grid::{Candidate, Grid};
 use super::super::step::{LinkKind, Step, Technique};
 use super::super::types::Candidates;
 use super::chains::{self, Elims, Graph, LinkSet, NodeId};
+use super::{Flow, Instances};
 
 /// Longest chain searched, in nodes.
 const MAX_NODES: usize = 16;
@@ -29,8 +30,8 @@ enum Effect {
     Eliminate { elims: Elims, closed: bool },
 }
 
-/// The shortest AIC or nice loop that makes progress.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports the AICs and nice loops that make progress (one: the shortest).
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let g = Graph::build(
         grid,
         &LinkSet {
@@ -43,7 +44,7 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
             groups: true,
         },
     );
-    let (path, effect) = chains::shortest(&g, 4, MAX_NODES, |f| {
+    let eval = |f: &chains::Found<'_>| {
         if f.start == f.end {
             let node = g.node(f.start);
             return match node.cells.first() {
@@ -69,20 +70,24 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
             loop_eliminations(&g, grid, &nodes, &mut elims);
         }
         (!elims.is_empty()).then_some(Effect::Eliminate { elims, closed })
-    })?;
-    let step = match effect {
+    };
+    chains::report(&g, 4, MAX_NODES, out, eval, |path, effect| match effect {
         Effect::Place(p) => {
-            let mut step = chains::chain_step(Technique::Aic, &g, &path, false);
+            let mut step = chains::chain_step(Technique::Aic, &g, path, false);
             step.placements.push(p);
             step
         }
         Effect::Eliminate { elims, closed } => {
-            let mut step = chains::chain_step(Technique::Aic, &g, &path, closed);
+            let mut step = chains::chain_step(Technique::Aic, &g, path, closed);
             step.eliminations = elims.candidates();
             step
         }
-    };
-    Some(step)
+    })
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// Adds the eliminations of a continuous loop: both ends of every weak link (the links between

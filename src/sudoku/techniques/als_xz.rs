@@ -16,6 +16,7 @@ use super::super::notation::compact_cells;
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, CellSet, Digit, House};
 use super::chains::Elims;
+use super::{Flow, GO_ON, Instances};
 
 /// Largest ALS searched, in cells.
 const MAX_CELLS: usize = 5;
@@ -80,14 +81,16 @@ fn collect(grid: &Grid) -> Vec<Als> {
     out
 }
 
-/// The ALS-XZ (singly or doubly linked) with the fewest cells that eliminates a candidate.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports the ALS-XZ (singly or doubly linked) that eliminate a candidate; one: the one with
+/// the fewest cells.
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let sets = collect(grid);
+    let all = out.wants_all();
     let mut best: Option<(usize, usize, usize, Candidates, Elims)> = None;
     for (i, a) in sets.iter().enumerate() {
         for (j, b) in sets.iter().enumerate().skip(i + 1) {
             let size = a.cells.len() + b.cells.len();
-            if best.as_ref().is_some_and(|x| x.0 <= size) {
+            if !all && best.as_ref().is_some_and(|x| x.0 <= size) {
                 // Sets are sorted by size: later b are no smaller.
                 break;
             }
@@ -106,13 +109,31 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
                 continue;
             }
             let elims = eliminations(grid, a, b, common, restricted);
-            if !elims.is_empty() {
+            if elims.is_empty() {
+                continue;
+            }
+            if all {
+                out.add(step(grid, a, b, restricted, &elims))?;
+            } else {
                 best = Some((size, i, j, restricted, elims));
             }
         }
     }
-    let (_, i, j, restricted, elims) = best?;
-    let (a, b) = (&sets[i], &sets[j]);
+    match best {
+        Some((_, i, j, restricted, elims)) => {
+            out.add(step(grid, &sets[i], &sets[j], restricted, &elims))
+        }
+        None => GO_ON,
+    }
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
+}
+
+/// The step of ALS `a` and `b` linked by `restricted`, removing `elims`.
+fn step(grid: &Grid, a: &Als, b: &Als, restricted: Candidates, elims: &Elims) -> Step {
     let mut step = Step::new(Technique::AlsXz);
     step.eliminations = elims.candidates();
     step.digits = restricted;
@@ -133,7 +154,7 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
             step.mark(c, x, Role::Common);
         }
     }
-    Some(step)
+    step
 }
 
 /// The eliminations of ALS `a` and `b` with common digits `common`, of which `restricted` are

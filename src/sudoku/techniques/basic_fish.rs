@@ -9,6 +9,7 @@
 use super::super::grid::{Candidate, Grid};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
+use super::{Flow, GO_ON, Instances};
 
 /// Which lines form the base set: rows (cover = columns) or columns (cover = rows).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -151,15 +152,16 @@ impl SubsetSearch<'_> {
     }
 }
 
-/// The first step of a naked or hidden subset of `size` items, searching each house in turn
+/// Reports the steps of naked or hidden subsets of `size` items, searching each house in turn
 /// (boxes, then rows, then columns). `masks(cells)` gives the house's nine items' masks and
 /// which items may be chosen; `build(house, chosen, union)` is called for each choice of `size`
 /// items whose masks together have exactly `size` bits.
-pub(super) fn first_subset_in_houses(
+pub(super) fn subsets_in_houses(
     size: usize,
     mut masks: impl FnMut(&[Cell; 9]) -> ([u16; 9], u16),
     mut build: impl FnMut(House, &[Cell; 9], u16, u16) -> Option<Step>,
-) -> Option<Step> {
+    out: &mut Instances,
+) -> Flow {
     let houses = House::of_kind(HouseKind::Box)
         .chain(House::of_kind(HouseKind::Row))
         .chain(House::of_kind(HouseKind::Col));
@@ -175,13 +177,13 @@ pub(super) fn first_subset_in_houses(
             if union.count_ones() as usize != size {
                 return None;
             }
-            build(house, &cells, chosen, union)
+            build(house, &cells, chosen, union).and_then(|s| out.add(s).break_value())
         });
         if found.is_some() {
-            return found;
+            return Flow::Break(());
         }
     }
-    None
+    GO_ON
 }
 
 /// Houses of one kind written together: `r15`, `c279`. Empty input gives an empty string.
@@ -207,10 +209,12 @@ fn technique(size: usize) -> Option<Technique> {
     }
 }
 
-/// The first basic fish of `size` (2, 3 or 4) that removes a candidate: digits in order, rows as
-/// base before columns.
-pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
-    let technique = technique(size)?;
+/// Reports the basic fish of `size` (2, 3 or 4) that remove a candidate: digits in order, rows
+/// as base before columns.
+pub(crate) fn search(grid: &Grid, size: usize, out: &mut Instances) -> Flow {
+    let Some(technique) = technique(size) else {
+        return GO_ON;
+    };
     for d in Digit::ALL {
         let cells_d = grid.digit_cells(d);
         for o in Orientation::BOTH {
@@ -252,14 +256,19 @@ pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
                 for c in targets.iter() {
                     step.eliminations.push(Candidate::new(c, d));
                 }
-                Some(step)
+                out.add(step).break_value()
             });
             if found.is_some() {
-                return found;
+                return Flow::Break(());
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
+    super::first(|out| search(grid, size, out))
 }
 
 /// `X-Wing: 4 r15 c27 => r3c2<>4` (digit, base lines, cover lines).

@@ -12,19 +12,22 @@
 use super::super::grid::Grid;
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, CellSet, Digit, House};
+use super::{Flow, GO_ON, Instances};
 
 /// The BUG+1 placement, if the position is a BUG plus one trivalue cell. Sound only when the
 /// puzzle has a unique solution.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let mut extra_cell = None;
     for c in grid.empty_cells().iter() {
         match grid.candidates(c).len() {
             2 => {}
             3 if extra_cell.is_none() => extra_cell = Some(c),
-            _ => return None,
+            _ => return GO_ON,
         }
     }
-    let cell = extra_cell?;
+    let Some(cell) = extra_cell else {
+        return GO_ON;
+    };
     let houses = cell.houses();
     for d in grid.candidates(cell).iter() {
         // Without `d` in `cell`, every digit must have 0 or 2 places in every house.
@@ -52,9 +55,14 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
         for c in others.iter() {
             step.mark(c, d, Role::Link);
         }
-        return Some(step);
+        out.add(step)?;
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// `Bivalue Universal Grave + 1 => r5c3=7`

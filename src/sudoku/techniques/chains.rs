@@ -13,6 +13,7 @@
 use super::super::grid::{Candidate, Grid};
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
+use super::{Flow, GO_ON, Instances};
 
 /// Index of a node in a [`Graph`].
 pub(crate) type NodeId = u16;
@@ -343,15 +344,86 @@ pub(crate) fn shortest<R>(
     g: &Graph,
     min_nodes: usize,
     max_nodes: usize,
-    mut eval: impl FnMut(&Found<'_>) -> Option<R>,
+    eval: impl FnMut(&Found<'_>) -> Option<R>,
 ) -> Option<(Vec<NodeId>, R)> {
+    let mut best = None;
+    walk(g, min_nodes, max_nodes, eval, |path, r| {
+        let bound = path.len() - 1;
+        best = Some((path, r));
+        Next::NextStart { bound }
+    });
+    best
+}
+
+/// Like [`shortest`], but hands every chain with a result to `emit` (for each start, the
+/// shortest chain to each end, nearest ends first) until `emit` says stop.
+pub(crate) fn each<R>(
+    g: &Graph,
+    min_nodes: usize,
+    max_nodes: usize,
+    eval: impl FnMut(&Found<'_>) -> Option<R>,
+    mut emit: impl FnMut(Vec<NodeId>, R) -> Flow,
+) -> Flow {
+    let mut stopped = false;
+    walk(g, min_nodes, max_nodes, eval, |path, r| {
+        if emit(path, r).is_break() {
+            stopped = true;
+            Next::Stop
+        } else {
+            Next::SameStart
+        }
+    });
+    if stopped { Flow::Break(()) } else { GO_ON }
+}
+
+/// Reports chains to `out`: the shortest one when one instance is wanted, else every one
+/// [`each`] finds; `make` turns a chain and its result into the step.
+pub(crate) fn report<R>(
+    g: &Graph,
+    min_nodes: usize,
+    max_nodes: usize,
+    out: &mut Instances,
+    eval: impl FnMut(&Found<'_>) -> Option<R>,
+    mut make: impl FnMut(&[NodeId], R) -> Step,
+) -> Flow {
+    if out.wants_all() {
+        each(g, min_nodes, max_nodes, eval, |path, r| {
+            out.add(make(&path, r))
+        })
+    } else {
+        match shortest(g, min_nodes, max_nodes, eval) {
+            Some((path, r)) => out.add(make(&path, r)),
+            None => GO_ON,
+        }
+    }
+}
+
+/// What the search does after a chain with a result.
+enum Next {
+    /// Keep only chains shorter than `bound` nodes and go to the next start.
+    NextStart { bound: usize },
+    /// Go on from the same start.
+    SameStart,
+    /// End the search.
+    Stop,
+}
+
+/// The breadth-first search behind [`shortest`] and [`each`]: from every start node with a
+/// strong link, alternating strong and weak links, `eval` on every (start, end) reached and
+/// `found` on every simple chain `eval` gives a result for.
+fn walk<R>(
+    g: &Graph,
+    min_nodes: usize,
+    max_nodes: usize,
+    mut eval: impl FnMut(&Found<'_>) -> Option<R>,
+    mut found_one: impl FnMut(Vec<NodeId>, R) -> Next,
+) {
     let n = g.len();
     // Literal 2*i is "node i is false", 2*i+1 "node i is true".
     let mut stamp = vec![0u32; 2 * n];
     let mut parent = vec![NO_LIT; 2 * n];
     let mut depth = vec![0u8; 2 * n];
     let mut queue: Vec<u32> = Vec::with_capacity(2 * n);
-    let mut best: Option<(Vec<NodeId>, R)> = None;
     // Largest number of nodes a chain may still have to be kept.
     let mut bound = max_nodes;
     for s in 0..n {
@@ -398,9 +470,14 @@ pub(crate) fn shortest<R>(
                     if let Some(r) = eval(&found) {
                         let path = found.nodes();
                         if simple(&path) {
-                            bound = path.len() - 1;
-                            best = Some((path, r));
-                            break 'bfs;
+                            match found_one(path, r) {
+                                Next::NextStart { bound: b } => {
+                                    bound = b;
+                                    break 'bfs;
+                                }
+                                Next::SameStart => {}
+                                Next::Stop => return,
+                            }
                         }
                     }
                 }
@@ -408,7 +485,6 @@ pub(crate) fn shortest<R>(
             }
         }
     }
-    best
 }
 
 /// Whether `path` repeats no node (a last node equal to the first is allowed).

@@ -11,9 +11,10 @@
 use super::super::grid::{Candidate, Grid};
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
+use super::{Flow, GO_ON, Instances};
 
-/// The first Empty Rectangle that removes a candidate: digits in order, boxes in order.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports the Empty Rectangles that remove a candidate: digits in order, boxes in order.
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     for d in Digit::ALL {
         let cells_d = grid.digit_cells(d);
         for bx in House::of_kind(HouseKind::Box) {
@@ -42,14 +43,17 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
                         col,
                         in_box,
                     };
-                    if let Some(step) = er.with_pairs(grid) {
-                        return Some(step);
-                    }
+                    er.with_pairs(grid, out)?;
                 }
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// A box of digit `d` whose candidates `in_box` lie on `row` and `col`.
@@ -63,7 +67,7 @@ struct Er {
 
 impl Er {
     /// Tries every conjugate pair that starts on one of the cross lines outside the box.
-    fn with_pairs(&self, grid: &Grid) -> Option<Step> {
+    fn with_pairs(&self, grid: &Grid, out: &mut Instances) -> Flow {
         let cells_d = grid.digit_cells(self.d);
         let band = self.bx.number() / 3;
         let stack = self.bx.number() % 3;
@@ -78,7 +82,7 @@ impl Er {
             }
             let target = Cell::at(far.row(), self.col.number());
             if let Some(step) = self.build(grid, pair_line, near, far, target, self.row) {
-                return Some(step);
+                out.add(step)?;
             }
         }
         // Row pairs with one end on the ER column, the other outside the box's stack.
@@ -92,10 +96,10 @@ impl Er {
             }
             let target = Cell::at(self.row.number(), far.col());
             if let Some(step) = self.build(grid, pair_line, near, far, target, self.col) {
-                return Some(step);
+                out.add(step)?;
             }
         }
-        None
+        GO_ON
     }
 
     /// The step removing `d` from `target`: `far = near` in `pair_line`, `near` sees the box

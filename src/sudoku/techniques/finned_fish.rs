@@ -11,6 +11,7 @@ use super::super::grid::{Candidate, Grid};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Digit};
 use super::basic_fish::{Orientation, SubsetSearch, bits, house_group, k_subsets};
+use super::{Flow, GO_ON, Instances};
 
 /// The technique for a finned (`sashimi == false`) or sashimi fish of `size` base lines.
 fn technique(size: usize, sashimi: bool) -> Option<Technique> {
@@ -32,8 +33,10 @@ fn technique(size: usize, sashimi: bool) -> Option<Technique> {
 /// The search runs on 9-bit line masks: for each set of base lines and each box they pass
 /// through, the cover is forced to hold the cover lines of the candidates outside that box, and
 /// completed with lines through the box; candidates left outside the cover are the fins.
-pub(crate) fn find(grid: &Grid, size: usize, sashimi: bool) -> Option<Step> {
-    let technique = technique(size, sashimi)?;
+pub(crate) fn search(grid: &Grid, size: usize, sashimi: bool, out: &mut Instances) -> Flow {
+    let Some(technique) = technique(size, sashimi) else {
+        return GO_ON;
+    };
     for d in Digit::ALL {
         for o in Orientation::BOTH {
             let masks = o.line_masks(grid, d);
@@ -66,14 +69,19 @@ pub(crate) fn find(grid: &Grid, size: usize, sashimi: bool) -> Option<Step> {
                     base,
                     sashimi,
                 };
-                fish.with_fin_box()
+                fish.with_fin_box(out).break_value()
             });
             if found.is_some() {
-                return found;
+                return Flow::Break(());
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid, size: usize, sashimi: bool) -> Option<Step> {
+    super::first(|out| search(grid, size, sashimi, out))
 }
 
 /// One set of base lines of a digit being tried as a finned fish.
@@ -92,7 +100,7 @@ struct Fish<'a> {
 impl Fish<'_> {
     /// Tries every box the base lines pass through as the fin box. A box is the crossing of a
     /// group of three base-kind lines and a group of three cover-kind lines.
-    fn with_fin_box(&self) -> Option<Step> {
+    fn with_fin_box(&self, out: &mut Instances) -> Flow {
         let size = self.base.count_ones() as usize;
         // The cover lines used by the base lines of each group of three.
         let mut group_union = [0u16; 3];
@@ -129,12 +137,12 @@ impl Fish<'_> {
                         continue;
                     }
                     if let Some(step) = self.build(cover) {
-                        return Some(step);
+                        out.add(step)?;
                     }
                 }
             }
         }
-        None
+        GO_ON
     }
 
     /// The fish with cover lines `cover`, if its fins are right for the requested kind and it

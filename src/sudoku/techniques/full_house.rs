@@ -3,8 +3,10 @@
 use super::super::grid::Grid;
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, House};
+use super::{Flow, GO_ON, Instances};
 
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports every house with one empty cell left.
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     for h in House::all() {
         let empty: Vec<_> = h
             .cells()
@@ -12,14 +14,21 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
             .filter(|&c| grid.value(c).is_none())
             .collect();
         if let [cell] = empty[..] {
-            let d = grid.candidates(cell).single_digit()?;
+            let Some(d) = grid.candidates(cell).single_digit() else {
+                continue;
+            };
             let mut step = Step::new(Technique::FullHouse).place(cell, d);
             step.digits = Candidates::single(d);
             step.houses.push((h, Role::Base));
-            return Some(step);
+            out.add(step)?;
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// `Full House: r1c1=5`

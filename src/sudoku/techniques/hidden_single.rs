@@ -4,8 +4,10 @@
 use super::super::grid::Grid;
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Digit, House, HouseKind};
+use super::{Flow, GO_ON, Instances};
 
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports every digit with one place left in a house.
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let houses = House::of_kind(HouseKind::Box)
         .chain(House::of_kind(HouseKind::Row))
         .chain(House::of_kind(HouseKind::Col));
@@ -13,16 +15,23 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
         for d in Digit::ALL {
             let cells = grid.house_digit_cells(h, d);
             if cells.len() == 1 {
-                let cell = cells.first()?;
+                let Some(cell) = cells.first() else {
+                    continue;
+                };
                 let mut step = Step::new(Technique::HiddenSingle).place(cell, d);
                 step.digits = Candidates::single(d);
                 step.houses.push((h, Role::Base));
                 step.mark(cell, d, Role::Base);
-                return Some(step);
+                out.add(step)?;
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// `Hidden Single: r9c3=7`

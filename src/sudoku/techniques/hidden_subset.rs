@@ -7,17 +7,18 @@
 use super::super::grid::{Candidate, Grid};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, CellSet, House};
-use super::basic_fish::{bits, first_subset_in_houses};
+use super::basic_fish::{bits, subsets_in_houses};
+use super::{Flow, GO_ON, Instances};
 
-/// The first hidden subset of `size` (2, 3 or 4) that removes a candidate.
-pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
+/// Reports the hidden subsets of `size` (2, 3 or 4) that remove a candidate.
+pub(crate) fn search(grid: &Grid, size: usize, out: &mut Instances) -> Flow {
     let technique = match size {
         2 => Technique::HiddenPair,
         3 => Technique::HiddenTriple,
         4 => Technique::HiddenQuad,
-        _ => return None,
+        _ => return GO_ON,
     };
-    first_subset_in_houses(
+    subsets_in_houses(
         size,
         |cells| {
             // Digits that can take part: not yet placed, with 1..=size places in the house;
@@ -40,7 +41,13 @@ pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
             let set: CellSet = bits(union).map(|i| cells[i]).collect();
             build(grid, technique, house, set, Candidates::from_bits(pick))
         },
+        out,
     )
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
+    super::first(|out| search(grid, size, out))
 }
 
 /// The step for `digits` confined to `cells` of `house`: the cells lose every other digit.

@@ -5,9 +5,10 @@
 use super::super::grid::Grid;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Digit, House, HouseKind};
+use super::{Flow, GO_ON, Instances};
 
 /// Pointing: for each box and digit, candidates confined to one row or column.
-pub(crate) fn find_pointing(grid: &Grid) -> Option<Step> {
+pub(crate) fn search_pointing(grid: &Grid, out: &mut Instances) -> Flow {
     for d in Digit::ALL {
         for b in House::of_kind(HouseKind::Box) {
             let cells = grid.house_digit_cells(b, d);
@@ -18,16 +19,16 @@ pub(crate) fn find_pointing(grid: &Grid) -> Option<Step> {
                 if cells.is_subset(line.cell_set())
                     && let Some(step) = build(grid, Technique::LockedCandidatesPointing, d, b, line)
                 {
-                    return Some(step);
+                    out.add(step)?;
                 }
             }
         }
     }
-    None
+    GO_ON
 }
 
 /// Claiming: for each row/column and digit, candidates confined to one box.
-pub(crate) fn find_claiming(grid: &Grid) -> Option<Step> {
+pub(crate) fn search_claiming(grid: &Grid, out: &mut Instances) -> Flow {
     for d in Digit::ALL {
         for line in House::of_kind(HouseKind::Row).chain(House::of_kind(HouseKind::Col)) {
             let cells = grid.house_digit_cells(line, d);
@@ -38,12 +39,22 @@ pub(crate) fn find_claiming(grid: &Grid) -> Option<Step> {
                 if cells.is_subset(b.cell_set())
                     && let Some(step) = build(grid, Technique::LockedCandidatesClaiming, d, line, b)
                 {
-                    return Some(step);
+                    out.add(step)?;
                 }
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find_pointing(grid: &Grid) -> Option<Step> {
+    super::first(|out| search_pointing(grid, out))
+}
+
+#[cfg(test)]
+pub(crate) fn find_claiming(grid: &Grid) -> Option<Step> {
+    super::first(|out| search_claiming(grid, out))
 }
 
 /// Builds the step for candidates of `d` in `base` confined to `cover`: eliminate from the rest

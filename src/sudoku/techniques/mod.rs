@@ -2,11 +2,16 @@
 //! the text generator in that file.
 //!
 //! Every finder has the same contract: given a grid whose candidates are consistent with its
-//! digits, return the first instance of the pattern that makes progress (places a digit or
-//! removes at least one existing candidate), or `None`. A finder never guesses and never
-//! consults the solution. Finders do not mutate the grid; the caller applies the step.
+//! digits, report each instance of the pattern that makes progress (places a digit or removes
+//! at least one existing candidate) to an [`Instances`] collector, in its own search order,
+//! until the collector says stop (`?` on [`Instances::add`]). Asked for one, a finder gives
+//! the instance it prefers (the first found, or the shortest chain); asked for all, every one.
+//! A finder never guesses and never consults the solution. Finders do not mutate the grid; the
+//! caller applies the step.
 
-use super::grid::Grid;
+use std::ops::ControlFlow;
+
+use super::grid::{Candidate, Grid};
 use super::step::{Step, Technique};
 
 mod aic;
@@ -42,55 +47,147 @@ pub struct Context {
     pub unique: bool,
 }
 
-/// Finds the first instance of `technique` in `grid`, or `None`. [`Technique::Guess`] is not a
-/// pattern and always gives `None` here (the step solver makes guesses).
-pub fn find(technique: Technique, grid: &Grid, ctx: &Context) -> Option<Step> {
-    use Technique::*;
-    match technique {
-        FullHouse => full_house::find(grid),
-        HiddenSingle => hidden_single::find(grid),
-        NakedSingle => naked_single::find(grid),
-        LockedCandidatesPointing => locked_candidates::find_pointing(grid),
-        LockedCandidatesClaiming => locked_candidates::find_claiming(grid),
-        NakedPair => naked_subset::find(grid, 2),
-        NakedTriple => naked_subset::find(grid, 3),
-        NakedQuad => naked_subset::find(grid, 4),
-        HiddenPair => hidden_subset::find(grid, 2),
-        HiddenTriple => hidden_subset::find(grid, 3),
-        HiddenQuad => hidden_subset::find(grid, 4),
-        XWing => basic_fish::find(grid, 2),
-        Swordfish => basic_fish::find(grid, 3),
-        Jellyfish => basic_fish::find(grid, 4),
-        FinnedXWing => finned_fish::find(grid, 2, false),
-        SashimiXWing => finned_fish::find(grid, 2, true),
-        FinnedSwordfish => finned_fish::find(grid, 3, false),
-        SashimiSwordfish => finned_fish::find(grid, 3, true),
-        FinnedJellyfish => finned_fish::find(grid, 4, false),
-        SashimiJellyfish => finned_fish::find(grid, 4, true),
-        Skyscraper => skyscraper::find(grid),
-        TwoStringKite => two_string_kite::find(grid),
-        TurbotFish => turbot_fish::find(grid),
-        EmptyRectangle => empty_rectangle::find(grid),
-        XYWing => xy_wing::find(grid),
-        XYZWing => xyz_wing::find(grid),
-        WWing => w_wing::find(grid),
-        SimpleColorsTrap => simple_colors::find_trap(grid),
-        SimpleColorsWrap => simple_colors::find_wrap(grid),
-        UniqueRectangle1 if ctx.unique => unique_rectangle::find(grid, 1),
-        UniqueRectangle2 if ctx.unique => unique_rectangle::find(grid, 2),
-        UniqueRectangle3 if ctx.unique => unique_rectangle::find(grid, 3),
-        UniqueRectangle4 if ctx.unique => unique_rectangle::find(grid, 4),
-        BugPlusOne if ctx.unique => bug::find(grid),
-        UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4 | BugPlusOne => {
-            None
-        }
-        RemotePair => remote_pair::find(grid),
-        XChain => x_chain::find(grid),
-        XYChain => xy_chain::find(grid),
-        Aic => aic::find(grid),
-        AlsXz => als_xz::find(grid),
-        Guess => None,
+/// Whether a finder should go on looking (`Continue`) or stop (`Break`).
+pub type Flow = ControlFlow<()>;
+
+/// Go on looking: what a finder returns when its search is over.
+pub(crate) const GO_ON: Flow = ControlFlow::Continue(());
+
+/// Collects the instances a finder reports and tells it when to stop: after the first, or
+/// after `limit` distinct deductions (two instances with the same technique, placements and
+/// eliminations count once).
+#[derive(Debug)]
+pub struct Instances {
+    steps: Vec<Step>,
+    limit: usize,
+}
+
+impl Instances {
+    /// Wants one instance: the finder's preferred one.
+    pub fn first() -> Instances {
+        Instances::up_to(1)
     }
+
+    /// Wants every instance, up to `limit` distinct deductions (`limit` 0 is 1).
+    pub fn up_to(limit: usize) -> Instances {
+        Instances {
+            steps: Vec::new(),
+            limit: limit.max(1),
+        }
+    }
+
+    /// Whether more than one instance is wanted (finders that pick the best of several, such
+    /// as the shortest chain, then report each as they find it).
+    pub fn wants_all(&self) -> bool {
+        self.limit > 1
+    }
+
+    /// Records `step` unless an instance with the same deduction is already recorded; `Break`
+    /// once enough are recorded.
+    pub fn add(&mut self, step: Step) -> Flow {
+        let key = deduction(&step);
+        if !self.steps.iter().any(|s| deduction(s) == key) {
+            self.steps.push(step);
+        }
+        if self.steps.len() >= self.limit {
+            ControlFlow::Break(())
+        } else {
+            GO_ON
+        }
+    }
+
+    /// The instances recorded, in the order found.
+    pub fn into_steps(self) -> Vec<Step> {
+        self.steps
+    }
+
+    /// The first instance recorded.
+    pub fn into_first(self) -> Option<Step> {
+        self.steps.into_iter().next()
+    }
+}
+
+/// The instance a search reports first, for tests of one finder.
+#[cfg(test)]
+pub(crate) fn first(search: impl FnOnce(&mut Instances) -> Flow) -> Option<Step> {
+    let mut out = Instances::first();
+    let _ = search(&mut out);
+    out.into_first()
+}
+
+/// What a step concludes, independent of the order it lists things in.
+fn deduction(step: &Step) -> (Technique, Vec<Candidate>, Vec<Candidate>) {
+    let mut placements = step.placements.clone();
+    placements.sort_unstable();
+    let mut eliminations = step.eliminations.clone();
+    eliminations.sort_unstable();
+    (step.technique, placements, eliminations)
+}
+
+/// Finds the preferred instance of `technique` in `grid`, or `None`. [`Technique::Guess`] is
+/// not a pattern and always gives `None` here (the step solver makes guesses).
+pub fn find(technique: Technique, grid: &Grid, ctx: &Context) -> Option<Step> {
+    let mut out = Instances::first();
+    collect(technique, grid, ctx, &mut out);
+    out.into_first()
+}
+
+/// Every instance of `technique` in `grid` (distinct deductions, at most `limit`), in the
+/// finder's search order.
+pub fn find_all(technique: Technique, grid: &Grid, ctx: &Context, limit: usize) -> Vec<Step> {
+    let mut out = Instances::up_to(limit);
+    collect(technique, grid, ctx, &mut out);
+    out.into_steps()
+}
+
+/// Runs the finder of `technique` over `grid`, reporting to `out`.
+pub fn collect(technique: Technique, grid: &Grid, ctx: &Context, out: &mut Instances) {
+    use Technique::*;
+    let _: Flow = match technique {
+        FullHouse => full_house::search(grid, out),
+        HiddenSingle => hidden_single::search(grid, out),
+        NakedSingle => naked_single::search(grid, out),
+        LockedCandidatesPointing => locked_candidates::search_pointing(grid, out),
+        LockedCandidatesClaiming => locked_candidates::search_claiming(grid, out),
+        NakedPair => naked_subset::search(grid, 2, out),
+        NakedTriple => naked_subset::search(grid, 3, out),
+        NakedQuad => naked_subset::search(grid, 4, out),
+        HiddenPair => hidden_subset::search(grid, 2, out),
+        HiddenTriple => hidden_subset::search(grid, 3, out),
+        HiddenQuad => hidden_subset::search(grid, 4, out),
+        XWing => basic_fish::search(grid, 2, out),
+        Swordfish => basic_fish::search(grid, 3, out),
+        Jellyfish => basic_fish::search(grid, 4, out),
+        FinnedXWing => finned_fish::search(grid, 2, false, out),
+        SashimiXWing => finned_fish::search(grid, 2, true, out),
+        FinnedSwordfish => finned_fish::search(grid, 3, false, out),
+        SashimiSwordfish => finned_fish::search(grid, 3, true, out),
+        FinnedJellyfish => finned_fish::search(grid, 4, false, out),
+        SashimiJellyfish => finned_fish::search(grid, 4, true, out),
+        Skyscraper => skyscraper::search(grid, out),
+        TwoStringKite => two_string_kite::search(grid, out),
+        TurbotFish => turbot_fish::search(grid, out),
+        EmptyRectangle => empty_rectangle::search(grid, out),
+        XYWing => xy_wing::search(grid, out),
+        XYZWing => xyz_wing::search(grid, out),
+        WWing => w_wing::search(grid, out),
+        SimpleColorsTrap => simple_colors::search_trap(grid, out),
+        SimpleColorsWrap => simple_colors::search_wrap(grid, out),
+        UniqueRectangle1 if ctx.unique => unique_rectangle::search(grid, 1, out),
+        UniqueRectangle2 if ctx.unique => unique_rectangle::search(grid, 2, out),
+        UniqueRectangle3 if ctx.unique => unique_rectangle::search(grid, 3, out),
+        UniqueRectangle4 if ctx.unique => unique_rectangle::search(grid, 4, out),
+        BugPlusOne if ctx.unique => bug::search(grid, out),
+        UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4 | BugPlusOne => {
+            GO_ON
+        }
+        RemotePair => remote_pair::search(grid, out),
+        XChain => x_chain::search(grid, out),
+        XYChain => xy_chain::search(grid, out),
+        Aic => aic::search(grid, out),
+        AlsXz => als_xz::search(grid, out),
+        Guess => GO_ON,
+    };
 }
 
 /// The step's text in the usual notation, generated by its technique's module.

@@ -3,17 +3,24 @@
 use super::super::grid::Grid;
 use super::super::step::{Role, Step, Technique};
 use super::super::types::Candidates;
+use super::{Flow, GO_ON, Instances};
 
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports every cell with one candidate.
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     for cell in grid.empty_cells().iter() {
         if let Some(d) = grid.candidates(cell).single_digit() {
             let mut step = Step::new(Technique::NakedSingle).place(cell, d);
             step.digits = Candidates::single(d);
             step.mark(cell, d, Role::Base);
-            return Some(step);
+            out.add(step)?;
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// `Naked Single: r4c5=2`

@@ -9,17 +9,18 @@ use super::super::grid::Grid;
 use super::super::notation::compact_cells;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, CellSet, House};
-use super::basic_fish::{bits, first_subset_in_houses};
+use super::basic_fish::{bits, subsets_in_houses};
+use super::{Flow, GO_ON, Instances};
 
-/// The first naked subset of `size` (2, 3 or 4) that removes a candidate.
-pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
+/// Reports the naked subsets of `size` (2, 3 or 4) that remove a candidate.
+pub(crate) fn search(grid: &Grid, size: usize, out: &mut Instances) -> Flow {
     let technique = match size {
         2 => Technique::NakedPair,
         3 => Technique::NakedTriple,
         4 => Technique::NakedQuad,
-        _ => return None,
+        _ => return GO_ON,
     };
-    first_subset_in_houses(
+    subsets_in_houses(
         size,
         |cells| {
             // Cells that can take part: empty, with 2..=size candidates; masks are their
@@ -39,7 +40,13 @@ pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
             let set: CellSet = bits(pick).map(|i| cells[i]).collect();
             build(grid, technique, house, set, Candidates::from_bits(union))
         },
+        out,
     )
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
+    super::first(|out| search(grid, size, out))
 }
 
 /// The step for `digits` locked in `cells` (found in `house`): the digits leave every other cell

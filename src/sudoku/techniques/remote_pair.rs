@@ -13,13 +13,14 @@ use super::super::grid::Grid;
 use super::super::notation::slash_digits;
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet};
+use super::{Flow, GO_ON, Instances};
 
 /// The longest chain considered (cells); a chain through a pair's cells is never longer.
 const MAX_CELLS: usize = 81;
 
-/// The first Remote Pair (pairs by their first cell in reading order) that eliminates
+/// Reports the Remote Pairs (pairs by their first cell in reading order) that eliminate
 /// something.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let mut bivalue = CellSet::EMPTY;
     for c in grid.empty_cells().iter() {
         if grid.candidates(c).len() == 2 {
@@ -42,16 +43,19 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
         if group.len() < 4 {
             continue;
         }
-        if let Some(step) = find_in_group(grid, pair, group) {
-            return Some(step);
-        }
+        search_group(grid, pair, group, out)?;
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// Searches the cells `group` (all exactly `pair`) for two cells an odd distance (at least 3)
 /// apart with a common peer holding a digit of the pair.
-fn find_in_group(grid: &Grid, pair: Candidates, group: CellSet) -> Option<Step> {
+fn search_group(grid: &Grid, pair: Candidates, group: CellSet, out: &mut Instances) -> Flow {
     let mut pair_cells = CellSet::EMPTY;
     for d in pair.iter() {
         pair_cells |= grid.digit_cells(d);
@@ -87,12 +91,12 @@ fn find_in_group(grid: &Grid, pair: Candidates, group: CellSet) -> Option<Step> 
                         *slot = c;
                         c = Cell::from_index(parent[c.index()] as usize);
                     }
-                    return Some(build(grid, pair, &path[..len], pair_cells));
+                    out.add(build(grid, pair, &path[..len], pair_cells))?;
                 }
             }
         }
     }
-    None
+    GO_ON
 }
 
 /// The step for the chain `path` (alternating cells): eliminates the pair's digits from every

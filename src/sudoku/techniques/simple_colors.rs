@@ -13,19 +13,30 @@
 use super::super::grid::Grid;
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
+use super::{Flow, GO_ON, Instances};
 
-/// The first Simple Colors Trap (digits ascending, clusters of at least four cells).
-pub(crate) fn find_trap(grid: &Grid) -> Option<Step> {
-    find(grid, Technique::SimpleColorsTrap)
+/// Reports the Simple Colors Traps (digits ascending, clusters of at least four cells).
+pub(crate) fn search_trap(grid: &Grid, out: &mut Instances) -> Flow {
+    search(grid, Technique::SimpleColorsTrap, out)
 }
 
-/// The first Simple Colors Wrap (digits ascending).
+/// Reports the Simple Colors Wraps (digits ascending).
+pub(crate) fn search_wrap(grid: &Grid, out: &mut Instances) -> Flow {
+    search(grid, Technique::SimpleColorsWrap, out)
+}
+
+#[cfg(test)]
+pub(crate) fn find_trap(grid: &Grid) -> Option<Step> {
+    super::first(|out| search_trap(grid, out))
+}
+
+#[cfg(test)]
 pub(crate) fn find_wrap(grid: &Grid) -> Option<Step> {
-    find(grid, Technique::SimpleColorsWrap)
+    super::first(|out| search_wrap(grid, out))
 }
 
 /// Colors every conjugate-pair cluster of every digit and tries `t` (trap or wrap) on each.
-fn find(grid: &Grid, t: Technique) -> Option<Step> {
+fn search(grid: &Grid, t: Technique, out: &mut Instances) -> Flow {
     for d in Digit::ALL {
         let adj = conjugate_graph(grid, d);
         let mut todo = CellSet::EMPTY;
@@ -46,12 +57,12 @@ fn find(grid: &Grid, t: Technique) -> Option<Step> {
                 Technique::SimpleColorsTrap => trap(grid, d, a, b),
                 _ => wrap(grid, d, a, b),
             };
-            if step.is_some() {
-                return step;
+            if let Some(step) = step {
+                out.add(step)?;
             }
         }
     }
-    None
+    GO_ON
 }
 
 /// For each cell, the cells it forms a conjugate pair with on `d`.

@@ -10,10 +10,11 @@ use super::super::grid::{Candidate, Grid};
 use super::super::notation::compact_cells;
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
+use super::{Flow, GO_ON, Instances};
 
-/// The first skyscraper that removes a candidate: digits in order, column pairs before row
+/// Reports the skyscrapers that remove a candidate: digits in order, column pairs before row
 /// pairs.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     for d in Digit::ALL {
         let cells_d = grid.digit_cells(d);
         for kind in [HouseKind::Col, HouseKind::Row] {
@@ -33,13 +34,18 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
             for i in 0..n {
                 for j in i + 1..n {
                     if let Some(step) = try_pair(grid, d, pairs[i], pairs[j], kind) {
-                        return Some(step);
+                        out.add(step)?;
                     }
                 }
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// The position of `c` along a line of `kind` (its row for a column, its column for a row).

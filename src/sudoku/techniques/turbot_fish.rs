@@ -11,9 +11,10 @@ use super::super::grid::{Candidate, Grid};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
 use super::skyscraper::chain;
+use super::{Flow, GO_ON, Instances};
 
-/// The first Turbot Fish that removes a candidate, digits in order.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports the Turbot Fish that remove a candidate, digits in order.
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     for d in Digit::ALL {
         // Every strong link of `d`: the houses where it is a conjugate pair.
         let mut links = [(Cell::from_index(0), Cell::from_index(0), House::row(0)); 27];
@@ -35,14 +36,19 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
                 for (a, b) in [(p1, p2), (p2, p1)] {
                     for (c, e) in [(q1, q2), (q2, q1)] {
                         if let Some(step) = build(grid, d, [a, b, c, e], h1, h2) {
-                            return Some(step);
+                            out.add(step)?;
                         }
                     }
                 }
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// The chain `a = b - c = e` (strong links in `h1`, `h2`) if it is a proper Turbot Fish that

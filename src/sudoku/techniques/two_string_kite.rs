@@ -10,6 +10,7 @@ use super::super::grid::{Candidate, Grid};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
 use super::skyscraper::chain;
+use super::{Flow, GO_ON, Instances};
 
 /// The conjugate pairs of `d` in houses of `kind`: up to nine `(cell, cell, house)`.
 pub(super) fn conjugate_pairs(
@@ -32,8 +33,8 @@ pub(super) fn conjugate_pairs(
     n
 }
 
-/// The first 2-String Kite that removes a candidate, digits in order.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports the 2-String Kites that remove a candidate, digits in order.
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let blank = (Cell::from_index(0), Cell::from_index(0), House::row(0));
     for d in Digit::ALL {
         let mut rows = [blank; 9];
@@ -45,14 +46,19 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
                 for (end_r, box_r) in [(r1, r2), (r2, r1)] {
                     for (box_c, end_c) in [(c1, c2), (c2, c1)] {
                         if let Some(step) = build(grid, d, [end_r, box_r, box_c, end_c], row, col) {
-                            return Some(step);
+                            out.add(step)?;
                         }
                     }
                 }
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// The kite `end_r = box_r - box_c = end_c` if its shape holds and it removes something.

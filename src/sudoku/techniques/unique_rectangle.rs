@@ -21,10 +21,11 @@ use super::super::grid::Grid;
 use super::super::notation::slash_digits;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
+use super::{Flow, GO_ON, Instances};
 
-/// The first Unique Rectangle of type `kind` (1 to 4; anything else finds nothing) that makes
+/// Reports the Unique Rectangles of type `kind` (1 to 4; anything else finds nothing) that make
 /// progress. Sound only when the puzzle has a unique solution.
-pub(crate) fn find(grid: &Grid, kind: u8) -> Option<Step> {
+pub(crate) fn search(grid: &Grid, kind: u8, out: &mut Instances) -> Flow {
     for r1 in 0..9 {
         for r2 in r1 + 1..9 {
             let same_band = r1 / 3 == r2 / 3;
@@ -56,7 +57,7 @@ pub(crate) fn find(grid: &Grid, kind: u8) -> Option<Step> {
                     for a in common.iter() {
                         for b in common.iter().filter(|&b| b > a) {
                             if let Some(step) = try_kind(grid, kind, corners, a, b) {
-                                return Some(step);
+                                out.add(step)?;
                             }
                         }
                     }
@@ -64,7 +65,12 @@ pub(crate) fn find(grid: &Grid, kind: u8) -> Option<Step> {
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid, kind: u8) -> Option<Step> {
+    super::first(|out| search(grid, kind, out))
 }
 
 /// The two-cell lines of a rectangle `[r1c1, r1c2, r2c1, r2c2]` as (floor, roof) index pairs.

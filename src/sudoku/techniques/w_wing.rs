@@ -10,9 +10,10 @@
 use super::super::grid::Grid;
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
+use super::{Flow, GO_ON, Instances};
 
-/// The first W-Wing (bivalue pairs in reading order) that eliminates something.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports the W-Wings (bivalue pairs in reading order) that eliminate something.
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let mut bivalue = CellSet::EMPTY;
     for c in grid.empty_cells().iter() {
         if grid.candidates(c).len() == 2 {
@@ -35,12 +36,17 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
                     continue;
                 };
                 if let Some(step) = with_link(grid, c1, c2, x, w) {
-                    return Some(step);
+                    out.add(step)?;
                 }
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// Looks for a strong link on `w` joining the peers of `c1` and `c2`; builds the step.

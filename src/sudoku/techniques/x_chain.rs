@@ -9,12 +9,13 @@ use super::super::notation::compact_cells;
 use super::super::step::{LinkKind, Node, Step, Technique};
 use super::super::types::Candidates;
 use super::chains::{self, Elims, Graph, LinkSet};
+use super::{Flow, Instances};
 
 /// Longest chain searched, in nodes.
 const MAX_NODES: usize = 16;
 
-/// The shortest X-Chain that eliminates a candidate.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports the X-Chains that eliminate a candidate (one: the shortest).
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let g = Graph::build(
         grid,
         &LinkSet {
@@ -27,17 +28,24 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
             groups: false,
         },
     );
-    let (path, elims) = chains::shortest(&g, 4, MAX_NODES, |f| {
+    let eval = |f: &chains::Found<'_>| {
         if f.start == f.end {
             return None;
         }
         let mut e = Elims::default();
         e.add_seeing_both(&g, grid, f.start, f.end);
         (!e.is_empty()).then_some(e)
-    })?;
-    let mut step = chains::chain_step(Technique::XChain, &g, &path, false);
-    step.eliminations = elims.candidates();
-    Some(step)
+    };
+    chains::report(&g, 4, MAX_NODES, out, eval, |path, elims| {
+        let mut step = chains::chain_step(Technique::XChain, &g, path, false);
+        step.eliminations = elims.candidates();
+        step
+    })
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// `X-Chain: 9 r1c4 =9= r5c4 -9- r5c8 =9= r8c8 => r1c8,r8c4<>9`

@@ -8,12 +8,13 @@ use super::super::grid::Grid;
 use super::super::step::{Step, Technique};
 use super::super::types::Candidates;
 use super::chains::{self, Elims, Graph, LinkSet};
+use super::{Flow, Instances};
 
 /// Longest chain searched, in nodes (two per cell).
 const MAX_NODES: usize = 16;
 
-/// The shortest XY-Chain that eliminates a candidate.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports the XY-Chains that eliminate a candidate (one: the shortest).
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let g = Graph::build(
         grid,
         &LinkSet {
@@ -26,7 +27,7 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
             groups: false,
         },
     );
-    let (path, elims) = chains::shortest(&g, 6, MAX_NODES, |f| {
+    let eval = |f: &chains::Found<'_>| {
         let (s, e) = (g.node(f.start), g.node(f.end));
         if s.digit != e.digit || s.cells == e.cells {
             return None;
@@ -34,10 +35,17 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
         let mut el = Elims::default();
         el.add_seeing_both(&g, grid, f.start, f.end);
         (!el.is_empty()).then_some(el)
-    })?;
-    let mut step = chains::chain_step(Technique::XYChain, &g, &path, false);
-    step.eliminations = elims.candidates();
-    Some(step)
+    };
+    chains::report(&g, 6, MAX_NODES, out, eval, |path, elims| {
+        let mut step = chains::chain_step(Technique::XYChain, &g, path, false);
+        step.eliminations = elims.candidates();
+        step
+    })
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// `XY-Chain: 1 1- r1c1 -3- r1c5 -7- r4c5 -1 => r4c1<>1`: the digit, then each cell with the

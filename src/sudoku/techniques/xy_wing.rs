@@ -10,9 +10,10 @@ use super::super::grid::Grid;
 use super::super::notation::slash_digits;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit};
+use super::{Flow, GO_ON, Instances};
 
-/// The first XY-Wing (pivots in reading order) that eliminates something.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports the XY-Wings (pivots in reading order) that eliminate something.
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let mut bivalue = CellSet::EMPTY;
     for c in grid.empty_cells().iter() {
         if grid.candidates(c).len() == 2 {
@@ -41,12 +42,17 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
                     continue;
                 }
                 if let Some(step) = build(grid, pivot, a, b) {
-                    return Some(step);
+                    out.add(step)?;
                 }
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// The XY-Wing with `pivot` `{x,y}`, pincer `a` `{x,z}` and pincer `b` `{y,z}`, if it

@@ -8,9 +8,10 @@
 use super::super::grid::Grid;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Cell, CellSet, Digit};
+use super::{Flow, GO_ON, Instances};
 
-/// The first XYZ-Wing (pivots in reading order) that eliminates something.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Reports the XYZ-Wings (pivots in reading order) that eliminate something.
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     let mut bivalue = CellSet::EMPTY;
     let mut trivalue = CellSet::EMPTY;
     for c in grid.empty_cells().iter() {
@@ -41,12 +42,17 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
                     continue;
                 }
                 if let Some(step) = build(grid, pivot, a, b, z) {
-                    return Some(step);
+                    out.add(step)?;
                 }
             }
         }
     }
-    None
+    GO_ON
+}
+
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 fn build(grid: &Grid, pivot: Cell, a: Cell, b: Cell, z: Digit) -> Option<Step> {
