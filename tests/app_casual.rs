@@ -378,3 +378,48 @@ fn the_in_app_file_picker_opens_and_saves() {
         .collect();
     assert_eq!(saved.len(), 1, "{saved:?}");
 }
+
+/// A repeated digit is named with its cells and house; a board with no solution says where it
+/// runs dry.
+#[test]
+fn conflicts_and_no_solution_say_where() {
+    let mut h = puzzle_app(1280.0, 800.0);
+    let board = h.state().board().clone();
+    let solution = h.state().solve_state().walkthrough().unwrap().explained().solution;
+    h.state_mut().apply(Command::SetCell {
+        cell: Cell::from_index(0),
+        value: 3,
+    });
+    h.run_steps(2);
+    // Under the board and in the steps panel.
+    assert_eq!(
+        h.query_all_by_label_contains("3 is in both r1c1 and r1c3 (row 1)")
+            .count(),
+        2
+    );
+    h.state_mut().apply(Command::Undo);
+    // A wrong digit that repeats nothing.
+    let (cell, value) = (0..81)
+        .filter(|&i| board.values[i] == 0)
+        .flat_map(|i| (1..=9u8).map(move |v| (i, v)))
+        .find(|&(i, v)| {
+            let mut b = board.clone();
+            b.set(Cell::from_index(i), v);
+            v != solution[i] && b.conflict_words().is_none()
+        })
+        .unwrap();
+    h.state_mut().apply(Command::SetCell {
+        cell: Cell::from_index(cell),
+        value,
+    });
+    step_until(&mut h, Duration::from_secs(60), "the failed solve", |a| {
+        matches!(a.solve_state(), SolveState::Unsolvable(_))
+    });
+    h.run_steps(2);
+    let said = h.get_by_label_contains("Cannot solve").value().unwrap_or_default();
+    let node = format!("{:?}", h.get_by_label_contains("Cannot solve"));
+    assert!(
+        node.contains("no possible digit") || node.contains("no place left"),
+        "{said} {node}"
+    );
+}

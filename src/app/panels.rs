@@ -332,17 +332,20 @@ impl SudokuLensApp {
         };
         board_view::board_ui(ui, view, cmds);
         let uncertain = self.puzzle.board.uncertain.iter().filter(|&&u| u).count();
-        let conflicts = self.puzzle.board.conflicts().iter().filter(|&&c| c).count();
+        let conflicts = self.puzzle.board.conflict_words();
         if uncertain > 0 {
             ui.colored_label(
                 board_view::UNCERTAIN_FILL,
                 format!("{uncertain} uncertain cell(s): check them against the paper."),
             );
         }
-        if conflicts > 0 {
-            ui.colored_label(
-                board_view::CONFLICT_FILL,
-                format!("{conflicts} cells repeat a digit."),
+        if let Some(words) = conflicts {
+            ui.add(
+                egui::Label::new(
+                    RichText::new(format!("The red cells repeat a digit: {words}."))
+                        .color(board_view::CONFLICT_FILL),
+                )
+                .wrap(),
             );
         }
         if let Some(repair) = &self.puzzle.board.repair {

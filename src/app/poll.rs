@@ -136,7 +136,12 @@ impl SudokuLensApp {
                     );
                     SolveState::Solved(Box::new(walk))
                 }
-                Err(msg) => SolveState::Unsolvable(msg),
+                Err(msg) => SolveState::Unsolvable(match self.puzzle.board.dead_end() {
+                    Some(place) => format!("{msg}: {place}"),
+                    None => format!(
+                        "{msg} — a digit is wrong somewhere; check the amber and edited cells"
+                    ),
+                }),
             };
         }
     }
