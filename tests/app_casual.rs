@@ -423,3 +423,39 @@ fn conflicts_and_no_solution_say_where() {
         "{said} {node}"
     );
 }
+
+/// With no camera the capture stops instead of retrying (and logging) every few seconds, and
+/// the toolbar offers "Start camera" again.
+#[test]
+fn no_camera_offers_start_camera() {
+    use sudoku_lens::camera::{CameraError, Opener};
+    let opener: Opener = std::sync::Arc::new(|| Err(CameraError::NoCamera));
+    let app = SudokuLensApp::new(
+        AppOptions {
+            custom_source: Some(("test camera".into(), opener)),
+            ..options()
+        },
+        None,
+    );
+    let mut h = harness_sized(app, 1280.0, 800.0);
+    step_until(&mut h, Duration::from_secs(20), "the failure", |a| {
+        a.message().is_some_and(|m| m.text.contains("no camera found"))
+    });
+    h.run_steps(2);
+    h.get_by_label("Start camera");
+    assert!(h.query_by_label("Stop camera").is_none());
+}
+
+/// `sudoku-lens PHOTO` means the app on that photo (a missing one is named), not an unknown
+/// subcommand.
+#[test]
+fn a_photo_argument_opens_the_app_on_it() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-lens"))
+        .arg("/nonexistent/page.jpg")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("no such photo: /nonexistent/page.jpg"), "{err}");
+    assert!(!err.contains("unrecognized subcommand"), "{err}");
+}

@@ -161,6 +161,14 @@ impl SudokuLensApp {
             }
             CaptureEvent::Failed(err) => {
                 self.say(Severity::Error, err.to_string());
+                // Retrying cannot help without a camera or the right to use it: stop (the
+                // toolbar offers "Start camera" again) instead of failing every few seconds.
+                if matches!(
+                    err,
+                    CameraError::NoCamera | CameraError::PermissionDenied(_)
+                ) {
+                    self.stop_camera();
+                }
                 self.source.status = SourceStatus::CameraFailed(err);
             }
             CaptureEvent::Stalled(err) => {
