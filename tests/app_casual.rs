@@ -459,3 +459,98 @@ fn a_photo_argument_opens_the_app_on_it() {
     assert!(err.contains("no such photo: /nonexistent/page.jpg"), "{err}");
     assert!(!err.contains("unrecognized subcommand"), "{err}");
 }
+
+#[derive(Default)]
+struct MemoryStorage(std::collections::HashMap<String, String>);
+
+impl eframe::Storage for MemoryStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_string(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+/// A recognizer double: "reads" the text puzzle on a fixed grid.
+struct ReadsPuzzle;
+
+impl sudoku_lens::app::pipeline::PhotoScanner for ReadsPuzzle {
+    fn scan(
+        &self,
+        _image: &image::RgbImage,
+    ) -> Result<sudoku_lens::app::pipeline::PhotoScan, sudoku_lens::session::LoadFailure> {
+        use sudoku_lens::vision::{Lattice, Point};
+        let values: [u8; 81] = std::array::from_fn(|i| PUZZLE_TEXT.as_bytes()[i] - b'0');
+        Ok(sudoku_lens::app::pipeline::PhotoScan {
+            lattice: Some(Lattice::from_corners([
+                Point::new(20.0, 20.0),
+                Point::new(280.0, 20.0),
+                Point::new(280.0, 280.0),
+                Point::new(20.0, 280.0),
+            ])),
+            reading: Some(sudoku_lens::app::pipeline::Reading {
+                values,
+                confidence: [0.99; 81],
+            }),
+            repair: None,
+        })
+    }
+}
+
+/// The last photo comes back at restart with its grid and the edited puzzle read from it.
+#[test]
+fn the_last_photo_is_restored_with_its_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let photo = dir.path().join("page.png");
+    image::RgbImage::from_pixel(300, 300, image::Rgb([230, 230, 230]))
+        .save(&photo)
+        .unwrap();
+    let mut storage = MemoryStorage::default();
+    let lattice = {
+        let base = sudoku_lens::app::wiring::default_pipeline();
+        let app = SudokuLensApp::new(
+            AppOptions {
+                start_camera: false,
+                photo: Some(photo.clone()),
+                pipeline: Some(sudoku_lens::app::Pipeline {
+                    photo: std::sync::Arc::new(ReadsPuzzle),
+                    live: base.live,
+                }),
+                ..AppOptions::default()
+            },
+            None,
+        );
+        let mut h = harness_sized(app, 1280.0, 800.0);
+        step_until(&mut h, Duration::from_secs(60), "the photo read", |a| {
+            !a.is_busy() && solved(a)
+        });
+        h.state_mut().apply(Command::SetCell {
+            cell: Cell::from_index(0),
+            value: 4,
+        });
+        let lattice = *h.state().lattice().expect("a grid on the photo");
+        eframe::App::save(h.state_mut(), &mut storage);
+        lattice
+    };
+    let app = SudokuLensApp::new(
+        AppOptions {
+            start_camera: false,
+            ..AppOptions::default()
+        },
+        Some(&storage),
+    );
+    let mut h = harness_sized(app, 1280.0, 800.0);
+    step_until(&mut h, Duration::from_secs(60), "the photo back", |a| {
+        !a.is_busy() && a.lattice().is_some() && solved(a)
+    });
+    assert_eq!(h.state().lattice(), Some(&lattice));
+    assert_eq!(h.state().board().values[0], 4, "the edit is kept");
+    h.run_steps(2);
+    h.get_by_label("Board — page.png");
+    h.get_by_label("camera or photo view");
+}

@@ -16,6 +16,7 @@ use crate::sudoku::Cell;
 
 use super::SudokuLensApp;
 use super::command::Command;
+use super::pipeline::PhotoScanner;
 use super::diagnostics::RateMeter;
 use super::file_picker::{FilePicker, PickerMode};
 use super::state::{CameraSession, DialogAnswer, Message, Severity, SourceStatus};
@@ -364,6 +365,17 @@ impl SudokuLensApp {
     /// puzzle shown stay as they are until the photo reads; a photo that does not read
     /// changes nothing but the message.
     pub(super) fn start_photo_scan(&mut self, input: PhotoInput, label: String) {
+        let scanner = Arc::clone(&self.pipeline.photo);
+        self.start_photo_load(input, label, scanner);
+    }
+
+    /// [`Self::start_photo_scan`] with a given scanner.
+    pub(super) fn start_photo_load(
+        &mut self,
+        input: PhotoInput,
+        label: String,
+        scanner: Arc<dyn PhotoScanner>,
+    ) {
         self.stop_camera();
         if !self.source.photo_pending {
             self.source.status_before_scan = self.source.status.clone();
@@ -377,7 +389,7 @@ impl SudokuLensApp {
         self.source.photo_generation += 1;
         self.source.photo_pending = true;
         spawn_photo_scan(
-            Arc::clone(&self.pipeline.photo),
+            scanner,
             input,
             self.source.photo_generation,
             Arc::clone(&self.source.photo_results),

@@ -174,6 +174,7 @@ impl SudokuLensApp {
             puzzle.label = saved.label.clone();
             puzzle.restore_step = Some(saved.step);
             puzzle.edited = true;
+            puzzle.restore_photo = saved.restorable_photo();
         }
         let mut app = SudokuLensApp {
             options,
@@ -401,6 +402,11 @@ impl SudokuLensApp {
             self.apply(Command::StartSequence(path));
         } else if let Some(path) = self.options.photo.clone() {
             self.apply(Command::LoadPhoto(path));
+        } else if let Some((path, lattice)) = self.puzzle.restore_photo.take() {
+            // The saved board (with its edits) stays; only the picture and its grid come back.
+            let label = self.puzzle.label.clone();
+            let known: Arc<dyn pipeline::PhotoScanner> = Arc::new(pipeline::KnownGrid(lattice));
+            self.start_photo_load(workers::PhotoInput::File(path), label, known);
         } else if self.options.start_camera && self.options.screenshot.is_none() {
             self.apply(Command::StartCamera);
         }
@@ -408,7 +414,12 @@ impl SudokuLensApp {
 
     fn saved_puzzle(&self) -> SavedPuzzle {
         let step = self.puzzle.solve.walkthrough().map_or(0, |w| w.pos());
-        SavedPuzzle::capture(&self.puzzle.board, step, &self.puzzle.label)
+        let mut saved = SavedPuzzle::capture(&self.puzzle.board, step, &self.puzzle.label);
+        if self.source.camera.is_none() {
+            saved.photo.clone_from(&self.puzzle.photo);
+            saved.lattice = self.live.lattice.filter(|_| saved.photo.is_some());
+        }
+        saved
     }
 }
 

@@ -199,6 +199,8 @@ pub(crate) struct PuzzleState {
     pub revealed: [bool; 81],
     /// The photo file the board was read from, if any (restored at restart).
     pub photo: Option<std::path::PathBuf>,
+    /// A saved photo to show again at start, with the grid found on it then.
+    pub restore_photo: Option<(std::path::PathBuf, Option<Lattice>)>,
 }
 
 impl Default for PuzzleState {
@@ -214,6 +216,7 @@ impl Default for PuzzleState {
             history: History::default(),
             revealed: [false; 81],
             photo: None,
+            restore_photo: None,
         }
     }
 }
