@@ -195,7 +195,9 @@ fn main() {
     c.final_summary();
 
     println!();
-    println!("Exact solver, count up to 2 solutions, puzzles per CPU second of one thread (best of 5 interleaved passes):");
+    println!(
+        "Exact solver, count up to 2 solutions, puzzles per CPU second of one thread (best of 5 interleaved passes):"
+    );
     println!(
         "{:<32} {:>8} {:>16} {:>18} {:>8}",
         "set", "puzzles", "sudoku-lens /s", "sudoku-crate /s", "ratio"

@@ -8,9 +8,9 @@
 #![deny(unsafe_code)]
 
 pub mod annotate;
-pub mod browse;
 #[cfg(feature = "gui")]
 pub mod app;
+pub mod browse;
 #[cfg(feature = "gui")]
 pub mod camera;
 pub mod clip;

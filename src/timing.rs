@@ -53,7 +53,10 @@ mod tests {
         std::thread::sleep(Duration::from_millis(50));
         let t2 = thread_cpu_time();
         #[cfg(unix)]
-        assert!(t2 - t1 < Duration::from_millis(25), "sleeping counted as CPU time");
+        assert!(
+            t2 - t1 < Duration::from_millis(25),
+            "sleeping counted as CPU time"
+        );
         let _ = t2;
     }
 }

@@ -73,7 +73,9 @@ fn puzzle_app(w: f32, h: f32) -> Harness<'static, SudokuLensApp> {
 }
 
 fn step_pos(app: &SudokuLensApp) -> usize {
-    app.solve_state().walkthrough().map_or(usize::MAX, |w| w.pos())
+    app.solve_state()
+        .walkthrough()
+        .map_or(usize::MAX, |w| w.pos())
 }
 
 /// Loads `path` as a photo and waits until the load is over.
@@ -111,9 +113,17 @@ fn a_photo_that_does_not_load_changes_nothing_and_says_why() {
         .unwrap();
 
     for (path, says, try_this) in [
-        (cut, "cut.jpg is damaged", "Copy or download the photo again"),
+        (
+            cut,
+            "cut.jpg is damaged",
+            "Copy or download the photo again",
+        ),
         (text, "notes.png is not a picture", "PNG, JPEG"),
-        (blank, "No Sudoku grid found in blank.png", "all four corners"),
+        (
+            blank,
+            "No Sudoku grid found in blank.png",
+            "all four corners",
+        ),
     ] {
         load_and_wait(&mut h, path);
         let app = h.state();
@@ -127,7 +137,10 @@ fn a_photo_that_does_not_load_changes_nothing_and_says_why() {
         h.get_by_label("Board — pasted text");
         // Shown over the picture (headline and advice) and in the status line.
         for part in [says, try_this] {
-            let rects: Vec<_> = h.query_all_by_label_contains(part).map(|n| n.rect()).collect();
+            let rects: Vec<_> = h
+                .query_all_by_label_contains(part)
+                .map(|n| n.rect())
+                .collect();
             assert!(rects.len() >= 2, "{part} shown: {rects:?}");
             for r in rects {
                 assert!(r.max.x <= 800.0 && r.max.y <= 600.0, "cut off: {r:?}");
@@ -253,7 +266,11 @@ fn the_solution_is_hidden_until_revealed_and_the_png_shows_what_is_shown() {
         let img = image::open(&path).expect("a PNG").to_rgb8();
         img.pixels().filter(|p| p.0 == [20, 90, 230]).count()
     };
-    assert_eq!(blue_in(&mut h, "start.png"), 0, "no solution digit at the start");
+    assert_eq!(
+        blue_in(&mut h, "start.png"),
+        0,
+        "no solution digit at the start"
+    );
     let empty = (0..81).find(|&i| h.state().board().values[i] == 0).unwrap();
     let cell = Cell::from_index(empty);
     h.get_by_label(&format!("{cell} empty")).click();
@@ -265,7 +282,10 @@ fn the_solution_is_hidden_until_revealed_and_the_png_shows_what_is_shown() {
     h.get_by_label("Show solution").click();
     h.run_steps(2);
     let all = blue_in(&mut h, "all.png");
-    assert!(all > 20 * one, "every empty cell is written ({all} px vs {one})");
+    assert!(
+        all > 20 * one,
+        "every empty cell is written ({all} px vs {one})"
+    );
 }
 
 /// F1 opens the help with the shortcuts, Esc closes it; the "where" hint names houses only
@@ -285,7 +305,10 @@ fn help_hints_and_repair_words() {
     h.run_steps(2);
     h.get_by_label("Show where").click();
     h.run_steps(2);
-    let where_text = h.get_by_label_contains("Look at: ").value().unwrap_or_default();
+    let where_text = h
+        .get_by_label_contains("Look at: ")
+        .value()
+        .unwrap_or_default();
     let label = h
         .query_all_by_label_contains("Look at: ")
         .next()
@@ -296,10 +319,7 @@ fn help_hints_and_repair_words() {
             .windows(4)
             .any(|w| w[0] == b'r' && w[1].is_ascii_digit() && w[2] == b'c' && w[3].is_ascii_digit())
     };
-    assert!(
-        !cell_like(&where_text) && !cell_like(&label),
-        "{label}"
-    );
+    assert!(!cell_like(&where_text) && !cell_like(&label), "{label}");
     assert!(!label.contains("digit"), "{label}");
 
     use sudoku_lens::digits::{Repair, RepairChange};
@@ -361,7 +381,10 @@ fn the_in_app_file_picker_opens_and_saves() {
     h.run_steps(4);
     h.get_by_label("Open").click();
     h.run_steps(4);
-    assert!(h.query_by_label("Open a Sudoku photo").is_none(), "the picker closed");
+    assert!(
+        h.query_by_label("Open a Sudoku photo").is_none(),
+        "the picker closed"
+    );
     step_until(&mut h, Duration::from_secs(120), "the photo load", |a| {
         !a.is_busy() && a.message().is_some_and(|m| m.text.contains("first.png"))
     });
@@ -385,7 +408,13 @@ fn the_in_app_file_picker_opens_and_saves() {
 fn conflicts_and_no_solution_say_where() {
     let mut h = puzzle_app(1280.0, 800.0);
     let board = h.state().board().clone();
-    let solution = h.state().solve_state().walkthrough().unwrap().explained().solution;
+    let solution = h
+        .state()
+        .solve_state()
+        .walkthrough()
+        .unwrap()
+        .explained()
+        .solution;
     h.state_mut().apply(Command::SetCell {
         cell: Cell::from_index(0),
         value: 3,
@@ -416,7 +445,10 @@ fn conflicts_and_no_solution_say_where() {
         matches!(a.solve_state(), SolveState::Unsolvable(_))
     });
     h.run_steps(2);
-    let said = h.get_by_label_contains("Cannot solve").value().unwrap_or_default();
+    let said = h
+        .get_by_label_contains("Cannot solve")
+        .value()
+        .unwrap_or_default();
     let node = format!("{:?}", h.get_by_label_contains("Cannot solve"));
     assert!(
         node.contains("no possible digit") || node.contains("no place left"),
@@ -439,7 +471,8 @@ fn no_camera_offers_start_camera() {
     );
     let mut h = harness_sized(app, 1280.0, 800.0);
     step_until(&mut h, Duration::from_secs(20), "the failure", |a| {
-        a.message().is_some_and(|m| m.text.contains("no camera found"))
+        a.message()
+            .is_some_and(|m| m.text.contains("no camera found"))
     });
     h.run_steps(2);
     h.get_by_label("Start camera");
@@ -456,7 +489,10 @@ fn a_photo_argument_opens_the_app_on_it() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(err.contains("no such photo: /nonexistent/page.jpg"), "{err}");
+    assert!(
+        err.contains("no such photo: /nonexistent/page.jpg"),
+        "{err}"
+    );
     assert!(!err.contains("unrecognized subcommand"), "{err}");
 }
 

@@ -16,9 +16,9 @@ use crate::sudoku::Cell;
 
 use super::SudokuLensApp;
 use super::command::Command;
-use super::pipeline::PhotoScanner;
 use super::diagnostics::RateMeter;
 use super::file_picker::{FilePicker, PickerMode};
+use super::pipeline::PhotoScanner;
 use super::state::{CameraSession, DialogAnswer, Message, Severity, SourceStatus};
 use super::workers::{Notify, PhotoInput, ScanWorker, SolveRequest, spawn_photo_scan};
 use crate::live::LiveState;

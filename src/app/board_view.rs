@@ -181,7 +181,11 @@ pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>)
         // The "where" hint: only the houses to look at.
         for house in where_houses(step) {
             for c in house.cells() {
-                painter.rect_filled(cell_rect(c), 0.0, role_color(Role::Base).gamma_multiply(0.3));
+                painter.rect_filled(
+                    cell_rect(c),
+                    0.0,
+                    role_color(Role::Base).gamma_multiply(0.3),
+                );
             }
         }
     }

@@ -58,8 +58,8 @@ impl FilePicker {
             PickerMode::Save => &["png"],
         };
         self.dir_text = dir.display().to_string();
-        self.listing =
-            list_folder(&dir, extensions).map_err(|e| format!("cannot list {}: {e}", dir.display()));
+        self.listing = list_folder(&dir, extensions)
+            .map_err(|e| format!("cannot list {}: {e}", dir.display()));
     }
 
     fn dir(&self) -> PathBuf {

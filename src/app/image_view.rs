@@ -76,7 +76,12 @@ pub fn image_ui(
     if let Some((step, false)) = overlay.step {
         for house in super::steps_view::where_houses(step) {
             for c in house.cells() {
-                fill_cell(&painter, &to_screen, c, role_color(Role::Base).gamma_multiply(0.3));
+                fill_cell(
+                    &painter,
+                    &to_screen,
+                    c,
+                    role_color(Role::Base).gamma_multiply(0.3),
+                );
             }
         }
     }

@@ -383,7 +383,13 @@ impl SudokuLensApp {
         }
         ui.separator();
         let scroll = self.ui.steps_scrolled_to != self.puzzle.solve.walkthrough().map(|w| w.pos());
-        steps_view::steps_ui(ui, &self.puzzle.solve, self.settings.hint_mode, scroll, cmds);
+        steps_view::steps_ui(
+            ui,
+            &self.puzzle.solve,
+            self.settings.hint_mode,
+            scroll,
+            cmds,
+        );
         self.ui.steps_scrolled_to = self.puzzle.solve.walkthrough().map(|w| w.pos());
     }
 
@@ -448,12 +454,21 @@ pub const SHORTCUTS: [(&str, &str); 14] = [
     ("Ctrl+S", "save the picture as shown (PNG)"),
     ("Ctrl+C", "copy the puzzle as 81 characters"),
     ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo a change of the board"),
-    ("Right / Left arrow", "next / previous step (no cell selected)"),
+    (
+        "Right / Left arrow",
+        "next / previous step (no cell selected)",
+    ),
     ("Home / End", "first step / solved"),
     ("H", "hint mode: reveal the next part of the step"),
-    ("click a cell", "select it; right-click to reveal or revert it"),
+    (
+        "click a cell",
+        "select it; right-click to reveal or revert it",
+    ),
     ("1–9, 0", "set the selected cell, clear it"),
-    ("Delete", "put a corrected cell back to what was read (else clear it)"),
+    (
+        "Delete",
+        "put a corrected cell back to what was read (else clear it)",
+    ),
     ("arrows", "move the selected cell"),
     ("Esc", "let go of the cell, close this help"),
 ];

@@ -13,8 +13,8 @@ use clap::Args;
 use serde::Serialize;
 
 use sudoku_lens::sudoku::parse::plain_values;
-use sudoku_lens::sudoku::{Grid, parse_puzzle};
 use sudoku_lens::sudoku::solver::{count_values, solve_up_to};
+use sudoku_lens::sudoku::{Grid, parse_puzzle};
 
 use sudoku_lens::timing::thread_cpu_time;
 

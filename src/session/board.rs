@@ -6,9 +6,7 @@
 
 use crate::digits::Repair;
 use crate::sudoku::format::values_line;
-use crate::sudoku::{
-    Cell, Digit, Grid, House, HouseKind, ParseError, conflicts_of, parse_values,
-};
+use crate::sudoku::{Cell, Digit, Grid, House, HouseKind, ParseError, conflicts_of, parse_values};
 
 pub use crate::sudoku::MIN_CLUES;
 

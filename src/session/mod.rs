@@ -14,9 +14,9 @@ pub mod trouble;
 pub mod walkthrough;
 
 pub use board::{Board, MIN_CLUES, repair_summary};
+pub use history::History;
 pub use persist::{
     PUZZLE_KEY, ResolutionRequest, SEQUENCE_FPS_RANGE, SETTINGS_KEY, SavedPuzzle, Settings,
 };
-pub use history::History;
 pub use trouble::{Advice, LoadFailure};
 pub use walkthrough::{HintLevel, SolveState, Walkthrough};

@@ -148,7 +148,10 @@ fn file_advice(e: &LoadError) -> (String, String) {
             "Copy or download the photo again, or take a new one.".to_string(),
         ),
         LoadError::Decode { path, .. } => (
-            format!("{} uses a kind of image sudoku-lens cannot decode.", file_name(path)),
+            format!(
+                "{} uses a kind of image sudoku-lens cannot decode.",
+                file_name(path)
+            ),
             "Save it as PNG or JPEG (e.g. with a screenshot or an image editor) and open that."
                 .to_string(),
         ),
@@ -192,7 +195,12 @@ mod tests {
                 assert!(!a.summary().contains(jargon), "{jargon} in {a:?}");
             }
         }
-        assert!(failures[0].advice("x").headline.contains("page.jpg is damaged"));
+        assert!(
+            failures[0]
+                .advice("x")
+                .headline
+                .contains("page.jpg is damaged")
+        );
         assert!(
             failures[3]
                 .advice("page.jpg")
