@@ -30,8 +30,9 @@ enum Command {
     Solve(cli::solve::SolveArgs),
     /// Print only the next step (or the first step of one technique).
     Hint(cli::solve::HintArgs),
-    /// List the technique names `hint --technique` accepts.
-    Techniques,
+    /// List the techniques (the names `hint --technique` accepts), with `--json` their
+    /// glossary entries.
+    Techniques(cli::solve::TechniquesArgs),
     /// Rate every puzzle in files (one JSON line each, summary on stderr).
     Rate(cli::rate::RateArgs),
     /// Count the solutions of every puzzle in files with the exact solver (one line each,
@@ -73,7 +74,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Solve(a)) => cli::solve::run_solve(a),
         Some(Command::Hint(a)) => cli::solve::run_hint(a),
-        Some(Command::Techniques) => cli::solve::run_techniques(),
+        Some(Command::Techniques(a)) => cli::solve::run_techniques(a),
         Some(Command::Rate(a)) => cli::rate::run(a),
         Some(Command::Count(a)) => cli::count::run(a),
         Some(Command::Dataset(a)) => cli::dataset::run(a),
@@ -106,6 +107,7 @@ impl Command {
         match self {
             Command::Solve(a) => a.json,
             Command::Hint(a) => a.json,
+            Command::Techniques(a) => a.json,
             Command::Scan(a) => a.json,
             Command::Eval(a) => a.json,
             Command::Replay(a) => a.json,
@@ -185,7 +187,15 @@ mod tests {
                 "0.05",
                 "--ink-repeats",
                 "2",
+                "--handwriting-per-class",
+                "2",
+                "--handwriting-copies",
+                "1",
+                "--handwriting-share",
+                "0.5",
             ],
+            #[cfg(feature = "gui")]
+            &["app", "--fps", "10", "--exit-after", "5"],
         ] {
             let cli =
                 Cli::try_parse_from(std::iter::once("sudoku-lens").chain(args.iter().copied()));

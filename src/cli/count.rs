@@ -50,8 +50,9 @@ const CHUNK: usize = 4096;
 enum Pending {
     /// The common 81-character line, read by the fast path.
     Values([u8; 81]),
-    /// Any other accepted form (pencil marks, a library line, a laid-out board).
-    Position(Grid),
+    /// Any other accepted form (pencil marks, a library line, a laid-out board): rare, so
+    /// boxed to keep the chunk's items small.
+    Position(Box<Grid>),
 }
 
 /// One line read, waiting to be solved and printed.
@@ -130,7 +131,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         let pending = match plain_values(entry.puzzle) {
             Some(values) => Pending::Values(values),
             None => match parse_puzzle(entry.puzzle) {
-                Ok(grid) => Pending::Position(grid),
+                Ok(grid) => Pending::Position(Box::new(grid)),
                 Err(e) => {
                     eprintln!("{file}:{line_no}: invalid puzzle: {e}");
                     bad += 1;

@@ -33,7 +33,7 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub summary_only: bool,
     /// Lock latency bound of the overall line, milliseconds (0 to 10,000,000).
-    #[arg(long, default_value_t = 500.0, value_parser = super::number_in(0.0..=1e7))]
+    #[arg(long, default_value_t = 500.0, value_parser = super::number_in(0.0f64..=1e7))]
     pub within_ms: f64,
 }
 
