@@ -10,6 +10,7 @@
 pub mod annotate;
 #[cfg(feature = "gui")]
 pub mod app;
+pub mod browse;
 #[cfg(feature = "gui")]
 pub mod camera;
 pub mod clip;

@@ -10,10 +10,18 @@ mod cli;
 /// Point a camera at a newspaper Sudoku: find the grid, read the digits, solve it step by
 /// explained step.
 #[derive(Parser, Debug)]
-#[command(name = "sudoku-lens", version, about, long_about = None)]
+#[command(
+    name = "sudoku-lens",
+    version,
+    about,
+    long_about = None,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// A photo to open the app on (`sudoku-lens PHOTO` is `sudoku-lens app PHOTO`).
+    photo: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -77,7 +85,7 @@ fn main() -> ExitCode {
         Some(Command::Simulate(a)) => cli::simulate::run(a),
         #[cfg(feature = "gui")]
         Some(Command::App(a)) => cli::app::run(a),
-        None => cli::run_default(),
+        None => cli::run_default(cli.photo),
     };
     match result {
         Ok(code) => code,

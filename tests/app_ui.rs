@@ -21,7 +21,7 @@ use sudoku_lens::camera::{CameraError, CaptureOptions, FrameSource, Opener};
 use sudoku_lens::live::{
     FrameWork, LiveAnalyzer, LiveOutput, LiveState, LockProgress, Overlay, VotedBoard,
 };
-use sudoku_lens::session::SolveState;
+use sudoku_lens::session::{LoadFailure, SolveState};
 use sudoku_lens::sudoku::Cell;
 use sudoku_lens::sudoku::parse::parse_labels;
 use sudoku_lens::vision::{Lattice, Point};
@@ -104,7 +104,7 @@ fn photo_app(name: &str, pipeline: Option<Pipeline>) -> SudokuLensApp {
 struct FixedScanner(Reading);
 
 impl PhotoScanner for FixedScanner {
-    fn scan(&self, _image: &RgbImage) -> Result<PhotoScan, String> {
+    fn scan(&self, _image: &RgbImage) -> Result<PhotoScan, LoadFailure> {
         Ok(PhotoScan {
             lattice: None,
             reading: Some(self.0.clone()),
@@ -771,12 +771,13 @@ fn a_corrupt_saved_state_is_kept_and_reported() {
     );
 }
 
-/// The annotated PNG writes the solution into the empty cells.
+/// The annotated PNG writes the solution into the empty cells once it is shown (reveal all).
 #[test]
 fn annotated_png_is_saved() {
     let mut h = harness(SudokuLensApp::new(options(), None));
     h.state_mut()
         .apply(Command::LoadPuzzleText(PUZZLE_TEXT.into()));
+    h.state_mut().apply(Command::SetShowSolution(true));
     wait_solved(&mut h, 60, "the puzzle to solve");
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("out.png");

@@ -11,12 +11,15 @@ use std::sync::Arc;
 use image::RgbImage;
 
 use crate::camera::{self, FrameSource, ImageSequenceSource, NokhwaSource, Opener};
-use crate::session::{Board, HintLevel, SolveState};
+use crate::session::{Board, HintLevel, History, SolveState};
+use crate::sudoku::Cell;
 
 use super::SudokuLensApp;
 use super::command::Command;
 use super::diagnostics::RateMeter;
-use super::state::{CameraSession, Message, Severity, SourceStatus};
+use super::file_picker::{FilePicker, PickerMode};
+use super::pipeline::PhotoScanner;
+use super::state::{CameraSession, DialogAnswer, Message, Severity, SourceStatus};
 use super::workers::{Notify, PhotoInput, ScanWorker, SolveRequest, spawn_photo_scan};
 use crate::live::LiveState;
 
@@ -65,28 +68,40 @@ impl SudokuLensApp {
         }
     }
 
+    /// Shows a new puzzle: a fresh history, nothing revealed, solved off the UI thread.
+    pub(super) fn load_board(&mut self, board: Board) {
+        self.puzzle.board = board;
+        self.puzzle.edited = false;
+        self.puzzle.camera = None;
+        self.puzzle.history = History::default();
+        self.puzzle.revealed = [false; 81];
+        self.board_changed(true);
+    }
+
+    /// A user action on the board: remembered for undo, then re-solved.
+    fn edit_board(&mut self, action: impl FnOnce(&mut Board)) {
+        self.puzzle.history.record(self.puzzle.board.clone());
+        action(&mut self.puzzle.board);
+        self.puzzle.edited = true;
+        self.puzzle.restore_step = None;
+        self.board_changed(false);
+    }
+
+    /// A board from the history (undo/redo).
+    fn restore_board(&mut self, board: Board) {
+        self.puzzle.board = board;
+        self.puzzle.edited = true;
+        self.puzzle.restore_step = None;
+        self.board_changed(false);
+    }
+
     // ----- the one place that changes state -----
 
     /// Applies one command.
     pub fn apply(&mut self, cmd: Command) {
         tracing::debug!(?cmd, "command");
         match cmd {
-            Command::OpenPhotoDialog => {
-                let mut dialog = rfd::FileDialog::new()
-                    .set_title("Open a Sudoku photo")
-                    .add_filter(
-                        "Images",
-                        &[
-                            "jpg", "jpeg", "png", "bmp", "webp", "tif", "tiff", "gif", "pnm",
-                        ],
-                    );
-                if let Some(dir) = &self.settings.last_dir {
-                    dialog = dialog.set_directory(dir);
-                }
-                if let Some(path) = dialog.pick_file() {
-                    self.apply(Command::LoadPhoto(path));
-                }
-            }
+            Command::OpenPhotoDialog => self.choose_file(PickerMode::Open),
             Command::LoadPhoto(path) => {
                 self.settings.last_dir = path.parent().map(Path::to_path_buf);
                 let label = path.file_name().map_or_else(
@@ -96,9 +111,6 @@ impl SudokuLensApp {
                 self.start_photo_scan(PhotoInput::File(path), label);
             }
             Command::LoadImage { image, label } => {
-                if let Some(ctx) = self.threads.ctx.clone() {
-                    self.set_view_image(&ctx, Arc::clone(&image));
-                }
                 self.start_photo_scan(PhotoInput::Image(image), label);
             }
             Command::PasteFromClipboard => {
@@ -123,12 +135,10 @@ impl SudokuLensApp {
             }
             Command::LoadPuzzleText(text) => match Board::from_text(&text) {
                 Ok(board) => {
-                    self.puzzle.board = board;
                     self.puzzle.label = "pasted text".into();
-                    self.puzzle.edited = false;
-                    self.puzzle.camera = None;
+                    self.puzzle.photo = None;
                     self.live.lattice = None;
-                    self.board_changed(true);
+                    self.load_board(board);
                     self.say(Severity::Info, "puzzle pasted");
                 }
                 Err(e) => self.say(
@@ -179,18 +189,57 @@ impl SudokuLensApp {
                 self.source.cameras = Some(camera::list_cameras());
             }
             Command::SelectCell(c) => self.ui.selected = c,
-            Command::SetCell { cell, value } => {
-                if self.puzzle.board.values[cell.index()] != value {
-                    self.puzzle.board.set(cell, value);
-                    self.puzzle.edited = true;
-                    self.puzzle.restore_step = None;
-                    self.board_changed(false);
+            Command::MoveSelection { rows, cols } => {
+                if let Some(c) = self.ui.selected {
+                    let row = (c.row() as i32 + rows).clamp(0, 8) as usize;
+                    let col = (c.col() as i32 + cols).clamp(0, 8) as usize;
+                    self.ui.selected = Some(Cell::from_index(row * 9 + col));
                 }
             }
+            Command::SetCell { cell, value } => {
+                if self.puzzle.board.values[cell.index()] != value {
+                    self.edit_board(|b| b.set(cell, value));
+                }
+            }
+            Command::DeleteCell(cell) => {
+                // A corrected misread goes back to what was read; otherwise the cell empties.
+                let value = if self.puzzle.board.is_edited(cell) {
+                    self.puzzle.board.recognized[cell.index()]
+                } else {
+                    0
+                };
+                self.apply(Command::SetCell { cell, value });
+            }
+            Command::RevertCell(cell) => {
+                if self.puzzle.board.is_edited(cell) {
+                    self.edit_board(|b| b.revert(cell));
+                }
+            }
+            Command::RevertBoard => {
+                if Cell::all().any(|c| self.puzzle.board.is_edited(c)) {
+                    self.edit_board(|b| {
+                        for c in Cell::all() {
+                            b.revert(c);
+                        }
+                    });
+                    self.say(Severity::Info, "board reverted to what was read");
+                }
+            }
+            Command::Undo => match self.puzzle.history.undo(&self.puzzle.board) {
+                Some(board) => self.restore_board(board),
+                None => self.say(Severity::Info, "nothing to undo"),
+            },
+            Command::Redo => match self.puzzle.history.redo(&self.puzzle.board) {
+                Some(board) => self.restore_board(board),
+                None => self.say(Severity::Info, "nothing to redo"),
+            },
+            Command::RevealCell(cell) => self.puzzle.revealed[cell.index()] = true,
+            Command::ToggleHelp => self.ui.help_open = !self.ui.help_open,
+            Command::DismissProblem => self.ui.load_problem = None,
             Command::AcceptRepair => {
-                self.puzzle.board.accept_repair();
-                self.puzzle.edited = true;
-                self.board_changed(false);
+                if self.puzzle.board.repair.is_some() {
+                    self.edit_board(Board::accept_repair);
+                }
             }
             Command::RejectRepair => self.puzzle.board.repair = None,
             Command::FirstStep => self.walk(|_, _| 0),
@@ -218,46 +267,129 @@ impl SudokuLensApp {
                 }
                 self.say(Severity::Info, "puzzle copied as 81 characters");
             }
-            Command::SaveAnnotatedDialog => {
-                let name = format!("{}-annotated.png", file_stem(&self.puzzle.label));
-                let mut dialog = rfd::FileDialog::new()
-                    .set_title("Save annotated PNG")
-                    .set_file_name(name)
-                    .add_filter("PNG", &["png"]);
-                if let Some(dir) = &self.settings.last_dir {
-                    dialog = dialog.set_directory(dir);
-                }
-                if let Some(path) = dialog.save_file() {
-                    self.apply(Command::SaveAnnotated(path));
-                }
-            }
+            Command::SaveAnnotatedDialog => self.choose_file(PickerMode::Save),
             Command::SaveAnnotated(path) => match self.annotated_image().save(&path) {
-                Ok(()) => self.say(Severity::Info, format!("saved {}", path.display())),
+                Ok(()) => {
+                    self.settings.last_dir = path.parent().map(Path::to_path_buf);
+                    self.say(Severity::Info, format!("saved {}", path.display()));
+                }
                 Err(e) => self.say(
                     Severity::Error,
                     format!("cannot save {}: {e}", path.display()),
                 ),
             },
             Command::ClearBoard => {
-                self.puzzle.board = Board::default();
-                self.puzzle.label.clear();
-                self.puzzle.edited = false;
-                self.puzzle.camera = None;
-                self.board_changed(true);
+                if self.puzzle.board.filled() > 0 {
+                    self.edit_board(|b| *b = Board::default());
+                    self.say(Severity::Info, "board cleared — Ctrl+Z brings it back");
+                }
             }
         }
     }
 
-    /// Stops the camera and scans a photo on the `photo-scan` thread.
+    /// Asks for a file: the system chooser on its own thread (the UI keeps drawing; the
+    /// answer comes through `ui.dialog_answers`), or the app's picker when the system one
+    /// cannot open, saying why.
+    fn choose_file(&mut self, mode: PickerMode) {
+        if self.ui.dialog_open || self.ui.picker.is_some() {
+            return;
+        }
+        let name = match mode {
+            PickerMode::Open => String::new(),
+            PickerMode::Save => format!("{}-annotated.png", file_stem(&self.puzzle.label)),
+        };
+        let why = if self.options.in_app_file_picker {
+            Err(String::new())
+        } else {
+            crate::browse::system_chooser().map_err(|why| {
+                format!("The system file chooser cannot open: {why}. Choose the file here.")
+            })
+        };
+        if let Err(why) = why {
+            self.open_picker(mode, name, why);
+            return;
+        }
+        let dir = self.settings.last_dir.clone();
+        let answers = Arc::clone(&self.ui.dialog_answers);
+        let notify = self.notify();
+        let spawned = std::thread::Builder::new()
+            .name("file-dialog".into())
+            .spawn(move || {
+                let opened = std::time::Instant::now();
+                let mut dialog = rfd::FileDialog::new();
+                if let Some(dir) = &dir {
+                    dialog = dialog.set_directory(dir);
+                }
+                let path = match mode {
+                    PickerMode::Open => dialog
+                        .set_title("Open a Sudoku photo")
+                        .add_filter("Images", &crate::browse::IMAGE_EXTENSIONS)
+                        .pick_file(),
+                    PickerMode::Save => dialog
+                        .set_title("Save the picture as PNG")
+                        .set_file_name(name)
+                        .add_filter("PNG", &["png"])
+                        .save_file(),
+                };
+                answers.put(DialogAnswer {
+                    mode,
+                    path,
+                    open_for: opened.elapsed(),
+                });
+                notify();
+            });
+        match spawned {
+            Ok(_) => self.ui.dialog_open = true,
+            Err(e) => self.open_picker(
+                mode,
+                String::new(),
+                format!("The system file chooser cannot open ({e}). Choose the file here."),
+            ),
+        }
+    }
+
+    /// Opens the app's own file picker.
+    pub(super) fn open_picker(&mut self, mode: PickerMode, mut name: String, why: String) {
+        if mode == PickerMode::Save && name.is_empty() {
+            name = format!("{}-annotated.png", file_stem(&self.puzzle.label));
+        }
+        self.ui.picker = Some(FilePicker::new(
+            mode,
+            self.settings.last_dir.clone(),
+            name,
+            why,
+        ));
+    }
+
+    /// Stops the camera and scans a photo on the `photo-scan` thread. The picture, grid and
+    /// puzzle shown stay as they are until the photo reads; a photo that does not read
+    /// changes nothing but the message.
     pub(super) fn start_photo_scan(&mut self, input: PhotoInput, label: String) {
+        let scanner = Arc::clone(&self.pipeline.photo);
+        self.start_photo_load(input, label, scanner);
+    }
+
+    /// [`Self::start_photo_scan`] with a given scanner.
+    pub(super) fn start_photo_load(
+        &mut self,
+        input: PhotoInput,
+        label: String,
+        scanner: Arc<dyn PhotoScanner>,
+    ) {
         self.stop_camera();
-        self.live.forget_grid(LiveState::Searching);
-        self.puzzle.label = label.clone();
+        if !self.source.photo_pending {
+            self.source.status_before_scan = self.source.status.clone();
+        }
+        self.source.pending_path = match &input {
+            PhotoInput::File(path) => Some(path.clone()),
+            PhotoInput::Image(_) => None,
+        };
+        self.source.pending_label = label.clone();
         self.source.status = SourceStatus::Scanning(label);
         self.source.photo_generation += 1;
         self.source.photo_pending = true;
         spawn_photo_scan(
-            Arc::clone(&self.pipeline.photo),
+            scanner,
             input,
             self.source.photo_generation,
             Arc::clone(&self.source.photo_results),

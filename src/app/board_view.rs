@@ -8,6 +8,7 @@ use egui::{Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 use crate::sudoku::{Candidate, Cell, CellSet, Role, Step};
 
 use super::command::Command;
+use super::steps_view::where_houses;
 use crate::session::{Board, HintLevel, Walkthrough};
 
 /// Amber background of an uncertain cell.
@@ -51,10 +52,14 @@ pub struct BoardView<'a> {
     pub show_candidates: bool,
     /// Hint mode: how much of the current step to show (`None`: hint mode off, show all).
     pub hint: Option<HintLevel>,
+    /// Cells whose solution digit is shown (revealed one by one, or all).
+    pub revealed: &'a [bool; 81],
+    /// The largest side the board may take, points (the layout keeps room for the steps).
+    pub max_side: f32,
 }
 
 /// The part of `step` to draw at `hint` level: `None` hides it, `Some(false)` shows only the
-/// pattern, `Some(true)` everything.
+/// houses to look at, `Some(true)` everything.
 pub fn step_visibility(hint: Option<HintLevel>) -> Option<bool> {
     match hint {
         None | Some(HintLevel::Full) => Some(true),
@@ -63,14 +68,15 @@ pub fn step_visibility(hint: Option<HintLevel>) -> Option<bool> {
     }
 }
 
-/// The cells highlighted for `step`: pattern cells, plus placements and elimination cells when
-/// `full`.
+/// The cells highlighted for `step`: when `full`, the pattern cells, placements and
+/// elimination cells; otherwise (the "where" hint) the cells of the houses to look at.
 pub fn step_cells(step: &Step, full: bool) -> CellSet {
+    if !full {
+        return where_houses(step).iter().flat_map(|h| h.cells()).collect();
+    }
     let mut cells: CellSet = step.marks.iter().map(|m| m.candidate.cell).collect();
-    if full {
-        for c in step.placements.iter().chain(&step.eliminations) {
-            cells.insert(c.cell);
-        }
+    for c in step.placements.iter().chain(&step.eliminations) {
+        cells.insert(c.cell);
     }
     cells
 }
@@ -93,12 +99,21 @@ pub fn cell_label(cell: Cell, value: u8) -> String {
     }
 }
 
+/// Smallest board side, points.
+pub const MIN_SIDE: f32 = 150.0;
+/// Largest board side, points.
+pub const MAX_SIDE: f32 = 460.0;
+/// Outline of the selected cell (the keyboard focus).
+pub const FOCUS_STROKE: Color32 = Color32::from_rgb(20, 90, 230);
+/// Revealed solution digits.
+pub const REVEALED_COLOR: Color32 = Color32::from_rgb(20, 140, 70);
+
 /// Draws the board and handles clicks and digit keys.
 pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>) -> Rect {
     let side = ui
         .available_width()
-        .min(ui.available_height())
-        .clamp(200.0, 460.0);
+        .min(view.max_side)
+        .clamp(MIN_SIDE, MAX_SIDE);
     let (rect, _) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
     let cell_size = side / 9.0;
     let cell_rect = |c: Cell| {
@@ -126,6 +141,18 @@ pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>)
         if response.clicked() {
             cmds.push(Command::SelectCell(Some(c)));
         }
+        let edited = view.board.is_edited(c);
+        let can_reveal = view.board.values[c.index()] == 0 && !view.revealed[c.index()];
+        if edited || can_reveal {
+            response.context_menu(|ui| {
+                if can_reveal && ui.button("Reveal this cell").clicked() {
+                    cmds.push(Command::RevealCell(c));
+                }
+                if edited && ui.button("Revert to what was read").clicked() {
+                    cmds.push(Command::RevertCell(c));
+                }
+            });
+        }
     }
     if let Some(sel) = view.selected {
         ui.input(|i| {
@@ -138,10 +165,7 @@ pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>)
                 }
             }
             if i.key_pressed(egui::Key::Delete) || i.key_pressed(egui::Key::Backspace) {
-                cmds.push(Command::SetCell {
-                    cell: sel,
-                    value: 0,
-                });
+                cmds.push(Command::DeleteCell(sel));
             }
             if i.key_pressed(egui::Key::Escape) {
                 cmds.push(Command::SelectCell(None));
@@ -153,7 +177,19 @@ pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>)
     painter.rect_filled(rect, 2.0, Color32::WHITE);
 
     // Backgrounds: step houses, pattern cells, placements, then selection and warnings on top.
-    if let Some(step) = step {
+    if let Some(step) = step.filter(|_| !full) {
+        // The "where" hint: only the houses to look at.
+        for house in where_houses(step) {
+            for c in house.cells() {
+                painter.rect_filled(
+                    cell_rect(c),
+                    0.0,
+                    role_color(Role::Base).gamma_multiply(0.3),
+                );
+            }
+        }
+    }
+    if let Some(step) = step.filter(|_| full) {
         for (house, role) in &step.houses {
             let fill = role_color(*role).gamma_multiply(0.18);
             for c in house.cells() {
@@ -167,10 +203,8 @@ pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>)
                 role_color(m.role).gamma_multiply(0.35),
             );
         }
-        if full {
-            for p in &step.placements {
-                painter.rect_filled(cell_rect(p.cell).shrink(1.0), 0.0, PLACEMENT_FILL);
-            }
+        for p in &step.placements {
+            painter.rect_filled(cell_rect(p.cell).shrink(1.0), 0.0, PLACEMENT_FILL);
         }
     }
     for c in Cell::all() {
@@ -227,6 +261,18 @@ pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>)
             continue;
         }
         let Some(grid) = grid else { continue };
+        if view.revealed[i]
+            && let Some(d) = view.walk.map(|w| w.explained().solution[i])
+        {
+            painter.text(
+                r.center(),
+                egui::Align2::CENTER_CENTER,
+                d.to_string(),
+                digit_font.clone(),
+                REVEALED_COLOR,
+            );
+            continue;
+        }
         if let Some(d) = grid.value(c) {
             painter.text(
                 r.center(),
@@ -237,17 +283,24 @@ pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>)
             );
             continue;
         }
-        if !view.show_candidates {
-            continue;
-        }
         for d in grid.candidates(c).iter() {
             let pos = r.min + candidate_offset(d.get()) * cell_size;
             let cand = Candidate::new(c, d);
-            if let Some(step) = step {
+            // With candidates hidden, the step's own candidates are still drawn.
+            let in_step = full
+                && step.is_some_and(|s| {
+                    s.marks.iter().any(|m| m.candidate == cand)
+                        || s.eliminations.contains(&cand)
+                        || s.placements.contains(&cand)
+                });
+            if !view.show_candidates && !in_step {
+                continue;
+            }
+            if let Some(step) = step.filter(|_| full) {
                 if let Some(m) = step.marks.iter().find(|m| m.candidate == cand) {
                     painter.circle_filled(pos, cell_size * 0.15, role_color(m.role));
                 }
-                if full && step.placements.contains(&cand) {
+                if step.placements.contains(&cand) {
                     painter.circle_filled(pos, cell_size * 0.15, PLACEMENT_FILL);
                 }
             }
@@ -272,6 +325,16 @@ pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>)
                 );
             }
         }
+    }
+
+    // The selected cell's outline: visible over any fill.
+    if let Some(sel) = view.selected {
+        painter.rect_stroke(
+            cell_rect(sel).shrink(1.5),
+            2.0,
+            Stroke::new(3.0, FOCUS_STROKE),
+            egui::StrokeKind::Inside,
+        );
     }
 
     // Chain links.

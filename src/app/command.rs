@@ -49,6 +49,29 @@ pub enum Command {
         /// 1–9, or 0 to clear.
         value: u8,
     },
+    /// Move the selection (arrow keys while a cell is selected).
+    MoveSelection {
+        /// Rows down (negative: up).
+        rows: i32,
+        /// Columns right (negative: left).
+        cols: i32,
+    },
+    /// Delete in a cell: a corrected digit goes back to what was read, else the cell empties.
+    DeleteCell(Cell),
+    /// Put a cell back to what was read.
+    RevertCell(Cell),
+    /// Put the whole board back to what was read.
+    RevertBoard,
+    /// Take back the last board change (edit, repair, revert, Clear).
+    Undo,
+    /// Do again what was undone.
+    Redo,
+    /// Show the solution of one cell.
+    RevealCell(Cell),
+    /// Open or close the help overlay.
+    ToggleHelp,
+    /// Close the explanation of a photo that did not load.
+    DismissProblem,
     /// Apply the suggested repair.
     AcceptRepair,
     /// Dismiss the suggested repair.
@@ -77,6 +100,6 @@ pub enum Command {
     SaveAnnotatedDialog,
     /// Write the annotated PNG to a path.
     SaveAnnotated(PathBuf),
-    /// Empty the board.
+    /// Empty the board (undoable).
     ClearBoard,
 }

@@ -1,12 +1,13 @@
 //! The main view: the camera frame or photo, with the overlays projected onto it through the
 //! lattice — the lattice itself (yellow while searching, orange while following or reading,
 //! green when locked), the solution written into the empty cells, and the current step
-//! (pattern cells, placements, struck candidates, chain links). Whether the solution and the
+//! (pattern cells, placements, eliminated candidates as struck digits in their candidate
+//! positions, chain links). Whether the solution and the
 //! step may be drawn on this picture is the caller's decision.
 
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 
-use crate::sudoku::{Cell, LinkKind, Step};
+use crate::sudoku::{Cell, LinkKind, Role, Step};
 use crate::vision::Lattice;
 
 use crate::annotate::projection::image_from_grid;
@@ -72,7 +73,19 @@ pub fn image_ui(
         painter.add(Shape::line(col, Stroke::new(w, color)));
     }
     // The current step, projected.
-    if let Some((step, full)) = overlay.step {
+    if let Some((step, false)) = overlay.step {
+        for house in super::steps_view::where_houses(step) {
+            for c in house.cells() {
+                fill_cell(
+                    &painter,
+                    &to_screen,
+                    c,
+                    role_color(Role::Base).gamma_multiply(0.3),
+                );
+            }
+        }
+    }
+    if let Some((step, true)) = overlay.step {
         for m in &step.marks {
             fill_cell(
                 &painter,
@@ -81,7 +94,7 @@ pub fn image_ui(
                 role_color(m.role).gamma_multiply(0.45),
             );
         }
-        if full {
+        {
             for p in &step.placements {
                 fill_cell(
                     &painter,
@@ -98,14 +111,21 @@ pub fn image_ui(
                     cell_px,
                 );
             }
+            // An eliminated candidate: its digit, small, in its candidate position, struck.
+            let font = egui::FontId::proportional((cell_px * 0.3).max(7.0));
             for e in &step.eliminations {
                 let o = candidate_offset(e.digit.get());
                 let (x, y) = (e.cell.col() as f32 + o.x, e.cell.row() as f32 + o.y);
-                let h = 0.1;
-                painter.line_segment(
-                    [to_screen(x - h, y - h), to_screen(x + h, y + h)],
-                    Stroke::new(2.0, ELIMINATION_COLOR),
+                let at = to_screen(x, y);
+                painter.circle_filled(at, cell_px * 0.16, Color32::from_white_alpha(200));
+                painter.text(
+                    at,
+                    egui::Align2::CENTER_CENTER,
+                    e.digit.to_string(),
+                    font.clone(),
+                    ELIMINATION_COLOR,
                 );
+                let h = 0.11;
                 painter.line_segment(
                     [to_screen(x - h, y + h), to_screen(x + h, y - h)],
                     Stroke::new(2.0, ELIMINATION_COLOR),

@@ -18,6 +18,7 @@ mod apply;
 pub mod board_view;
 pub mod command;
 mod diagnostics;
+pub mod file_picker;
 pub mod geometry;
 pub mod image_view;
 mod panels;
@@ -83,6 +84,9 @@ pub struct AppOptions {
     pub capture: CaptureOptions,
     /// Where to publish run statistics (read after the window closes).
     pub stats: Option<Arc<Mutex<RunStats>>>,
+    /// Use the app's own file picker, never the system's (tests; desktops whose chooser
+    /// misbehaves).
+    pub in_app_file_picker: bool,
 }
 
 impl Default for AppOptions {
@@ -101,6 +105,7 @@ impl Default for AppOptions {
             pipeline: None,
             capture: CaptureOptions::default(),
             stats: None,
+            in_app_file_picker: false,
         }
     }
 }
@@ -169,6 +174,7 @@ impl SudokuLensApp {
             puzzle.label = saved.label.clone();
             puzzle.restore_step = Some(saved.step);
             puzzle.edited = true;
+            puzzle.restore_photo = saved.restorable_photo();
         }
         let mut app = SudokuLensApp {
             options,
@@ -247,15 +253,13 @@ impl SudokuLensApp {
         board_view::step_cells(step, full).iter().collect()
     }
 
-    /// Whether the main view writes the solution onto the picture now: a photo that was read,
-    /// or a camera frame on which the live path found the grid of a trusted read of the
-    /// board's puzzle (never a stale lattice, never another puzzle's paper), with the
-    /// solution shown and the board solved.
+    /// Whether the main view writes solution digits onto the picture now: a photo that was
+    /// read, or a camera frame on which the live path found the grid of a trusted read of the
+    /// board's puzzle (never a stale lattice, never another puzzle's paper), with the board
+    /// solved; which digits is [`SudokuLensApp::shown_solution`].
     pub fn solution_on_picture(&self) -> bool {
         self.overlay_on_picture()
             && self.live.lattice.is_some()
-            && self.settings.show_solution
-            && !self.settings.hint_mode
             && self.puzzle.solve.walkthrough().is_some()
     }
 
@@ -282,17 +286,41 @@ impl SudokuLensApp {
         self.source.photo_pending || matches!(self.puzzle.solve, SolveState::Solving)
     }
 
-    /// The annotated PNG of the current state: the photo with the solution written on it, or a
-    /// rendered board when there is no photo or no lattice.
+    /// The cells whose solution digit is shown: all with "Show solution" (reveal all), else
+    /// the ones the user revealed.
+    pub fn revealed_cells(&self) -> [bool; 81] {
+        if self.settings.show_solution && !self.settings.hint_mode {
+            [true; 81]
+        } else {
+            self.puzzle.revealed
+        }
+    }
+
+    /// The solution digits shown now, 0 elsewhere: the revealed cells and the digits placed by
+    /// the steps before the current one (nothing when not solved).
+    pub fn shown_solution(&self) -> Option<[u8; 81]> {
+        let walk = self.puzzle.solve.walkthrough()?;
+        let solution = &walk.explained().solution;
+        let revealed = self.revealed_cells();
+        let placed = walk.grid();
+        Some(std::array::from_fn(|i| {
+            let cell = Cell::from_index(i);
+            if revealed[i] || placed.value(cell).is_some() {
+                solution[i]
+            } else {
+                0
+            }
+        }))
+    }
+
+    /// The annotated PNG of what is shown: the photo (or, with no photo or no grid on it, a
+    /// rendered board) with the digits shown on the board written in (see
+    /// [`SudokuLensApp::shown_solution`]).
     pub fn annotated_image(&self) -> RgbImage {
-        let solution = self
-            .puzzle
-            .solve
-            .walkthrough()
-            .map(|w| &w.explained().solution);
+        let shown = self.shown_solution();
         let annotation = annotate::Annotation {
             values: &self.puzzle.board.values,
-            solution,
+            solution: shown.as_ref(),
         };
         match (&self.live.image, &self.live.lattice) {
             (Some(view), Some(lattice)) => {
@@ -322,7 +350,13 @@ impl SudokuLensApp {
             .default_size(470.0)
             .min_size(300.0)
             .show(ui, |ui| self.side_ui(ui, &mut cmds));
-        egui::CentralPanel::default().show(ui, |ui| self.main_view_ui(ui));
+        egui::CentralPanel::default().show(ui, |ui| self.main_view_ui(ui, &mut cmds));
+        self.help_ui(&ctx, &mut cmds);
+        if let Some(picker) = &mut self.ui.picker
+            && !picker.ui(&ctx, &mut cmds)
+        {
+            self.ui.picker = None;
+        }
 
         for cmd in cmds {
             self.apply(cmd);
@@ -368,6 +402,11 @@ impl SudokuLensApp {
             self.apply(Command::StartSequence(path));
         } else if let Some(path) = self.options.photo.clone() {
             self.apply(Command::LoadPhoto(path));
+        } else if let Some((path, lattice)) = self.puzzle.restore_photo.take() {
+            // The saved board (with its edits) stays; only the picture and its grid come back.
+            let label = self.puzzle.label.clone();
+            let known: Arc<dyn pipeline::PhotoScanner> = Arc::new(pipeline::KnownGrid(lattice));
+            self.start_photo_load(workers::PhotoInput::File(path), label, known);
         } else if self.options.start_camera && self.options.screenshot.is_none() {
             self.apply(Command::StartCamera);
         }
@@ -375,7 +414,12 @@ impl SudokuLensApp {
 
     fn saved_puzzle(&self) -> SavedPuzzle {
         let step = self.puzzle.solve.walkthrough().map_or(0, |w| w.pos());
-        SavedPuzzle::capture(&self.puzzle.board, step, &self.puzzle.label)
+        let mut saved = SavedPuzzle::capture(&self.puzzle.board, step, &self.puzzle.label);
+        if self.source.camera.is_none() {
+            saved.photo.clone_from(&self.puzzle.photo);
+            saved.lattice = self.live.lattice.filter(|_| saved.photo.is_some());
+        }
+        saved
     }
 }
 

@@ -45,7 +45,38 @@ impl SudokuLensApp {
                 _ => {}
             }
         }
+        let selected = self.ui.selected.is_some();
         ctx.input_mut(|i| {
+            let shift_command = egui::Modifiers::COMMAND | egui::Modifiers::SHIFT;
+            if i.consume_key(shift_command, egui::Key::Z)
+                || i.consume_key(egui::Modifiers::COMMAND, egui::Key::Y)
+            {
+                cmds.push(Command::Redo);
+            }
+            if i.consume_key(egui::Modifiers::COMMAND, egui::Key::Z) {
+                cmds.push(Command::Undo);
+            }
+            if i.consume_key(egui::Modifiers::NONE, egui::Key::F1)
+                || i.consume_key(egui::Modifiers::NONE, egui::Key::Questionmark)
+            {
+                cmds.push(Command::ToggleHelp);
+            }
+            if self.ui.help_open && i.consume_key(egui::Modifiers::NONE, egui::Key::Escape) {
+                cmds.push(Command::ToggleHelp);
+            }
+            if selected {
+                // Arrows move the selected cell; Esc (in the board) lets go of it.
+                for (key, rows, cols) in [
+                    (egui::Key::ArrowUp, -1, 0),
+                    (egui::Key::ArrowDown, 1, 0),
+                    (egui::Key::ArrowLeft, 0, -1),
+                    (egui::Key::ArrowRight, 0, 1),
+                ] {
+                    if i.consume_key(egui::Modifiers::NONE, key) {
+                        cmds.push(Command::MoveSelection { rows, cols });
+                    }
+                }
+            }
             if i.consume_key(egui::Modifiers::COMMAND, egui::Key::O) {
                 cmds.push(Command::OpenPhotoDialog);
             }
@@ -126,7 +157,7 @@ impl SudokuLensApp {
                     }
                 });
             if ui
-                .button("Rescan")
+                .button("Find cameras")
                 .on_hover_text("Look for cameras again")
                 .clicked()
             {
@@ -147,8 +178,36 @@ impl SudokuLensApp {
                     }
                 });
             ui.separator();
+            let history = &self.puzzle.history;
+            if ui
+                .add_enabled(history.can_undo(), egui::Button::new("Undo"))
+                .on_hover_text("Ctrl+Z")
+                .clicked()
+            {
+                cmds.push(Command::Undo);
+            }
+            if ui
+                .add_enabled(history.can_redo(), egui::Button::new("Redo"))
+                .on_hover_text("Ctrl+Shift+Z")
+                .clicked()
+            {
+                cmds.push(Command::Redo);
+            }
+            let edited = crate::sudoku::Cell::all().any(|c| self.puzzle.board.is_edited(c));
+            if ui
+                .add_enabled(edited, egui::Button::new("Revert to what was read"))
+                .on_hover_text("Undo every edit of the board")
+                .clicked()
+            {
+                cmds.push(Command::RevertBoard);
+            }
+            ui.separator();
             let mut show_solution = self.settings.show_solution;
-            if ui.checkbox(&mut show_solution, "Show solution").changed() {
+            if ui
+                .checkbox(&mut show_solution, "Show solution")
+                .on_hover_text("Reveal all: the solution on the board and on the photo")
+                .changed()
+            {
                 cmds.push(Command::SetShowSolution(show_solution));
             }
             let mut show_candidates = self.settings.show_candidates;
@@ -166,8 +225,15 @@ impl SudokuLensApp {
             if ui.button("Save PNG…").on_hover_text("Ctrl+S").clicked() {
                 cmds.push(Command::SaveAnnotatedDialog);
             }
-            if ui.button("Clear").clicked() {
+            if ui
+                .button("Clear")
+                .on_hover_text("Empty the board (Ctrl+Z brings it back)")
+                .clicked()
+            {
                 cmds.push(Command::ClearBoard);
+            }
+            if ui.button("Help").on_hover_text("F1 or ?").clicked() {
+                cmds.push(Command::ToggleHelp);
             }
         });
     }
@@ -199,19 +265,29 @@ impl SudokuLensApp {
                 ui.separator();
             }
             ui.label(format!("ui {:.0} fps", stats.repaint_fps));
-            if let Some(m) = &self.ui.message {
-                ui.separator();
-                let color = match m.severity {
-                    Severity::Info => ui.visuals().text_color(),
-                    Severity::Warning => Color32::from_rgb(230, 150, 20),
-                    Severity::Error => Color32::from_rgb(220, 60, 40),
-                };
-                ui.colored_label(color, &m.text);
-            }
         });
+        if let Some(m) = &self.ui.message {
+            let color = match m.severity {
+                Severity::Info => ui.visuals().text_color(),
+                Severity::Warning => Color32::from_rgb(230, 150, 20),
+                Severity::Error => Color32::from_rgb(220, 60, 40),
+            };
+            // On its own line, wrapped: a long message is never cut off.
+            ui.add(egui::Label::new(RichText::new(&m.text).color(color)).wrap());
+        }
     }
 
+    /// The side panel, scrolling when it does not fit; the board shrinks first so that the
+    /// step controls and the current step stay in view down to an 800×600 window.
     pub(super) fn side_ui(&mut self, ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
+        let max_side = (ui.available_height() - STEPS_RESERVE).max(board_view::MIN_SIDE);
+        egui::ScrollArea::vertical()
+            .id_salt("side-panel")
+            .auto_shrink([false, false])
+            .show(ui, |ui| self.side_contents_ui(ui, max_side, cmds));
+    }
+
+    fn side_contents_ui(&mut self, ui: &mut egui::Ui, max_side: f32, cmds: &mut Vec<Command>) {
         if let Some(reading) = self.reading_board() {
             ui.heading("Board — reading…");
             let view = board_view::BoardView {
@@ -220,6 +296,8 @@ impl SudokuLensApp {
                 selected: None,
                 show_candidates: false,
                 hint: None,
+                revealed: &[false; 81],
+                max_side,
             };
             // Shown, not edited: the digits are still being voted.
             board_view::board_ui(ui, view, &mut Vec::new());
@@ -242,26 +320,32 @@ impl SudokuLensApp {
                 .walkthrough()
                 .map_or(HintLevel::Technique, |w| w.hint)
         });
+        let revealed = self.revealed_cells();
         let view = board_view::BoardView {
             board: &self.puzzle.board,
             walk: self.puzzle.solve.walkthrough(),
             selected: self.ui.selected,
             show_candidates: self.settings.show_candidates,
             hint,
+            revealed: &revealed,
+            max_side,
         };
         board_view::board_ui(ui, view, cmds);
         let uncertain = self.puzzle.board.uncertain.iter().filter(|&&u| u).count();
-        let conflicts = self.puzzle.board.conflicts().iter().filter(|&&c| c).count();
+        let conflicts = self.puzzle.board.conflict_words();
         if uncertain > 0 {
             ui.colored_label(
                 board_view::UNCERTAIN_FILL,
                 format!("{uncertain} uncertain cell(s): check them against the paper."),
             );
         }
-        if conflicts > 0 {
-            ui.colored_label(
-                board_view::CONFLICT_FILL,
-                format!("{conflicts} cells repeat a digit."),
+        if let Some(words) = conflicts {
+            ui.add(
+                egui::Label::new(
+                    RichText::new(format!("The red cells repeat a digit: {words}."))
+                        .color(board_view::CONFLICT_FILL),
+                )
+                .wrap(),
             );
         }
         if let Some(repair) = &self.puzzle.board.repair {
@@ -275,11 +359,38 @@ impl SudokuLensApp {
                 }
             });
         }
-        if self.ui.selected.is_some() {
-            ui.weak("Type 1–9 to set the selected cell, 0 or Delete to clear, Esc to deselect.");
+        if let Some(cell) = self.ui.selected {
+            ui.horizontal_wrapped(|ui| {
+                let i = cell.index();
+                let solved = self.puzzle.solve.walkthrough().is_some();
+                if solved
+                    && self.puzzle.board.values[i] == 0
+                    && !revealed[i]
+                    && ui.button("Reveal this cell").clicked()
+                {
+                    cmds.push(Command::RevealCell(cell));
+                }
+                if self.puzzle.board.is_edited(cell)
+                    && ui.button("Revert to what was read").clicked()
+                {
+                    cmds.push(Command::RevertCell(cell));
+                }
+            });
+            ui.weak(
+                "Type 1–9 to set the selected cell, 0 to clear, Delete to restore what was \
+                 read, arrows to move, Esc to deselect.",
+            );
         }
         ui.separator();
-        steps_view::steps_ui(ui, &self.puzzle.solve, self.settings.hint_mode, cmds);
+        let scroll = self.ui.steps_scrolled_to != self.puzzle.solve.walkthrough().map(|w| w.pos());
+        steps_view::steps_ui(
+            ui,
+            &self.puzzle.solve,
+            self.settings.hint_mode,
+            scroll,
+            cmds,
+        );
+        self.ui.steps_scrolled_to = self.puzzle.solve.walkthrough().map(|w| w.pos());
     }
 
     /// The digits being voted for a puzzle in view that is not yet trusted, as a board to show
@@ -292,16 +403,16 @@ impl SudokuLensApp {
         Some(Board::new(voted.values, voted.uncertain(), None))
     }
 
-    pub(super) fn main_view_ui(&mut self, ui: &mut egui::Ui) {
+    pub(super) fn main_view_ui(&mut self, ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
+        self.load_problem_ui(ui, cmds);
         let Some(view) = &self.live.image else {
             image_view::empty_view_ui(ui, self.ui.hovering_files);
             return;
         };
         let walk = self.puzzle.solve.walkthrough();
         let same_paper = self.overlay_on_picture();
-        let solution = walk
-            .filter(|_| same_paper && self.settings.show_solution && !self.settings.hint_mode)
-            .map(|w| (&self.puzzle.board.values, &w.explained().solution));
+        let shown = self.shown_solution().filter(|_| same_paper);
+        let solution = shown.as_ref().map(|s| (&self.puzzle.board.values, s));
         let visible = board_view::step_visibility(
             self.settings
                 .hint_mode
@@ -334,6 +445,92 @@ impl SudokuLensApp {
         }
     }
 }
+
+/// The shortcuts the help overlay lists: keys, what they do.
+pub const SHORTCUTS: [(&str, &str); 14] = [
+    ("F1 or ?", "open or close this help"),
+    ("Ctrl+O", "open a photo"),
+    ("Ctrl+V", "paste a photo, or a puzzle as 81 digits"),
+    ("Ctrl+S", "save the picture as shown (PNG)"),
+    ("Ctrl+C", "copy the puzzle as 81 characters"),
+    ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo a change of the board"),
+    (
+        "Right / Left arrow",
+        "next / previous step (no cell selected)",
+    ),
+    ("Home / End", "first step / solved"),
+    ("H", "hint mode: reveal the next part of the step"),
+    (
+        "click a cell",
+        "select it; right-click to reveal or revert it",
+    ),
+    ("1–9, 0", "set the selected cell, clear it"),
+    (
+        "Delete",
+        "put a corrected cell back to what was read (else clear it)",
+    ),
+    ("arrows", "move the selected cell"),
+    ("Esc", "let go of the cell, close this help"),
+];
+
+impl SudokuLensApp {
+    /// The help overlay (F1 / ?): the shortcuts.
+    pub(super) fn help_ui(&mut self, ctx: &egui::Context, cmds: &mut Vec<Command>) {
+        if !self.ui.help_open {
+            return;
+        }
+        let mut open = true;
+        egui::Window::new("Help — keyboard and mouse")
+            .open(&mut open)
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, Vec2::ZERO)
+            .show(ctx, |ui| {
+                egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
+                    for (keys, what) in SHORTCUTS {
+                        ui.label(RichText::new(keys).strong());
+                        ui.label(what);
+                        ui.end_row();
+                    }
+                });
+            });
+        if !open {
+            cmds.push(Command::ToggleHelp);
+        }
+    }
+
+    /// A photo that did not load, explained over the main view until dismissed.
+    pub(super) fn load_problem_ui(&self, ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
+        let Some(advice) = &self.ui.load_problem else {
+            return;
+        };
+        egui::Frame::group(ui.style())
+            .fill(Color32::from_rgb(255, 236, 230))
+            .show(ui, |ui| {
+                ui.add(
+                    egui::Label::new(
+                        RichText::new(&advice.headline)
+                            .strong()
+                            .color(Color32::from_rgb(150, 20, 10)),
+                    )
+                    .wrap(),
+                );
+                ui.add(
+                    egui::Label::new(RichText::new(&advice.try_this).color(Color32::from_gray(30)))
+                        .wrap(),
+                );
+                if ui.button("Dismiss").clicked() {
+                    cmds.push(Command::DismissProblem);
+                }
+                ui.collapsing("Details", |ui| {
+                    ui.add(egui::Label::new(&advice.detail).wrap());
+                });
+            });
+    }
+}
+
+/// Height kept below the board for the step controls and the current step, points.
+const STEPS_RESERVE: f32 = 250.0;
 
 /// The status-bar words for where the live path stands, e.g. `following 1/2 steady frames`,
 /// `reading 2/3`, `locked`.

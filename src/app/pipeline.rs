@@ -11,6 +11,7 @@ use image::RgbImage;
 
 use crate::digits::Repair;
 use crate::live::LiveAnalyzer;
+use crate::session::LoadFailure;
 use crate::vision::Lattice;
 
 /// The digits read from one image: value per cell (0 empty, pencil marks count as empty) and the
@@ -43,9 +44,9 @@ pub struct PhotoScan {
 
 /// Scans one still image. Called on a worker thread.
 pub trait PhotoScanner: Send + Sync {
-    /// Finds and reads the grid; `Err` carries a message for the status bar (no grid found,
-    /// model failed to load, …).
-    fn scan(&self, image: &RgbImage) -> Result<PhotoScan, String>;
+    /// Finds and reads the grid; `Err` says why not (no grid found, model failed to load, …),
+    /// worded for the user by [`LoadFailure::advice`].
+    fn scan(&self, image: &RgbImage) -> Result<PhotoScan, LoadFailure>;
 }
 
 /// Makes a fresh [`LiveAnalyzer`] (one per camera session; called on the scanner thread, as
@@ -64,5 +65,20 @@ pub struct Pipeline {
 impl std::fmt::Debug for Pipeline {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Pipeline").finish_non_exhaustive()
+    }
+}
+
+/// A "scanner" that reads nothing and returns a grid already known (a restored photo whose
+/// board was saved with its edits: the picture and its grid come back, the board stays).
+#[derive(Clone, Copy, Debug)]
+pub struct KnownGrid(pub Option<Lattice>);
+
+impl PhotoScanner for KnownGrid {
+    fn scan(&self, _image: &RgbImage) -> Result<PhotoScan, LoadFailure> {
+        Ok(PhotoScan {
+            lattice: self.0,
+            reading: None,
+            repair: None,
+        })
     }
 }

@@ -4,7 +4,7 @@
 //! live path (a trusted read of a new puzzle is loaded and solved).
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use image::RgbImage;
 
@@ -13,6 +13,8 @@ use crate::live::{LiveState, Overlay};
 use crate::session::{Board, SolveState, Walkthrough};
 
 use super::SudokuLensApp;
+use super::command::Command;
+use super::file_picker::PickerMode;
 use super::state::{CameraPuzzle, Severity, SourceStatus, ViewImage};
 use super::workers::ScanUpdate;
 
@@ -66,21 +68,22 @@ impl SudokuLensApp {
             && r.generation == self.source.photo_generation
         {
             self.source.photo_pending = false;
-            let label = self.puzzle.label.clone();
-            if let Some(image) = r.image {
-                self.set_view_image(ctx, image);
-            }
+            let label = std::mem::take(&mut self.source.pending_label);
+            let path = self.source.pending_path.take();
             match r.result {
                 Ok(scan) => {
+                    if let Some(image) = r.image {
+                        self.set_view_image(ctx, image);
+                    }
+                    self.ui.load_problem = None;
                     self.live.forget_grid(LiveState::Locked);
                     self.live.lattice = scan.lattice;
                     self.source.status = SourceStatus::Photo(label.clone());
+                    self.puzzle.label = label.clone();
+                    self.puzzle.photo = path;
                     if let Some(reading) = scan.reading {
                         let uncertain = reading.uncertain();
-                        self.puzzle.board = Board::new(reading.values, uncertain, scan.repair);
-                        self.puzzle.camera = None;
-                        self.puzzle.edited = false;
-                        self.board_changed(true);
+                        self.load_board(Board::new(reading.values, uncertain, scan.repair));
                         let n = self.puzzle.board.filled();
                         self.say(
                             Severity::Info,
@@ -88,11 +91,31 @@ impl SudokuLensApp {
                         );
                     }
                 }
-                Err(msg) => {
-                    self.live.forget_grid(LiveState::Searching);
-                    self.source.status = SourceStatus::Photo(label);
-                    self.say(Severity::Error, msg);
+                Err(failure) => {
+                    // Nothing the user had is touched: picture, grid, puzzle and its name stay.
+                    self.source.status = self.source.status_before_scan.clone();
+                    let advice = failure.advice(&label);
+                    tracing::warn!(detail = %advice.detail, "photo not loaded");
+                    self.say(Severity::Error, advice.summary());
+                    self.ui.load_problem = Some(advice);
                 }
+            }
+        }
+        // The system file chooser.
+        if let Some(answer) = self.ui.dialog_answers.take() {
+            self.ui.dialog_open = false;
+            match answer.path {
+                Some(path) => self.apply(match answer.mode {
+                    PickerMode::Open => Command::LoadPhoto(path),
+                    PickerMode::Save => Command::SaveAnnotated(path),
+                }),
+                // No one cancels a dialog that fast: it never showed (rfd says nothing).
+                None if answer.open_for < Duration::from_millis(300) => self.open_picker(
+                    answer.mode,
+                    String::new(),
+                    "The system file chooser did not open. Choose the file here.".into(),
+                ),
+                None => {}
             }
         }
         // Solver.
@@ -113,7 +136,12 @@ impl SudokuLensApp {
                     );
                     SolveState::Solved(Box::new(walk))
                 }
-                Err(msg) => SolveState::Unsolvable(msg),
+                Err(msg) => SolveState::Unsolvable(match self.puzzle.board.dead_end() {
+                    Some(place) => format!("{msg}: {place}"),
+                    None => format!(
+                        "{msg} — a digit is wrong somewhere; check the amber and edited cells"
+                    ),
+                }),
             };
         }
     }
@@ -133,6 +161,14 @@ impl SudokuLensApp {
             }
             CaptureEvent::Failed(err) => {
                 self.say(Severity::Error, err.to_string());
+                // Retrying cannot help without a camera or the right to use it: stop (the
+                // toolbar offers "Start camera" again) instead of failing every few seconds.
+                if matches!(
+                    err,
+                    CameraError::NoCamera | CameraError::PermissionDenied(_)
+                ) {
+                    self.stop_camera();
+                }
                 self.source.status = SourceStatus::CameraFailed(err);
             }
             CaptureEvent::Stalled(err) => {
@@ -204,11 +240,10 @@ impl SudokuLensApp {
         if self.puzzle.camera == Some(read) || (same_paper && self.puzzle.edited) {
             return;
         }
-        self.puzzle.board = Board::new(read.givens, [false; 81], None);
         self.puzzle.label = "camera".into();
-        self.puzzle.edited = false;
+        self.puzzle.photo = None;
+        self.load_board(Board::new(read.givens, [false; 81], None));
         self.puzzle.camera = Some(read);
-        self.board_changed(true);
         self.say(
             Severity::Info,
             format!("locked: read {} digits", self.puzzle.board.filled()),

@@ -13,7 +13,7 @@ use image::RgbImage;
 
 use crate::camera::{CameraDescriptor, CameraError, CaptureHandle, Frame, Mailbox};
 use crate::live::{LiveState, LockProgress, Overlay, VotedBoard};
-use crate::session::{Board, SolveState};
+use crate::session::{Advice, Board, History, SolveState};
 use crate::sudoku::Cell;
 use crate::vision::Lattice;
 
@@ -116,6 +116,12 @@ pub(crate) struct SourceState {
     pub photo_generation: u64,
     /// Whether a photo scan of `photo_generation` is running.
     pub photo_pending: bool,
+    /// The label of the photo being scanned (the puzzle's label changes only if it reads).
+    pub pending_label: String,
+    /// The file of the photo being scanned (`None`: pasted or dropped pixels).
+    pub pending_path: Option<std::path::PathBuf>,
+    /// What the status said before the scan began (restored when the scan fails).
+    pub status_before_scan: SourceStatus,
     /// What the status bar says about the source.
     pub status: SourceStatus,
     /// Seconds without frames of the last stall, until the camera reopens.
@@ -131,6 +137,9 @@ impl Default for SourceState {
             photo_results: Arc::new(Mailbox::new()),
             photo_generation: 0,
             photo_pending: false,
+            pending_label: String::new(),
+            pending_path: None,
+            status_before_scan: SourceStatus::Idle,
             status: SourceStatus::Idle,
             last_stall: None,
         }
@@ -169,7 +178,6 @@ impl LiveView {
 }
 
 /// The puzzle being worked on and its solve.
-#[derive(Default)]
 pub(crate) struct PuzzleState {
     /// The board.
     pub board: Board,
@@ -185,6 +193,32 @@ pub(crate) struct PuzzleState {
     pub restore_step: Option<usize>,
     /// The camera puzzle the board was loaded from (`None`: not from the camera session).
     pub camera: Option<CameraPuzzle>,
+    /// Boards before the user's actions, for undo/redo.
+    pub history: History,
+    /// Cells whose solution the user revealed.
+    pub revealed: [bool; 81],
+    /// The photo file the board was read from, if any (restored at restart).
+    pub photo: Option<std::path::PathBuf>,
+    /// A saved photo to show again at start, with the grid found on it then.
+    pub restore_photo: Option<(std::path::PathBuf, Option<Lattice>)>,
+}
+
+impl Default for PuzzleState {
+    fn default() -> Self {
+        PuzzleState {
+            board: Board::default(),
+            label: String::new(),
+            generation: 0,
+            edited: false,
+            solve: SolveState::default(),
+            restore_step: None,
+            camera: None,
+            history: History::default(),
+            revealed: [false; 81],
+            photo: None,
+            restore_photo: None,
+        }
+    }
 }
 
 /// Which live read a board was loaded from.
@@ -205,4 +239,27 @@ pub(crate) struct UiState {
     pub message: Option<Message>,
     /// Whether files are dragged over the window.
     pub hovering_files: bool,
+    /// The last photo that did not load, explained (shown until dismissed or a load works).
+    pub load_problem: Option<Advice>,
+    /// Whether the help overlay is open.
+    pub help_open: bool,
+    /// The step-list position last scrolled to (`None`: scroll on the next frame).
+    pub steps_scrolled_to: Option<usize>,
+    /// The app's own file picker, while open.
+    pub picker: Option<super::file_picker::FilePicker>,
+    /// The answer of the system file chooser running on its thread (newest wins).
+    pub dialog_answers: Arc<Mailbox<DialogAnswer>>,
+    /// Whether a system file chooser is open.
+    pub dialog_open: bool,
+}
+
+/// What the system file chooser answered.
+#[derive(Debug)]
+pub(crate) struct DialogAnswer {
+    /// What it was for.
+    pub mode: super::file_picker::PickerMode,
+    /// The chosen file (`None`: cancelled, or it never opened).
+    pub path: Option<std::path::PathBuf>,
+    /// How long it was open (a "cancel" within moments means it never showed).
+    pub open_for: std::time::Duration,
 }

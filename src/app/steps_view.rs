@@ -1,11 +1,10 @@
 //! The steps panel: rating and level, first/previous/next/last, the current step (revealed
-//! gradually in hint mode: technique → where → full step), and the list of steps with guesses
+//! gradually in hint mode: technique → the houses to look at → full step), and the list of steps with guesses
 //! standing out. Emits [`Command`]s only.
 
 use egui::{Color32, RichText};
 
-use crate::sudoku::Technique;
-use crate::sudoku::notation::compact_cells;
+use crate::sudoku::{House, Technique};
 
 use super::command::Command;
 use crate::session::{HintLevel, SolveState, Walkthrough};
@@ -13,8 +12,15 @@ use crate::session::{HintLevel, SolveState, Walkthrough};
 /// Colour of guess steps.
 pub const GUESS_COLOR: Color32 = Color32::from_rgb(220, 60, 40);
 
-/// Draws the panel for `solve`.
-pub fn steps_ui(ui: &mut egui::Ui, solve: &SolveState, hint_mode: bool, cmds: &mut Vec<Command>) {
+/// Draws the panel for `solve`; `scroll` brings the current step into the list's view (the
+/// list's offset is never restored from a past session: it follows the current step).
+pub fn steps_ui(
+    ui: &mut egui::Ui,
+    solve: &SolveState,
+    hint_mode: bool,
+    scroll: bool,
+    cmds: &mut Vec<Command>,
+) {
     match solve {
         SolveState::Idle => {
             ui.label("No puzzle yet.");
@@ -28,11 +34,17 @@ pub fn steps_ui(ui: &mut egui::Ui, solve: &SolveState, hint_mode: bool, cmds: &m
         SolveState::Unsolvable(msg) => {
             ui.colored_label(GUESS_COLOR, format!("Cannot solve: {msg}"));
         }
-        SolveState::Solved(walk) => solved_ui(ui, walk, hint_mode, cmds),
+        SolveState::Solved(walk) => solved_ui(ui, walk, hint_mode, scroll, cmds),
     }
 }
 
-fn solved_ui(ui: &mut egui::Ui, walk: &Walkthrough, hint_mode: bool, cmds: &mut Vec<Command>) {
+fn solved_ui(
+    ui: &mut egui::Ui,
+    walk: &Walkthrough,
+    hint_mode: bool,
+    scroll: bool,
+    cmds: &mut Vec<Command>,
+) {
     let e = walk.explained();
     let hardest = e.rating.hardest.map_or("—", Technique::name);
     ui.label(
@@ -140,7 +152,8 @@ fn solved_ui(ui: &mut egui::Ui, walk: &Walkthrough, hint_mode: bool, cmds: &mut 
     ui.separator();
     egui::ScrollArea::vertical()
         .id_salt("steps-list")
-        .auto_shrink([false, false])
+        .max_height(ui.available_height().max(160.0))
+        .auto_shrink([false, true])
         .show(ui, |ui| {
             // In hint mode the future stays hidden.
             let shown = if hint_mode { pos.min(n) } else { n };
@@ -153,34 +166,48 @@ fn solved_ui(ui: &mut egui::Ui, walk: &Walkthrough, hint_mode: bool, cmds: &mut 
                 if r.clicked() {
                     cmds.push(Command::GoToStep(i));
                 }
-                if i == pos && r.rect.is_positive() && walk.pos() != 0 {
-                    // Keep the current step in view while stepping with the keyboard.
-                    r.scroll_to_me(None);
+                // Keep the current step in view (at the end: the last one, at the start: the
+                // top), when it moved or the panel first shows.
+                let target = pos.min(shown.saturating_sub(1));
+                if scroll && i == target {
+                    r.scroll_to_me(Some(if pos == 0 {
+                        egui::Align::TOP
+                    } else {
+                        egui::Align::Center
+                    }));
                 }
             }
         });
 }
 
-/// The "where" hint: the houses and cells of the pattern, without the conclusion.
+/// The "where" hint: the houses to look at, never the cells or digits (that would give the
+/// step away): the step's houses, else the boxes of its pattern cells, else of its
+/// placements.
 pub fn where_text(step: &crate::sudoku::Step) -> String {
-    let mut parts = Vec::new();
-    if !step.houses.is_empty() {
-        let houses: Vec<String> = step.houses.iter().map(|(h, _)| h.to_string()).collect();
-        parts.push(houses.join(", "));
-    }
-    let mut cells: Vec<_> = step.marks.iter().map(|m| m.candidate.cell).collect();
-    cells.sort();
-    cells.dedup();
-    if !cells.is_empty() {
-        parts.push(format!("cells {}", compact_cells(cells)));
-    }
-    if !step.digits.is_empty() {
-        let digits: Vec<String> = step.digits.iter().map(|d| d.to_string()).collect();
-        parts.push(format!("digit(s) {}", digits.join("/")));
-    }
-    if parts.is_empty() {
+    let houses = where_houses(step);
+    if houses.is_empty() {
         "the whole grid".into()
     } else {
-        parts.join("; ")
+        houses
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
+}
+
+/// The houses the "where" hint names (see [`where_text`]).
+pub fn where_houses(step: &crate::sudoku::Step) -> Vec<House> {
+    let mut houses: Vec<House> = step.houses.iter().map(|(h, _)| *h).collect();
+    if houses.is_empty() {
+        let cells = step
+            .marks
+            .iter()
+            .map(|m| m.candidate.cell)
+            .chain(step.placements.iter().map(|p| p.cell));
+        houses = cells.map(|c| House::boxed(c.box_index())).collect();
+    }
+    houses.sort();
+    houses.dedup();
+    houses
 }

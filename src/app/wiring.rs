@@ -11,6 +11,7 @@ use image::RgbImage;
 use crate::digits::CellReading;
 use crate::live::{LiveAnalyzer, LiveReader};
 use crate::scan::Scanner;
+use crate::session::LoadFailure;
 
 use super::pipeline::{PhotoScan, PhotoScanner, Pipeline, Reading};
 
@@ -45,16 +46,18 @@ struct BundledPhotoScanner {
 }
 
 impl PhotoScanner for BundledPhotoScanner {
-    fn scan(&self, image: &RgbImage) -> Result<PhotoScan, String> {
+    fn scan(&self, image: &RgbImage) -> Result<PhotoScan, LoadFailure> {
         let gray = crate::vision::rgb_to_gray(image);
         let mut guard = self.scanner.lock().unwrap_or_else(|e| e.into_inner());
         if guard.is_none() {
-            *guard = Some(Scanner::with_default_model().map_err(|e| e.to_string())?);
+            *guard = Some(
+                Scanner::with_default_model().map_err(|e| LoadFailure::Reader(e.to_string()))?,
+            );
         }
         let Some(scanner) = guard.as_mut() else {
-            return Err("the digit model is unavailable".into());
+            return Err(LoadFailure::Reader("the digit model is unavailable".into()));
         };
-        let scan = scanner.scan_gray(&gray).map_err(|e| e.to_string())?;
+        let scan = scanner.scan_gray(&gray)?;
         drop(guard);
         Ok(PhotoScan {
             lattice: Some(scan.detection.lattice()),

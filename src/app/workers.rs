@@ -18,6 +18,7 @@ use image::RgbImage;
 
 use crate::camera::{Frame, Mailbox};
 use crate::live::{FrameWork, LiveOutput};
+use crate::session::LoadFailure;
 use crate::sudoku::{Explained, Grid, solve_explained};
 
 use super::pipeline::{LiveAnalyzerFactory, PhotoScan, PhotoScanner};
@@ -246,14 +247,14 @@ pub enum PhotoInput {
 }
 
 /// The result of scanning one photo.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct PhotoResult {
     /// Which load it belongs to (older ones are ignored).
     pub generation: u64,
     /// The decoded photo (`None` when the file could not be read).
     pub image: Option<Arc<RgbImage>>,
-    /// The scan, or the message why it failed.
-    pub result: Result<PhotoScan, String>,
+    /// The scan, or why it failed.
+    pub result: Result<PhotoScan, LoadFailure>,
     /// How long it took.
     pub took: Duration,
 }
@@ -278,14 +279,14 @@ pub fn spawn_photo_scan(
                     PhotoInput::Image(img) => Ok(img),
                     PhotoInput::File(path) => crate::vision::load_image(&path)
                         .map(|img| Arc::new(img.to_rgb8()))
-                        .map_err(|e| format!("cannot open {}: {e}", path.display())),
+                        .map_err(LoadFailure::File),
                 };
                 let (image, result) = match image {
                     Ok(image) => {
                         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             scanner.scan(&image)
                         }))
-                        .unwrap_or_else(|_| Err("the recognizer crashed on this photo".into()));
+                        .unwrap_or(Err(LoadFailure::Crashed));
                         (Some(image), result)
                     }
                     Err(e) => (None, Err(e)),
@@ -303,7 +304,9 @@ pub fn spawn_photo_scan(
         results.put(PhotoResult {
             generation,
             image: None,
-            result: Err(format!("cannot start the photo scan thread: {e}")),
+            result: Err(LoadFailure::Internal(format!(
+                "cannot start the photo scan thread: {e}"
+            ))),
             took: Duration::ZERO,
         });
         notify();

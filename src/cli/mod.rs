@@ -64,13 +64,16 @@ pub fn init_tracing() {
 
 /// What to do with no subcommand: start the desktop app with defaults.
 #[cfg(feature = "gui")]
-pub fn run_default() -> anyhow::Result<ExitCode> {
-    app::run(app::AppArgs::default())
+pub fn run_default(photo: Option<std::path::PathBuf>) -> anyhow::Result<ExitCode> {
+    app::run(app::AppArgs {
+        photo,
+        ..app::AppArgs::default()
+    })
 }
 
 /// What to do with no subcommand.
 #[cfg(not(feature = "gui"))]
-pub fn run_default() -> anyhow::Result<ExitCode> {
+pub fn run_default(_photo: Option<std::path::PathBuf>) -> anyhow::Result<ExitCode> {
     eprintln!("sudoku-lens was built without the `gui` feature; see `sudoku-lens --help`.");
     Ok(ExitCode::from(2))
 }

@@ -6,7 +6,7 @@
 
 use crate::digits::Repair;
 use crate::sudoku::format::values_line;
-use crate::sudoku::{Cell, ParseError, conflicts_of, parse_values};
+use crate::sudoku::{Cell, Digit, Grid, House, HouseKind, ParseError, conflicts_of, parse_values};
 
 pub use crate::sudoku::MIN_CLUES;
 
@@ -55,6 +55,12 @@ impl Board {
         self.uncertain[i] = false;
     }
 
+    /// Puts `cell` back to what was recognized.
+    pub fn revert(&mut self, cell: Cell) {
+        let i = cell.index();
+        self.values[i] = self.recognized[i];
+    }
+
     /// Whether the user changed `cell` from what was recognized.
     pub fn is_edited(&self, cell: Cell) -> bool {
         self.values[cell.index()] != self.recognized[cell.index()]
@@ -89,10 +95,81 @@ impl Board {
                 "only {filled} digits — a Sudoku needs at least {MIN_CLUES}"
             ));
         }
-        if self.conflicts().iter().any(|&c| c) {
-            return Some("the red cells repeat a digit".into());
+        if let Some(words) = self.conflict_words() {
+            return Some(format!("the red cells repeat a digit: {words}"));
         }
         None
+    }
+
+    /// The repeated digits in words naming the cells, e.g. `3 is in both r1c1 and r1c3
+    /// (row 1)`, at most three, `None` when nothing repeats.
+    pub fn conflict_words(&self) -> Option<String> {
+        let all = conflicts_of(&self.values);
+        let mut words: Vec<String> = all
+            .iter()
+            .take(3)
+            .map(|c| {
+                format!(
+                    "{} is in both {} and {} ({})",
+                    c.digit,
+                    c.first,
+                    c.second,
+                    house_words(c.house)
+                )
+            })
+            .collect();
+        if all.len() > 3 {
+            words.push(format!("{} more", all.len() - 3));
+        }
+        (!words.is_empty()).then(|| words.join("; "))
+    }
+
+    /// Where a board with no solution runs dry, found by filling in singles: the first cell
+    /// left with no possible digit, or digit left with no place in a house, and how many
+    /// singles were filled in before (`None` when singles alone do not reach a dead end).
+    pub fn dead_end(&self) -> Option<String> {
+        let mut grid = Grid::from_values(&self.values);
+        let mut filled = 0;
+        loop {
+            for c in grid.empty_cells().iter() {
+                if grid.candidates(c).is_empty() {
+                    return Some(format!(
+                        "{c} has no possible digit left{}",
+                        after_singles(filled)
+                    ));
+                }
+            }
+            for h in House::all() {
+                for d in (0..9).map(Digit::from_index) {
+                    if !grid.house_has_digit(h, d) && grid.house_digit_cells(h, d).is_empty() {
+                        return Some(format!(
+                            "{d} has no place left in {}{}",
+                            house_words(h),
+                            after_singles(filled)
+                        ));
+                    }
+                }
+            }
+            let single = grid.empty_cells().iter().find_map(|c| {
+                let d = grid.candidates(c).single_digit()?;
+                Some((c, d))
+            });
+            let hidden = || {
+                House::all().find_map(|h| {
+                    (0..9).map(Digit::from_index).find_map(|d| {
+                        let cells = grid.house_digit_cells(h, d);
+                        (cells.len() == 1).then(|| cells.first().map(|c| (c, d)))?
+                    })
+                })
+            };
+            match single.or_else(hidden) {
+                Some((c, d)) => {
+                    grid.place(c, d);
+                    filled += 1;
+                }
+                None => return None,
+            }
+        }
     }
 
     /// Number of filled cells.
@@ -106,7 +183,26 @@ impl Board {
     }
 }
 
-/// `r3c4: 8→3, r7c1: 1→empty` style summary of a proposed repair.
+/// A house in words: `row 3`, `column 7`, `box 5`.
+pub fn house_words(h: House) -> String {
+    let kind = match h.kind() {
+        HouseKind::Row => "row",
+        HouseKind::Col => "column",
+        HouseKind::Box => "box",
+    };
+    format!("{kind} {}", h.number() + 1)
+}
+
+fn after_singles(filled: usize) -> String {
+    if filled == 0 {
+        String::new()
+    } else {
+        format!(" once {filled} forced digit(s) are filled in")
+    }
+}
+
+/// `r3c4 read as 8, probably 3; r7c1 read as 1, probably empty` style summary of a proposed
+/// repair (words, not an arrow: the app's font has no arrow glyph).
 pub fn repair_summary(repair: &Repair) -> String {
     let show = |v: u8| {
         if v == 0 {
@@ -118,9 +214,16 @@ pub fn repair_summary(repair: &Repair) -> String {
     repair
         .changes
         .iter()
-        .map(|c| format!("{}: {}→{}", c.cell, show(c.from), show(c.to)))
+        .map(|c| {
+            format!(
+                "{} read as {}, probably {}",
+                c.cell,
+                show(c.from),
+                show(c.to)
+            )
+        })
         .collect::<Vec<_>>()
-        .join(", ")
+        .join("; ")
 }
 
 #[cfg(test)]
@@ -188,8 +291,45 @@ mod tests {
     }
 
     #[test]
+    fn conflicts_and_dead_ends_are_named() {
+        let mut b = Board::from_text(EASY).unwrap();
+        b.set(Cell::from_index(0), 3);
+        assert_eq!(
+            b.conflict_words().as_deref(),
+            Some("3 is in both r1c1 and r1c3 (row 1)")
+        );
+        // A wrong digit that repeats nothing: filling in forced digits runs into a cell or a
+        // house with nowhere to go, and the words say which.
+        let good = Board::from_text(EASY).unwrap();
+        assert!(good.dead_end().is_none(), "singles solve the easy puzzle");
+        let solution = crate::sudoku::solve_explained(&Grid::from_values(&good.values))
+            .unwrap()
+            .solution;
+        let mut named = 0;
+        for c in Cell::all().filter(|c| good.values[c.index()] == 0) {
+            for v in (1..=9).filter(|&v| v != solution[c.index()]) {
+                let mut b = good.clone();
+                b.set(c, v);
+                if b.conflict_words().is_some() {
+                    continue;
+                }
+                let place = b.dead_end().expect("a wrong digit leads to a dead end");
+                assert!(
+                    place.contains("no possible digit") || place.contains("no place left"),
+                    "{place}"
+                );
+                named += 1;
+            }
+        }
+        assert!(named > 50, "{named}");
+    }
+
+    #[test]
     fn repair_summary_names_cells_and_values() {
         let r = repair(vec![change(2, 8, 3), change(80, 1, 0)]);
-        assert_eq!(repair_summary(&r), "r1c3: 8→3, r9c9: 1→empty");
+        assert_eq!(
+            repair_summary(&r),
+            "r1c3 read as 8, probably 3; r9c9 read as 1, probably empty"
+        );
     }
 }

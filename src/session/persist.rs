@@ -81,7 +81,7 @@ impl Default for Settings {
             camera_index: 0,
             resolution: None,
             hint_mode: false,
-            show_solution: true,
+            show_solution: false,
             show_candidates: true,
             sequence_fps: 30.0,
             last_dir: None,
@@ -120,7 +120,7 @@ impl Settings {
 }
 
 /// The last puzzle, with the user's edits, as text.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default)]
 pub struct SavedPuzzle {
     /// Recognized/loaded values, 81 characters (`.` empty).
@@ -133,6 +133,10 @@ pub struct SavedPuzzle {
     pub step: usize,
     /// Where the puzzle came from (file name, "camera", …).
     pub label: String,
+    /// The photo file the puzzle was read from, shown again at restart if it is still there.
+    pub photo: Option<std::path::PathBuf>,
+    /// Where the grid is on that photo, in its pixels.
+    pub lattice: Option<crate::vision::Lattice>,
 }
 
 impl SavedPuzzle {
@@ -147,7 +151,23 @@ impl SavedPuzzle {
                 .collect(),
             step,
             label: label.to_string(),
+            photo: None,
+            lattice: None,
         }
+    }
+
+    /// The photo to show again and the grid on it: the file when it still exists, and the
+    /// lattice only when every point is a finite pixel position (a damaged or hand-edited
+    /// state file draws nothing odd).
+    pub fn restorable_photo(&self) -> Option<(std::path::PathBuf, Option<crate::vision::Lattice>)> {
+        let photo = self.photo.clone().filter(|p| p.is_file())?;
+        let lattice = self.lattice.filter(|l| {
+            l.points_in_image
+                .iter()
+                .flatten()
+                .all(|p| p.x.is_finite() && p.y.is_finite() && p.x.abs() < 1e6 && p.y.abs() < 1e6)
+        });
+        Some((photo, lattice))
     }
 
     /// The board it describes; `None` when the text is malformed (then nothing is restored).
