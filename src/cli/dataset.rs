@@ -25,26 +25,26 @@ pub struct DatasetArgs {
     #[arg(long = "photos")]
     pub photos: Vec<PathBuf>,
     /// Synthetic cells per class (0–10).
-    #[arg(long, default_value_t = 0, value_parser = super::number_in(0..=10_000_000))]
+    #[arg(long, default_value_t = 0, value_parser = super::number_in(0usize..=10_000_000))]
     pub synthetic_per_class: usize,
     /// Font folders searched (recursively) for synthetic digits.
     #[arg(long = "fonts", default_value = "/usr/share/fonts")]
     pub fonts: Vec<PathBuf>,
     /// Jittered-corner copies of each photo (0 to 1000).
-    #[arg(long, default_value_t = 2, value_parser = super::number_in(0..=1000))]
+    #[arg(long, default_value_t = 2, value_parser = super::number_in(0usize..=1000))]
     pub jitter_copies: usize,
     /// Corner jitter, as a fraction of the grid side (0 to 0.5).
-    #[arg(long, default_value_t = 0.012, value_parser = super::number_in(0.0..=0.5))]
+    #[arg(long, default_value_t = 0.012, value_parser = super::number_in(0.0f32..=0.5))]
     pub jitter: f32,
     /// Do not add cells cut along the detector's own lattice.
     #[arg(long)]
     pub no_detector: bool,
     /// Use the detector's cut only when all its lattice points lie within this fraction of
     /// the grid side of the true ones (0 to 1).
-    #[arg(long, default_value_t = 0.04, value_parser = super::number_in(0.0..=1.0))]
+    #[arg(long, default_value_t = 0.04, value_parser = super::number_in(0.0f32..=1.0))]
     pub detector_tolerance: f32,
     /// Write every non-empty real cell this many times per cut (class balance; 1 to 1000).
-    #[arg(long, default_value_t = 1, value_parser = super::number_in(1..=1000))]
+    #[arg(long, default_value_t = 1, value_parser = super::number_in(1usize..=1000))]
     pub ink_repeats: usize,
     /// Random seed (same seed, same data).
     #[arg(long, default_value_t = 1)]

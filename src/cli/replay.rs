@@ -24,7 +24,7 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub json: bool,
     /// Frame rate of the clip, 0.1 to 1000 (default: the truth file's, else 30).
-    #[arg(long, value_parser = super::number_in(0.1..=1000.0))]
+    #[arg(long, value_parser = super::number_in(0.1f32..=1000.0))]
     pub fps: Option<f32>,
     /// Feed frames at the clip's pace, dropping those that arrive while the reader is busy.
     #[arg(long)]
@@ -33,7 +33,7 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub summary_only: bool,
     /// Lock latency bound of the overall line, milliseconds (0 to 10,000,000).
-    #[arg(long, default_value_t = 500.0, value_parser = super::number_in(0.0..=1e7))]
+    #[arg(long, default_value_t = 500.0, value_parser = super::number_in(0.0f64..=1e7))]
     pub within_ms: f64,
 }
 

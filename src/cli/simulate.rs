@@ -54,7 +54,7 @@ pub struct SimulateArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Number of clips (0 to 100,000).
-    #[arg(long, default_value_t = 10, value_parser = super::number_in(0..=100_000))]
+    #[arg(long, default_value_t = 10, value_parser = super::number_in(0usize..=100_000))]
     pub clips: usize,
     /// Kind of clip.
     #[arg(long, value_enum, default_value_t = KindArg::Mix)]
@@ -70,7 +70,7 @@ pub struct SimulateArgs {
     #[arg(long = "font-dir", default_value = "/usr/share/fonts")]
     pub font_dirs: Vec<PathBuf>,
     /// Threads drawing frames, 1 to 256 (default: every core).
-    #[arg(long, value_parser = super::number_in(1..=256))]
+    #[arg(long, value_parser = super::number_in(1usize..=256))]
     pub threads: Option<usize>,
 }
 

@@ -53,7 +53,7 @@ pub struct ScreensArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Number of screenshots (0 to 1,000,000).
-    #[arg(long, default_value_t = 80, value_parser = super::number_in(0..=1_000_000))]
+    #[arg(long, default_value_t = 80, value_parser = super::number_in(0usize..=1_000_000))]
     pub count: usize,
     /// Random seed (same seed, same files; screenshot k does not depend on --count).
     #[arg(long, default_value_t = 1)]
@@ -131,7 +131,7 @@ pub struct WebcamArgs {
     #[arg(long, value_enum, default_value_t = SizeArg::Mixed)]
     pub size: SizeArg,
     /// Frames per photo (1 to 1000).
-    #[arg(long, default_value_t = 1, value_parser = super::number_in(1..=1000))]
+    #[arg(long, default_value_t = 1, value_parser = super::number_in(1usize..=1000))]
     pub copies: usize,
     /// Stronger blur and noise than a webcam held still gives (training data; test sets use
     /// the default, slight degradation).
