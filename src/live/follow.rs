@@ -212,9 +212,10 @@ mod tests {
     use super::*;
     use image::Luma;
 
-    /// A page with a 9×9 grid (top-left at x, y; `cell` px cells) and a few digit-like blobs.
+    /// A page with a 9×9 grid (top-left at x, y; `cell` px cells) and a few digit-like blobs,
+    /// blurred as a webcam blurs it.
     fn page(x: f32, y: f32, cell: f32) -> GrayImage {
-        GrayImage::from_fn(640, 480, |px, py| {
+        let sharp = GrayImage::from_fn(640, 480, |px, py| {
             let (u, v) = ((px as f32 - x) / cell, (py as f32 - y) / cell);
             let inside = (0.0..=9.0).contains(&u) && (0.0..=9.0).contains(&v);
             let line = inside
@@ -225,7 +226,8 @@ mod tests {
                 && (u.fract() - 0.5).abs() < 0.2
                 && (v.fract() - 0.5).abs() < 0.3;
             Luma([if line || blob { 40 } else { 215 }])
-        })
+        });
+        image::imageops::blur(&sharp, 1.5)
     }
 
     fn square(x: f32, y: f32, side: f32) -> Lattice {

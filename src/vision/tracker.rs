@@ -560,6 +560,6 @@ mod tests {
             }
         }
         let f = CellFingerprint::from_grid(&g, s);
-        assert_eq!(f.0, 1 | 1 << (4 * 9 + 5) | 1 << 80);
+        assert_eq!(f.ink, 1 | 1 << (4 * 9 + 5) | 1 << 80);
     }
 }
