@@ -1,8 +1,10 @@
 //! The shared photo data set layout: `images/NAME.jpg`, `labels/NAME.txt` (9 rows of 9
 //! integers, 0 empty, 1–9 digit, 10 pencil marks) and `corners.csv`
 //! (`name,tl_x,tl_y,tr_x,tr_y,br_x,br_y,bl_x,bl_y`, outer grid corners in stored pixels;
-//! optional: a set without it, or a photo without a row, is read for its cells only), plus
-//! photo-name lists (one name a line, `#` comments) that define held-back splits.
+//! optional: a set without it, or a photo without a row, is read for its cells only),
+//! optional printed-givens masks (`givens/NAME.txt`, see [`givens_file`] and
+//! [`parse_givens`]), plus photo-name lists (one name a line, `#` comments) that define
+//! held-back splits.
 //!
 //! Owns reading and checking that layout, with errors that name the file and line. It does not
 //! decode images (see `vision::load_image`) nor compute metrics (see `eval`).
@@ -47,6 +49,8 @@ pub struct Photo {
     pub label_path: Option<PathBuf>,
     /// Outer corners (TL, TR, BR, BL) in stored image pixels, when `corners.csv` lists the photo.
     pub corners_in_image: Option<[Point; 4]>,
+    /// Path of the photo's printed-givens mask, when there is one (see [`givens_file`]).
+    pub givens_path: Option<PathBuf>,
 }
 
 /// A data set folder read in the shared layout.
@@ -87,11 +91,13 @@ impl Dataset {
                 continue;
             };
             let label = root.join("labels").join(format!("{name}.txt"));
+            let givens_path = givens_file(&root.join("givens"), &name);
             photos.push(Photo {
                 name,
                 image_path: path,
                 label_path: label.is_file().then_some(label),
                 corners_in_image: None,
+                givens_path,
             });
         }
         photos.sort_by(|a, b| a.name.cmp(&b.name));
@@ -156,6 +162,28 @@ impl Dataset {
         Ok(self)
     }
 
+    /// The set with its printed-givens masks taken from `dir` (see [`givens_file`]) instead
+    /// of its own `givens/` folder; photos with no mask in `dir` keep none. A `dir` that is
+    /// not a folder is an error.
+    pub fn with_givens_dir(mut self, dir: &Path) -> Result<Dataset, DatasetError> {
+        if !dir.is_dir() {
+            return Err(DatasetError::Io {
+                path: dir.to_path_buf(),
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
+            });
+        }
+        for p in &mut self.photos {
+            p.givens_path = givens_file(dir, &p.name);
+        }
+        Ok(self)
+    }
+
+    /// Reads the printed-givens mask of `photo` (`true` where the cell holds a printed
+    /// digit), `None` when it has none.
+    pub fn givens(&self, photo: &Photo) -> Result<Option<[bool; 81]>, DatasetError> {
+        photo.givens_path.as_deref().map(read_givens).transpose()
+    }
+
     /// Reads the labels of `photo` (81 values 0–10, row-major).
     pub fn labels(&self, photo: &Photo) -> Result<Option<[u8; 81]>, DatasetError> {
         let Some(path) = &photo.label_path else {
@@ -182,6 +210,67 @@ impl Dataset {
                 },
             })
     }
+}
+
+/// The printed-givens mask of the photo `name` in the folder `dir`: `dir/NAME.txt`, else the
+/// longest `dir/PREFIX.txt` where `NAME` is `PREFIX_…` (cut at an underscore), so one mask
+/// serves every photo of a puzzle (`01_27.txt` for `01_27_iphone_14_0` and for its webcam
+/// frames `01_27_iphone_14_0_cam0`). `None` when there is no such file.
+pub fn givens_file(dir: &Path, name: &str) -> Option<PathBuf> {
+    let mut prefix = name;
+    loop {
+        let candidate = dir.join(format!("{prefix}.txt"));
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+        prefix = &prefix[..prefix.rfind('_')?];
+    }
+}
+
+/// Reads a printed-givens mask file (see [`parse_givens`]).
+pub fn read_givens(path: &Path) -> Result<[bool; 81], DatasetError> {
+    let text = std::fs::read_to_string(path).map_err(|source| DatasetError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_givens(&text, path)
+}
+
+/// Parses a printed-givens mask: 9 non-blank rows of 9 values `0` or `1` (space-separated or
+/// not), 1 where the cell holds a printed digit (a given of the puzzle), 0 for handwriting,
+/// pencil marks and empty cells. `path` labels errors, which name the line.
+pub fn parse_givens(text: &str, path: &Path) -> Result<[bool; 81], DatasetError> {
+    let err = |line: usize, message: String| DatasetError::Format {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let mut mask = [false; 81];
+    let mut row = 0;
+    for (i, raw) in text.lines().enumerate() {
+        let values: Vec<char> = raw.chars().filter(|c| !c.is_whitespace()).collect();
+        if values.is_empty() {
+            continue;
+        }
+        if row == 9 {
+            return Err(err(i + 1, "more than 9 rows".into()));
+        }
+        if values.len() != 9 {
+            return Err(err(i + 1, format!("{} values, expected 9", values.len())));
+        }
+        for (col, &c) in values.iter().enumerate() {
+            mask[row * 9 + col] = match c {
+                '0' => false,
+                '1' => true,
+                other => return Err(err(i + 1, format!("`{other}` is not 0 or 1"))),
+            };
+        }
+        row += 1;
+    }
+    if row != 9 {
+        return Err(err(0, format!("{row} rows, expected 9")));
+    }
+    Ok(mask)
 }
 
 /// The 1-based line a label-file error points at: the faulty row, the tenth row of a file
@@ -346,6 +435,51 @@ pub fn parse_corners(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn givens_masks_parse_and_errors_name_the_line() {
+        let p = Path::new("m.txt");
+        let mut text = String::from("1 0 0 0 0 0 0 0 1\n");
+        text.push_str(&"000000000\n".repeat(8));
+        let mask = parse_givens(&text, p).unwrap();
+        assert!(mask[0] && mask[8] && !mask[1]);
+        assert_eq!(mask.iter().filter(|&&g| g).count(), 2);
+        let bad = text.replacen("000000000", "000020000", 1);
+        let e = parse_givens(&bad, p).unwrap_err().to_string();
+        assert!(e.contains("m.txt:2") && e.contains("`2`"), "{e}");
+        let short = text.replacen("000000000\n", "", 1);
+        assert!(
+            parse_givens(&short, p)
+                .unwrap_err()
+                .to_string()
+                .contains("8 rows")
+        );
+        let wide = text.replacen("000000000", "0000000000", 1);
+        assert!(
+            parse_givens(&wide, p)
+                .unwrap_err()
+                .to_string()
+                .contains("10 values")
+        );
+    }
+
+    #[test]
+    fn givens_file_is_found_by_the_longest_underscore_prefix() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(d.join("01_27.txt"), "").unwrap();
+        std::fs::write(d.join("01_27_iphone_14_0.txt"), "").unwrap();
+        assert_eq!(
+            givens_file(d, "01_27_iphone_14_0_cam3"),
+            Some(d.join("01_27_iphone_14_0.txt"))
+        );
+        assert_eq!(
+            givens_file(d, "01_27_honor_view_10_1"),
+            Some(d.join("01_27.txt"))
+        );
+        assert_eq!(givens_file(d, "01_28_honor_view_10_1"), None);
+        assert_eq!(givens_file(d, "image1"), None);
+    }
 
     #[test]
     fn parses_rows_and_reports_bad_lines() {

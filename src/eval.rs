@@ -1,8 +1,10 @@
 //! Measuring the pipeline on a labelled photo set (the `dataset` layout): per photo whether a
 //! grid was found, its corner error against `corners.csv` (largest corner distance in % of the
 //! true grid's mean side; only over photos with a corners row), milliseconds, and — with a
-//! scanner — how the cells read against the label file (misread cells, confidences); over the
-//! set the summary figures and the confidence reliability table.
+//! scanner — how the cells read against the label file (misread cells, confidences) and, on
+//! photos with a printed-givens mask when the model tells print from handwriting, how the
+//! printed givens are told apart; over the set the summary figures and the confidence
+//! reliability table.
 //!
 //! Owns the metrics ([`corner_error_pct`], [`score_scan`], [`EvalSummary`]) used by
 //! `sudoku-lens eval` and the tests alike. It does not read the set's files (`dataset`) nor
@@ -14,6 +16,7 @@ use serde::Serialize;
 
 use crate::dataset::{Dataset, DatasetError};
 use crate::digits::reliability::{BIN_LOWER_EDGES, CellOutcome, ReliabilityBin, reliability};
+use crate::digits::writing::{GivensScore, missed_givens, score_givens};
 use crate::scan::{Scan, Scanner};
 use crate::sudoku::Cell;
 use crate::sudoku::solver::solve_values;
@@ -132,6 +135,10 @@ pub struct DigitResult {
     /// Every read cell's confidence, correctness and flag (empty for a missed grid).
     #[serde(skip)]
     pub outcomes: Vec<CellOutcome>,
+    /// Printed/handwritten calls against the photo's givens mask (when it has one and the
+    /// model tells them apart).
+    #[serde(skip)]
+    pub givens: Option<GivensScore>,
 }
 
 /// A misread cell, in solving values (0 = empty, pencil marks included).
@@ -174,6 +181,10 @@ pub struct ImageResult {
     /// found or digits were not read).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wrong: Option<Vec<WrongCell>>,
+    /// Digit cells whose printed/handwritten call is wrong (`r1c2`; present on photos with a
+    /// givens mask).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind_wrong: Option<Vec<String>>,
 }
 
 /// The summary object (last JSON line of `eval --json`). Digit-reading fields are `Option`s,
@@ -247,6 +258,24 @@ pub struct EvalSummary {
     /// Share of misread cells flagged uncertain; null without misreads.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flagged_wrong_share: Option<Option<f64>>,
+    /// Photos with a givens mask scored for printed vs handwritten (absent without masks or
+    /// without the model's handwriting output).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub givens_photos: Option<usize>,
+    /// Digit cells of those photos.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub given_cells: Option<usize>,
+    /// Share of those digit cells whose printed/handwritten call is right (missed grids
+    /// count as wrong).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub given_accuracy: Option<f64>,
+    /// Share of those photos whose printed givens are all read and called printed, and
+    /// nothing else is called a printed digit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub givens_exact: Option<f64>,
+    /// Number of such photos.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub givens_exact_count: Option<usize>,
 }
 
 /// Why a set could not be evaluated.
@@ -284,15 +313,18 @@ pub fn read_all_labels(ds: &Dataset) -> Result<Vec<Option<[u8; 81]>>, EvalError>
     }
 }
 
-/// Reads the digits of one photo and scores them against its labels.
+/// Reads the digits of one photo and scores them against its labels (and its givens mask,
+/// when it has one and the model tells print from handwriting).
 fn read_digits(
     scanner: &mut Scanner,
     gray: &image::GrayImage,
     detection: Option<&vision::GridDetection>,
     labels: &[u8; 81],
+    mask: Option<[bool; 81]>,
     detect_ms: f64,
 ) -> DigitResult {
     let digits = labels.iter().filter(|v| (1..=9).contains(*v)).count();
+    let mask = mask.filter(|_| scanner.classifier_mut().has_kind_output());
     let missed = DigitResult {
         score: ReadScore {
             cells: 81,
@@ -300,6 +332,7 @@ fn read_digits(
             empties: 81 - digits,
             ..ReadScore::default()
         },
+        givens: mask.map(|_| missed_givens(labels)),
         ..DigitResult::default()
     };
     let Some(d) = detection else {
@@ -335,12 +368,14 @@ fn read_digits(
         rotation_deg: Some(scan.rotation_deg()),
         wrong: Some(wrong),
         outcomes,
+        givens: mask.map(|m| score_givens(&scan.readings, labels, &m)),
     }
 }
 
 /// Evaluates every photo of `ds`: detection always, digit reading when `scanner` is given
 /// (then every label file must read: a malformed one is an error naming its file and line,
-/// never a photo quietly left out).
+/// never a photo quietly left out). Givens masks are read through `ds` (a malformed one
+/// counts as none: check them with `Dataset::givens` first).
 pub fn evaluate(
     ds: &Dataset,
     mut scanner: Option<&mut Scanner>,
@@ -365,6 +400,7 @@ pub fn evaluate(
                     error: Some(e.to_string()),
                     digits: None,
                     wrong: None,
+                    kind_wrong: None,
                 });
                 continue;
             }
@@ -375,7 +411,10 @@ pub fn evaluate(
         let detection = vision::detect_gray(&gray);
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         let digits = match (scanner.as_deref_mut(), labels) {
-            (Some(s), Some(l)) => Some(read_digits(s, &gray, detection.as_ref().ok(), l, ms)),
+            (Some(s), Some(l)) => {
+                let mask = ds.givens(photo).ok().flatten();
+                Some(read_digits(s, &gray, detection.as_ref().ok(), l, mask, ms))
+            }
             _ => None,
         };
         let corners_in_image = detection.as_ref().ok().map(|d| d.corners_in_image);
@@ -393,6 +432,12 @@ pub fn evaluate(
             Err(e) => (false, None, Some(e.to_string())),
         };
         let wrong = digits.as_ref().and_then(|d| d.wrong.clone());
+        let kind_wrong = digits.as_ref().and_then(|d| d.givens.as_ref()).map(|g| {
+            g.kind_wrong
+                .iter()
+                .map(|&i| Cell::from_index(i).to_string())
+                .collect()
+        });
         results.push(ImageResult {
             name: photo.name.clone(),
             grid_found,
@@ -403,6 +448,7 @@ pub fn evaluate(
             error,
             digits,
             wrong,
+            kind_wrong,
         });
     }
     let mut summary = summarize(ds, &results);
@@ -507,6 +553,17 @@ fn summarize_digits(summary: &mut EvalSummary, results: &[ImageResult]) {
             .filter(|r| r.rotation_deg.is_some_and(|d| d != 0))
             .count(),
     );
+    let givens: Vec<&GivensScore> = read.iter().filter_map(|r| r.givens.as_ref()).collect();
+    if !givens.is_empty() {
+        let cells: usize = givens.iter().map(|g| g.digit_cells).sum();
+        let right: usize = givens.iter().map(|g| g.kind_correct).sum();
+        let exact = givens.iter().filter(|g| g.givens_exact).count();
+        summary.givens_photos = Some(givens.len());
+        summary.given_cells = Some(cells);
+        summary.given_accuracy = Some(ratio(right, cells));
+        summary.givens_exact = Some(ratio(exact, givens.len()));
+        summary.givens_exact_count = Some(exact);
+    }
 }
 
 #[cfg(test)]

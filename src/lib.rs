@@ -21,6 +21,7 @@ pub mod scan;
 pub mod session;
 pub mod sudoku;
 pub mod synthetic;
+pub mod timing;
 pub mod vision;
 
 /// Where the shared test data is (the one lookup, shared with the integration tests).

@@ -22,8 +22,9 @@ enum Command {
     Solve(cli::solve::SolveArgs),
     /// Print only the next step (or the first step of one technique).
     Hint(cli::solve::HintArgs),
-    /// List the technique names `hint --technique` accepts.
-    Techniques,
+    /// List the techniques (the names `hint --technique` accepts), with `--json` their
+    /// glossary entries.
+    Techniques(cli::solve::TechniquesArgs),
     /// Rate every puzzle in files (one JSON line each, summary on stderr).
     Rate(cli::rate::RateArgs),
     /// Count the solutions of every puzzle in files with the exact solver (one line each,
@@ -65,7 +66,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Solve(a)) => cli::solve::run_solve(a),
         Some(Command::Hint(a)) => cli::solve::run_hint(a),
-        Some(Command::Techniques) => cli::solve::run_techniques(),
+        Some(Command::Techniques(a)) => cli::solve::run_techniques(a),
         Some(Command::Rate(a)) => cli::rate::run(a),
         Some(Command::Count(a)) => cli::count::run(a),
         Some(Command::Dataset(a)) => cli::dataset::run(a),
@@ -98,6 +99,7 @@ impl Command {
         match self {
             Command::Solve(a) => a.json,
             Command::Hint(a) => a.json,
+            Command::Techniques(a) => a.json,
             Command::Scan(a) => a.json,
             Command::Eval(a) => a.json,
             Command::Replay(a) => a.json,
@@ -135,4 +137,63 @@ fn quiet_on_closed_stdout() {
         }
         default_hook(info);
     }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every range-checked numeric option parses into its field's type (a range of another
+    /// number type compiles but panics in clap when the value is read).
+    #[test]
+    fn range_checked_numbers_parse_into_their_fields() {
+        for args in [
+            &["synth", "screens", "--out", "x", "--count", "3"][..],
+            &["synth", "print", "--out", "x", "--count", "3"],
+            &[
+                "synth", "webcam", "--from", "a", "--out", "x", "--copies", "2",
+            ],
+            &[
+                "simulate",
+                "--from",
+                "a",
+                "--out",
+                "x",
+                "--clips",
+                "2",
+                "--threads",
+                "1",
+            ],
+            &["replay", "a", "--fps", "30", "--within-ms", "400"],
+            &[
+                "dataset",
+                "--out",
+                "x",
+                "--synthetic-per-class",
+                "3",
+                "--jitter-copies",
+                "1",
+                "--jitter",
+                "0.01",
+                "--detector-tolerance",
+                "0.05",
+                "--ink-repeats",
+                "2",
+                "--handwriting-per-class",
+                "2",
+                "--handwriting-copies",
+                "1",
+                "--handwriting-share",
+                "0.5",
+            ],
+            #[cfg(feature = "gui")]
+            &["app", "--fps", "10", "--exit-after", "5"],
+        ] {
+            let cli =
+                Cli::try_parse_from(std::iter::once("sudoku-lens").chain(args.iter().copied()));
+            let cli = cli.unwrap_or_else(|e| panic!("{args:?}: {e}"));
+            // Debug-printing reads every field clap filled in.
+            assert!(!format!("{cli:?}").is_empty());
+        }
+    }
 }

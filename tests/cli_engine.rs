@@ -333,14 +333,15 @@ fn hodoku_library_lines_are_positions() {
         "{}",
         stderr(&o)
     );
-    // A real start: P17 with 2 placed in r1c1 and two deleted candidates.
-    let start = format!(":0100:1:+2{}:913 914:", &P17[1..]);
+    // A real start: P17 with its solution's 6 placed in r1c1 and two deleted candidates.
+    let start = format!(":0100:1:+6{}:913 914:", &P17[1..]);
     let o = run(&["solve", &start, "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     let puzzle = v["puzzle"].as_str().unwrap();
-    assert_eq!(&puzzle[..9], "*2*******", "r1c1 is solved, not given");
-    assert_eq!(&puzzle[18..27], "12345678.", "9 deleted from r1c3");
+    assert_eq!(&puzzle[..9], "*****6***", "r1c1 is solved, not given");
+    // r1c3 keeps 3, 5, 7 and 9 after the givens and the placed 6; the 4th field takes 9.
+    assert_eq!(&puzzle[18..27], "..3.5.7..", "9 deleted from r1c3");
     // rate reads library lines from a file, whole (they hold spaces).
     let dir = std::env::temp_dir().join(format!("sudoku-lens-lib-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -1,5 +1,6 @@
-//! The committed digit model under tract: agrees with PyTorch on the fixture crops, rejects
-//! missing / corrupt / wrong-shaped models with errors naming the file, and reads real photos.
+//! The committed digit model under tract: agrees with PyTorch on the fixture crops (classes
+//! and the printed/handwritten output), rejects missing / corrupt / wrong-shaped models with
+//! errors naming the file, and still loads a model without the handwriting output.
 
 use std::path::{Path, PathBuf};
 
@@ -10,6 +11,19 @@ fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(name)
+}
+
+/// PyTorch's probability of handwriting for each fixture crop.
+fn fixture_handwritten() -> Vec<f32> {
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("digit_crops.json")).unwrap())
+            .unwrap();
+    json["handwritten"]
+        .as_array()
+        .expect("the fixture has the handwritten probabilities")
+        .iter()
+        .map(|v| v.as_f64().unwrap() as f32)
+        .collect()
 }
 
 /// Fixture crops (as exported for training) and PyTorch's classes and probabilities.
@@ -66,6 +80,64 @@ fn tract_matches_pytorch_on_fixture_crops() {
     // The same crops one at a time give the same answers as the batch.
     let single = c.classify(&cells[..1]).unwrap();
     assert_eq!(single[0].class, readings[0].class);
+    assert_eq!(single[0].handwritten, readings[0].handwritten);
+}
+
+#[test]
+fn tract_matches_pytorch_on_handwriting() {
+    let (cells, classes, _) = load_fixture();
+    let expected = fixture_handwritten();
+    assert_eq!(expected.len(), cells.len());
+    let mut c = Classifier::new().unwrap();
+    assert!(c.has_kind_output());
+    let readings = c.classify(&cells).unwrap();
+    let mut calls = [0usize; 2];
+    for (i, r) in readings.iter().enumerate() {
+        let p = r
+            .handwritten
+            .expect("the committed model has the kind output");
+        assert!(
+            (p - expected[i]).abs() < 2e-3,
+            "crop {i}: tract {p} torch {}",
+            expected[i]
+        );
+        if (1..=9).contains(&classes[i]) {
+            calls[usize::from(p > 0.5)] += 1;
+        }
+    }
+    // The fixture holds printed and handwritten digits, and the model tells both apart.
+    assert!(
+        calls[0] >= 5 && calls[1] >= 5,
+        "printed/handwritten calls {calls:?}"
+    );
+}
+
+#[test]
+fn model_without_the_kind_output_still_loads() {
+    let p = fixture("logits_only.onnx");
+    let mut c = Classifier::load(Some(&p), Backend::Tract).unwrap();
+    assert!(!c.has_kind_output());
+    let (cells, _, _) = load_fixture();
+    let readings = c.classify(&cells[..5]).unwrap();
+    assert_eq!(readings.len(), 5);
+    assert!(
+        readings
+            .iter()
+            .all(|r| r.handwritten.is_none() && r.writing().is_none())
+    );
+}
+
+#[test]
+fn wrong_shaped_kind_output_is_rejected() {
+    // logits [N,11] but kind [N,3].
+    let p = fixture("wrong_kind_shape.onnx");
+    let err = Classifier::load(Some(&p), Backend::Tract).unwrap_err();
+    assert!(matches!(err, ModelError::Shape { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(
+        text.contains("wrong_kind_shape.onnx") && text.contains("kind"),
+        "{text}"
+    );
 }
 
 #[test]

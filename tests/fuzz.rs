@@ -4,11 +4,12 @@
 //! point, which must return — a value or an error — and never panic or hang; where the input
 //! parses, a round-trip property is checked too.
 //!
-//! Targets: puzzle text (81-char and 9-line boards, 729-char pencil marks), collection files,
-//! label files, `corners.csv`, photo-name lists, and image bytes through loading and grid
-//! detection. `FUZZ_SECONDS` sets the budget per target (default 8: about a minute in all, as
-//! `.ci/run` runs it); `FUZZ_SEED` the seed (default fixed, so CI is reproducible). A long
-//! run: `FUZZ_SECONDS=600 FUZZ_SEED=$RANDOM cargo test --release --test fuzz -- --nocapture`.
+//! Targets: puzzle text (81-char and 9-line boards, 729-char pencil marks with solved cells,
+//! HoDoKu library lines), collection files, label files, `corners.csv`, photo-name lists, and
+//! image bytes through loading and grid detection. `FUZZ_SECONDS` sets the budget per target
+//! (default 8: about a minute in all, as `.ci/run` runs it); `FUZZ_SEED` the seed (default
+//! fixed, so CI is reproducible). A long run:
+//! `FUZZ_SECONDS=600 FUZZ_SEED=$RANDOM cargo test --release --test fuzz -- --nocapture`.
 //! A failure prints the seed and the input (escaped) that broke it.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -40,7 +41,7 @@ fn seed() -> u64 {
 
 /// Tokens worth inserting into text inputs: separators, digits, comment and line marks,
 /// numbers of odd sizes, multi-byte characters.
-const TEXT_TOKENS: [&str; 22] = [
+const TEXT_TOKENS: [&str; 26] = [
     ".",
     "0",
     "9",
@@ -63,6 +64,11 @@ const TEXT_TOKENS: [&str; 22] = [
     "\u{0}",
     "９",
     "..........",
+    // The solved-cell marker of pencil marks and the HoDoKu library line's separators.
+    "*",
+    ":",
+    "+5",
+    " 436",
 ];
 
 /// One random mutation of `input` (bytes), using `corpus` for splices and `tokens` for
@@ -180,6 +186,8 @@ fn puzzle_text() {
         grid.to_pretty().into_bytes(),
         grid.to_sukaku().into_bytes(),
         format!("# a comment\n{PUZZLE}\n").into_bytes(),
+        // A HoDoKu library line: a placed digit (`+`) and two deleted candidates.
+        format!(":0100:9:{}+9{}:412 517::", &PUZZLE[..3], &PUZZLE[4..]).into_bytes(),
         b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
             .to_vec(),
     ];

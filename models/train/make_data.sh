@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Exports every training cell of the committed digit model into $OUT (default /tmp/cells):
-# the shared photo sets less their held-back fifths, seeded app screenshots in the training
-# fonts, seeded webcam frames of the training photos, and synthetic font cells. See
+# the shared photo sets less their held-back fifths (with synthetic handwriting written into
+# empty cells of the printed sets), seeded app screenshots in the training fonts, seeded
+# webcam frames of the training photos, synthetic font cells and synthetic handwriting. See
 # models/README.md; kubiesa-val and the held-back lists are never exported.
 #
 #   BIN=path/to/sudoku-lens models/train/make_data.sh [OUT]
@@ -11,8 +12,15 @@ OUT=${1:-/tmp/cells}
 BIN=${BIN:-$HOME/.cache/sudoku-lens/target-core/release/sudoku-lens}
 D=${SHARED:-../shared}/datasets
 H=models/train/holdout
+G=models/train/givens
 GEN=$OUT/generated
 mkdir -p "$OUT" "$GEN"
+
+# How each digit was written (printed or handwritten): the kubiesa masks made by eye, the
+# derived masks of wichtounet-mixed and rozet (make_givens.py); wichtounet-v2 and the
+# screenshots are print only.
+GIVENS=(--givens $G --givens $G/wichtounet-mixed-train --givens $G/rozet-handwritten
+        --all-printed wichtounet-v2-train --all-printed screens --all-printed webcam-wichtounet)
 
 # Held-back wichtounet photos stay out of the webcam frames made from them too: the frames
 # are named NAME_camK.
@@ -22,12 +30,15 @@ grep -v '^#' $H/wichtounet.txt | sed 's/$/_cam0/' > "$held_frames"
 "$BIN" synth screens --out "$GEN/screens" --count "${SCREENS:-1500}" --seed 1 --fonts train
 "$BIN" synth webcam --from "$D/kubiesa-train" --out "$GEN/webcam-kubiesa" --seed 2 --copies 1 --harsh
 "$BIN" synth webcam --from "$D/wichtounet-v2-train" --out "$GEN/webcam-wichtounet" --seed 3 --copies 1 --harsh
+"$BIN" synth webcam --from "$D/wichtounet-mixed-train" --out "$GEN/webcam-mixed" --seed 5 --copies 1 --harsh
 
 "$BIN" dataset --out "$OUT/real" --seed 1 --jitter-copies 5 --jitter 0.015 \
+    --handwriting-copies 2 --handwriting-share 0.5 "${GIVENS[@]}" \
     --photos "$D/wichtounet-v2-train" --photos "$D/kubiesa-train" \
     --photos "$D/wichtounet-mixed-train" --photos "$D/rozet-handwritten" \
     --exclude $H/wichtounet.txt --exclude $H/rozet-handwritten.txt
 "$BIN" dataset --out "$OUT/generated-cells" --seed 4 --jitter-copies 2 --jitter 0.015 \
+    "${GIVENS[@]}" \
     --photos "$GEN/screens" --photos "$GEN/webcam-kubiesa" --photos "$GEN/webcam-wichtounet" \
-    --exclude "$held_frames"
-"$BIN" dataset --out "$OUT/synth" --synthetic-per-class 4000 --seed 2
+    --photos "$GEN/webcam-mixed" --exclude "$held_frames"
+"$BIN" dataset --out "$OUT/synth" --synthetic-per-class 4000 --handwriting-per-class 4000 --seed 2

@@ -3,8 +3,10 @@
 
 Input: one or more folders written by `sudoku-lens dataset` (cells.u8: N x 32 x 32 bytes,
 value = normalized ink * 255 exactly as `vision::normalize_cell` produced it; labels.u8: N
-bytes, classes 0 empty, 1-9 digits, 10 pencil marks; meta.csv: index,label,source with
-source `SET/PHOTO/CUT/rRcC` for photo cells and `synthetic/I` for font renderings).
+bytes, classes 0 empty, 1-9 digits, 10 pencil marks; kinds.u8: N bytes, how a digit was
+written, 1 printed, 2 handwritten, 0 unknown or no digit (a folder without it: all 0);
+meta.csv: index,label,source with source `SET/PHOTO/CUT/rRcC` for photo cells,
+`synthetic/I` for font renderings and `handwriting/I` for synthetic handwriting).
 
 Held-out split: whole photos, never single cells. kubiesa photos are grouped by puzzle (the
 `NN_MM` prefix of the name: the same puzzle photographed with two phones, twice), so no
@@ -13,10 +15,11 @@ holds earlier puzzles than kubiesa-train); wichtounet photos are held out one by
 `--holdout-groups 0 --holdout-kubiesa 0` trains on everything (the final model, after the settings were chosen
 on the split).
 
-Output: an ONNX model (opset 17, input "cells" [N,1,32,32] f32, output "logits" [N,11],
-dynamic batch, batch norm folded into the convolutions), a JSON report (held-out accuracy and
-confusions), and optionally fixture crops with the PyTorch probabilities so the Rust test can
-check that tract agrees.
+Output: an ONNX model (opset 17, input "cells" [N,1,32,32] f32, outputs "logits" [N,11] and
+"kind" [N,2] (printed, handwritten logits; trained on digit cells of known writing only),
+dynamic batch, batch norm folded into the convolutions), a JSON report (held-out accuracy,
+confusions, printed/handwritten accuracy and both calibrations), and optionally fixture
+crops with the PyTorch probabilities so the Rust test can check that tract agrees.
 
 See models/README.md for the exact commands.
 """
@@ -35,6 +38,7 @@ import torch.nn.functional as F
 
 NUM_CLASSES = 11
 PENCIL = 10
+KINDS = 2  # kind output: 0 printed, 1 handwritten (kinds.u8 codes 1 and 2)
 SIDE = 32
 
 
@@ -66,7 +70,8 @@ ARCHS = {
 
 
 class DigitNet(nn.Module):
-    """A few strided conv blocks (conv, BN, ReLU) and a 2-layer head."""
+    """A few strided conv blocks (conv, BN, ReLU), a shared hidden layer, and two heads: the
+    11 classes and the digit's writing (printed, handwritten)."""
 
     def __init__(self, arch="s2x3", hidden=64, dropout=0.2):
         super().__init__()
@@ -75,14 +80,19 @@ class DigitNet(nn.Module):
         self.head = nn.Sequential(
             nn.Flatten(), nn.Dropout(dropout), nn.Linear(flat, hidden), nn.ReLU(), nn.Linear(hidden, NUM_CLASSES)
         )
+        self.kind = nn.Linear(hidden, KINDS)
 
     def forward(self, x):
-        return self.head(self.features(x))
+        h = self.head[:4](self.features(x))
+        return self.head[4](h), self.kind(h)
 
 
 def macs_per_cell(model):
     total, x = 0, torch.zeros(1, 1, SIDE, SIDE)
-    for layer in list(model.features) + list(model.head):
+    for layer in list(model.features) + list(model.head) + [model.kind]:
+        if layer is model.kind:
+            total += layer.in_features * layer.out_features
+            break
         y = layer(x)
         if isinstance(layer, nn.Conv2d):
             total += y.numel() * layer.in_channels * layer.kernel_size[0] * layer.kernel_size[1] // layer.groups
@@ -99,7 +109,7 @@ def macs_per_cell(model):
 def group_of(source):
     """Hold-out group of a meta.csv source: kubiesa puzzle, wichtounet photo, or None."""
     parts = source.split("/")
-    if parts[0] == "synthetic" or len(parts) < 2:
+    if parts[0] in ("synthetic", "handwriting") or len(parts) < 2:
         return None
     photo = parts[1]
     name = parts[0]
@@ -113,19 +123,24 @@ def group_of(source):
 
 
 def load(dirs):
-    """Cells [N,32,32] u8, labels [N], source strings [N] of every folder."""
-    xs, ys, srcs = [], [], []
+    """Cells [N,32,32] u8, labels [N], kinds [N] (0 unknown, 1 printed, 2 handwritten),
+    source strings [N] of every folder."""
+    xs, ys, ks, srcs = [], [], [], []
     for d in dirs:
         x = np.fromfile(os.path.join(d, "cells.u8"), dtype=np.uint8).reshape(-1, SIDE, SIDE)
         y = np.fromfile(os.path.join(d, "labels.u8"), dtype=np.uint8)
+        kp = os.path.join(d, "kinds.u8")
+        k = np.fromfile(kp, dtype=np.uint8) if os.path.exists(kp) else np.zeros(len(y), np.uint8)
         with open(os.path.join(d, "meta.csv")) as f:
             src = [row[2] for row in csv.reader(f)][1:]
-        assert len(x) == len(y) == len(src), f"{d}: {len(x)} cells, {len(y)} labels, {len(src)} meta rows"
+        assert len(x) == len(y) == len(k) == len(src), f"{d}: {len(x)} cells, {len(y)} labels, {len(k)} kinds, {len(src)} meta rows"
         xs.append(x)
         ys.append(y)
+        ks.append(k)
         srcs += src
-        print(f"{d}: {len(y)} cells, per class {np.bincount(y, minlength=NUM_CLASSES).tolist()}")
-    return np.concatenate(xs), np.concatenate(ys), np.array(srcs)
+        print(f"{d}: {len(y)} cells, per class {np.bincount(y, minlength=NUM_CLASSES).tolist()}, "
+              f"kinds (unknown, printed, handwritten) {np.bincount(k, minlength=3).tolist()}")
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(ks), np.array(srcs)
 
 
 def split(src, holdout_groups, holdout_kubiesa, seed):
@@ -156,7 +171,7 @@ def sample_weights(x, y, src, empty_weight, kubiesa_weight, synthetic_weight, in
     centre_ink = (x[:, 6:26, 6:26] > 76).sum(axis=(1, 2))
     w[(y == 0) & (centre_ink > 20)] *= inky_empty_weight
     is_kub = np.char.startswith(src.astype(str), "kubiesa")
-    is_syn = np.char.startswith(src.astype(str), "synthetic")
+    is_syn = np.char.startswith(src.astype(str), "synthetic") | np.char.startswith(src.astype(str), "handwriting")
     w[is_kub] *= kubiesa_weight
     w[is_syn] *= synthetic_weight
     for name, weight in set_weights:
@@ -242,24 +257,24 @@ def augment(x):
     return x.clamp(0, 1)
 
 
-def pencil_composites(x, y, share):
+def pencil_composites(x, y, k, share):
     """Turns about `share` of the batch into pencil-mark cells (class 10) made of 1-3 real
     digit cells of the batch shrunk to 38-55 % and set side by side from the top-left, as
     candidates are written (sometimes large, in pen)."""
     digits = torch.nonzero((y >= 1) & (y <= 9)).flatten()
     targets = torch.nonzero(torch.rand(len(y)) < share).flatten()
     if len(digits) == 0 or len(targets) == 0:
-        return x, y
-    x, y = x.clone(), y.clone()
+        return x, y, k
+    x, y, k = x.clone(), y.clone(), k.clone()
     for t in targets.tolist():
-        k = int(np.random.choice([1, 2, 2, 3, 3, 4]))
+        count = int(np.random.choice([1, 2, 2, 3, 3, 4]))
         scale = np.random.uniform(0.38, 0.55)
         size = max(8, int(round(SIDE * scale)))
         step = int(round(size * np.random.uniform(0.5, 0.75)))
         per_row = max(1, (SIDE - size) // max(1, step) + 1)
         x0, y0 = np.random.randint(0, 5), np.random.randint(0, 5)
         canvas = torch.zeros(1, SIDE, SIDE)
-        for j in range(k):
+        for j in range(count):
             # The digit without the grid-line remnants at the cell's edges.
             src = F.pad(x[digits[np.random.randint(len(digits))]][:, 4:-4, 4:-4], (4, 4, 4, 4))
             small = F.interpolate(src.unsqueeze(0), size=(size, size), mode="bilinear", align_corners=False)[0]
@@ -270,7 +285,8 @@ def pencil_composites(x, y, share):
             canvas[:, cy : cy + size, cx : cx + size] = torch.maximum(canvas[:, cy : cy + size, cx : cx + size], small)
         x[t] = canvas
         y[t] = PENCIL
-    return x, y
+        k[t] = 0
+    return x, y, k
 
 
 def ghost_composites(x, y, share):
@@ -299,30 +315,44 @@ def value_of(c):
 
 @torch.no_grad()
 def predict(model, x, idx):
+    """Arg max class and arg max writing (0 printed, 1 handwritten) of the cells `idx`."""
     model.eval()
-    out = []
+    out, kinds = [], []
     for i in range(0, len(idx), 2048):
         xb = torch.from_numpy(x[idx[i : i + 2048]]).float().div_(255.0).unsqueeze(1)
-        out.append(model(xb).argmax(1).numpy())
-    return np.concatenate(out) if out else np.zeros(0, np.int64)
+        logits, kind = model(xb)
+        out.append(logits.argmax(1).numpy())
+        kinds.append(kind.argmax(1).numpy())
+    if not out:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    return np.concatenate(out), np.concatenate(kinds)
 
 
-def held_out_report(model, x, y, src, held_idx):
-    """Accuracy (solving value, pencil = empty) on held-out cells by cut kind, and confusions."""
+def held_out_report(model, x, y, k, src, held_idx):
+    """Accuracy (solving value, pencil = empty) on held-out cells by cut kind, confusions, and
+    printed/handwritten accuracy on digit cells of known writing."""
     if len(held_idx) == 0:
         return {}
-    pred = predict(model, x, held_idx)
+    pred, pred_kind = predict(model, x, held_idx)
     truth = y[held_idx]
     kinds = np.array([s.split("/")[2] if s.count("/") >= 3 else "?" for s in src[held_idx]])
     sets = np.array([s.split("/")[0] for s in src[held_idx]])
     ok = value_of(pred) == value_of(truth)
     rep = {"cells": int(len(held_idx)), "value_accuracy": float(ok.mean()), "class_accuracy": float((pred == truth).mean())}
-    for k in sorted(set(kinds)):
-        rep[f"value_accuracy_{k}"] = float(ok[kinds == k].mean())
+    for cut in sorted(set(kinds)):
+        rep[f"value_accuracy_{cut}"] = float(ok[kinds == cut].mean())
     for s in sorted(set(sets)):
         m = sets == s
         rep[f"value_accuracy_{s}"] = float(ok[m].mean())
         rep[f"errors_{s}"] = int((~ok[m]).sum())
+    known = k[held_idx] > 0
+    if known.any():
+        kind_ok = pred_kind[known] == (k[held_idx][known] - 1)
+        rep["kind_cells"] = int(known.sum())
+        rep["kind_accuracy"] = float(kind_ok.mean())
+        for s_ in sorted(set(sets[known])):
+            m = sets[known] == s_
+            rep[f"kind_accuracy_{s_}"] = float(kind_ok[m].mean())
     conf = collections.Counter(
         f"{int(t)}->{int(p)}" for t, p in zip(value_of(truth)[~ok], value_of(pred)[~ok])
     )
@@ -371,6 +401,7 @@ def main():
     ap.add_argument("--no-augment", action="store_true")
     ap.add_argument("--ghosts", type=float, default=0.05, help="share of empty cells given a faint digit")
     ap.add_argument("--pencil-composites", type=float, default=0.03, help="share of each batch made pencil cells")
+    ap.add_argument("--kind-weight", type=float, default=0.5, help="weight of the printed/handwritten loss")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--fixtures", default=None, help="write fixture crops + probabilities here")
     ap.add_argument("--fixture-count", type=int, default=44)
@@ -381,7 +412,7 @@ def main():
     np.random.seed(args.seed)
     torch.set_num_threads(args.threads)
 
-    x, y, src = load(args.data)
+    x, y, k, src = load(args.data)
     train_mask, held_mask, held_groups = split(src, args.holdout_groups, args.holdout_kubiesa, args.seed)
     train_idx, held_idx = np.nonzero(train_mask)[0], np.nonzero(held_mask)[0]
     print(f"held out {len(held_groups)} groups ({len(held_idx)} cells): {held_groups}")
@@ -399,6 +430,7 @@ def main():
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.epochs * steps_per_epoch)
     xt = torch.from_numpy(x)
     yt = torch.from_numpy(y.astype(np.int64))
+    kt = torch.from_numpy(k.astype(np.int64))
     t0 = time.time()
     history = []
     for epoch in range(args.epochs):
@@ -409,14 +441,19 @@ def main():
             idx = torch.from_numpy(draw[s * args.batch : (s + 1) * args.batch])
             xb = xt[idx].float().div_(255.0).unsqueeze(1)
             yb = yt[idx]
+            kb = kt[idx]
             if args.ghosts > 0:
                 xb = ghost_composites(xb, yb, args.ghosts)
             if args.pencil_composites > 0:
-                xb, yb = pencil_composites(xb, yb, args.pencil_composites)
+                xb, yb, kb = pencil_composites(xb, yb, kb, args.pencil_composites)
             if not args.no_augment:
                 xb = augment(xb)
-            logits = model(xb)
+            logits, kind = model(xb)
             loss = F.cross_entropy(logits, yb, label_smoothing=args.label_smoothing)
+            known = (kb > 0) & (yb >= 1) & (yb <= 9)
+            if known.any():
+                loss = loss + args.kind_weight * F.cross_entropy(
+                    kind[known], kb[known] - 1, label_smoothing=args.label_smoothing)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -424,7 +461,7 @@ def main():
             ema.update(model)
             loss_sum += loss.item()
             correct += (logits.argmax(1) == yb).sum().item()
-        rep = held_out_report(ema.model, x, y, src, held_idx)
+        rep = held_out_report(ema.model, x, y, k, src, held_idx)
         history.append({"epoch": epoch + 1, "loss": loss_sum / steps_per_epoch, **{k: v for k, v in rep.items() if k != "confusions"}})
         print(f"epoch {epoch + 1}/{args.epochs}: loss {loss_sum / steps_per_epoch:.4f} "
               f"train acc {correct / (steps_per_epoch * args.batch):.4f} held-out "
@@ -432,14 +469,27 @@ def main():
               f"({time.time() - t0:.0f}s)", flush=True)
 
     final = ema.model.eval()
-    rep = held_out_report(final, x, y, src, held_idx)
-    calibration = None
+    rep = held_out_report(final, x, y, k, src, held_idx)
+    calibration = kind_calibration = None
     if len(held_idx):
-        logits = held_logits(final, x, held_idx)
+        logits, kind_logits = held_logits(final, x, held_idx)
         temperature = fit_temperature(logits, y[held_idx])
         calibration = calibration_report(logits, y[held_idx], temperature)
         print(f"calibration: {json.dumps(calibration)}")
-        final = Scaled(final, temperature).eval()
+        known = (k[held_idx] > 0) & (y[held_idx] >= 1) & (y[held_idx] <= 9)
+        kind_temperature = 1.0
+        if known.any():
+            kind_truth = k[held_idx][known].astype(np.int64) - 1
+            kind_temperature = fit_temperature(kind_logits[known], kind_truth)
+            p = F.softmax(kind_logits[known] / kind_temperature, dim=1).numpy()
+            kind_calibration = {
+                "temperature": kind_temperature,
+                "cells": int(known.sum()),
+                "accuracy": float((p.argmax(1) == kind_truth).mean()),
+                "unsure_share": float((p.max(1) < 0.9).mean()),
+            }
+            print(f"kind calibration: {json.dumps(kind_calibration)}")
+        final = Scaled(final, temperature, kind_temperature).eval()
     export(final, args.out)
     report = {
         "arch": args.arch,
@@ -450,6 +500,7 @@ def main():
         "held_out_groups": held_groups,
         "held_out": rep,
         "calibration": calibration,
+        "kind_calibration": kind_calibration,
         "seconds": round(time.time() - t0, 1),
         "history": history,
     }
@@ -459,29 +510,37 @@ def main():
             json.dump(report, f, indent=1)
     if args.fixtures:
         pool = held_idx if len(held_idx) else train_idx
-        write_fixtures(final, x, y, pool, args.fixtures, args.fixture_count, args.seed)
+        write_fixtures(final, x, y, k, pool, args.fixtures, args.fixture_count, args.seed)
 
 
 class Scaled(nn.Module):
-    """The model with its logits divided by a fitted temperature (calibrated probabilities)."""
+    """The model with both outputs' logits divided by fitted temperatures (calibrated
+    probabilities)."""
 
-    def __init__(self, model, temperature):
+    def __init__(self, model, temperature, kind_temperature=1.0):
         super().__init__()
         self.model = model
         self.register_buffer("inv_t", torch.tensor(1.0 / temperature))
+        self.register_buffer("inv_kind_t", torch.tensor(1.0 / kind_temperature))
 
     def forward(self, x):
-        return self.model(x) * self.inv_t
+        logits, kind = self.model(x)
+        return logits * self.inv_t, kind * self.inv_kind_t
 
 
 @torch.no_grad()
 def held_logits(model, x, idx):
+    """Class logits [n,11] and writing logits [n,2] of the cells `idx`."""
     model.eval()
-    out = []
+    out, kinds = [], []
     for i in range(0, len(idx), 2048):
         xb = torch.from_numpy(x[idx[i : i + 2048]]).float().div_(255.0).unsqueeze(1)
-        out.append(model(xb))
-    return torch.cat(out) if out else torch.zeros(0, NUM_CLASSES)
+        logits, kind = model(xb)
+        out.append(logits)
+        kinds.append(kind)
+    if not out:
+        return torch.zeros(0, NUM_CLASSES), torch.zeros(0, KINDS)
+    return torch.cat(out), torch.cat(kinds)
 
 
 def fit_temperature(logits, y):
@@ -522,8 +581,9 @@ def export(model, path):
     model.eval()
     dummy = torch.zeros(81, 1, SIDE, SIDE)
     torch.onnx.export(
-        model, (dummy,), path, input_names=["cells"], output_names=["logits"],
-        dynamic_axes={"cells": {0: "batch"}, "logits": {0: "batch"}}, opset_version=17, dynamo=False,
+        model, (dummy,), path, input_names=["cells"], output_names=["logits", "kind"],
+        dynamic_axes={"cells": {0: "batch"}, "logits": {0: "batch"}, "kind": {0: "batch"}},
+        opset_version=17, dynamo=False,
     )
     import onnx
 
@@ -535,26 +595,36 @@ def export(model, path):
 
 
 @torch.no_grad()
-def write_fixtures(model, x, y, pool, out_dir, count, seed):
+def write_fixtures(model, x, y, k, pool, out_dir, count, seed):
     """Picks `count` crops from `pool` (held-out cells when there are any), 4 per class where
-    possible, and stores them with the PyTorch probabilities: digit_crops.u8 (count x 1024),
-    digit_crops.json (labels, classes, probabilities)."""
+    possible (for digits two printed and two handwritten), and stores them with the PyTorch
+    probabilities: digit_crops.u8 (count x 1024), digit_crops.json (labels, classes,
+    probabilities, handwritten probabilities)."""
     os.makedirs(out_dir, exist_ok=True)
     rng = np.random.default_rng(seed)
     pool = rng.permutation(pool)
     picked = []
     for c in range(NUM_CLASSES):
-        picked += [int(i) for i in pool[y[pool] == c][:4]]
+        of_class = pool[y[pool] == c]
+        if 1 <= c <= 9:
+            chosen = [int(i) for kind in (1, 2) for i in of_class[k[of_class] == kind][:2]]
+            chosen += [int(i) for i in of_class if int(i) not in chosen][: 4 - len(chosen)]
+        else:
+            chosen = [int(i) for i in of_class[:4]]
+        picked += chosen
     picked = picked[:count]
     crops = x[picked]
     crops.tofile(os.path.join(out_dir, "digit_crops.u8"))
     model.eval()
-    probs = F.softmax(model(torch.from_numpy(crops).float().div(255.0).unsqueeze(1)), dim=1).numpy()
+    logits, kind = model(torch.from_numpy(crops).float().div(255.0).unsqueeze(1))
+    probs = F.softmax(logits, dim=1).numpy()
+    handwritten = F.softmax(kind, dim=1)[:, 1].numpy()
     with open(os.path.join(out_dir, "digit_crops.json"), "w") as f:
         json.dump({
             "labels": [int(y[i]) for i in picked],
             "classes": [int(p.argmax()) for p in probs],
             "probabilities": [[round(float(v), 6) for v in p] for p in probs],
+            "handwritten": [round(float(v), 6) for v in handwritten],
         }, f)
     print(f"wrote {len(picked)} fixture crops to {out_dir}")
 

@@ -10,7 +10,7 @@ use clap::Args;
 use sudoku_lens::dataset::NameList;
 use sudoku_lens::digits::Classifier;
 use sudoku_lens::digits::export::{
-    CellWriter, PhotoExportOptions, export_photo_set, export_synthetic,
+    CellWriter, PhotoExportOptions, export_handwritten, export_photo_set, export_synthetic,
 };
 use sudoku_lens::scan::CELL_SIZE_PX;
 use sudoku_lens::synthetic::{FontBank, Rng};
@@ -24,9 +24,26 @@ pub struct DatasetArgs {
     /// A photo data set folder (images/, labels/, corners.csv); repeatable.
     #[arg(long = "photos")]
     pub photos: Vec<PathBuf>,
-    /// Synthetic cells per class (0–10).
+    /// Synthetic font cells per class (0–10).
     #[arg(long, default_value_t = 0, value_parser = super::number_in(0usize..=10_000_000))]
     pub synthetic_per_class: usize,
+    /// Synthetic handwritten cells per class (0–10), each group of 11 by a new writer.
+    #[arg(long, default_value_t = 0, value_parser = super::number_in(0usize..=10_000_000))]
+    pub handwriting_per_class: usize,
+    /// Extra cuts of each photo with synthetic handwriting written into its empty cells.
+    #[arg(long, default_value_t = 0, value_parser = super::number_in(0usize..=1000))]
+    pub handwriting_copies: usize,
+    /// Share of the empty cells of a handwriting cut that get a handwritten digit.
+    #[arg(long, default_value_t = 0.5, value_parser = super::number_in(0.0f32..=1.0))]
+    pub handwriting_share: f32,
+    /// A folder of printed-givens masks (`NAME.txt` or `PUZZLE.txt` for photos
+    /// `PUZZLE_…`, 9 rows of 0/1), searched before a set's own `givens/`; repeatable.
+    #[arg(long = "givens")]
+    pub givens: Vec<PathBuf>,
+    /// A set (folder name) whose digits are all printed where a photo has no givens mask;
+    /// repeatable.
+    #[arg(long = "all-printed")]
+    pub all_printed: Vec<String>,
     /// Font folders searched (recursively) for synthetic digits.
     #[arg(long = "fonts", default_value = "/usr/share/fonts")]
     pub fonts: Vec<PathBuf>,
@@ -95,6 +112,10 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
         detector_tolerance: args.detector_tolerance,
         ink_repeats: args.ink_repeats,
         exclude,
+        givens_dirs: args.givens.clone(),
+        printed_sets: args.all_printed.iter().cloned().collect(),
+        handwriting_copies: args.handwriting_copies,
+        handwriting_share: args.handwriting_share,
     };
     for dir in &args.photos {
         let name = dir
@@ -113,14 +134,15 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
         eprintln!(
             "{name}: {} labelled photos ({} without labels left out; {} held back; {} without \
              corners, {} of them cut along the model-checked detector lattice), detector \
-             lattice also used on {}, {} cells",
+             lattice also used on {}, {} cells ({} with synthetic handwriting)",
             stats.photos,
             stats.no_labels,
             stats.excluded,
             stats.no_corners,
             stats.verified_without_corners,
             stats.detector_used,
-            stats.cells
+            stats.cells,
+            stats.handwritten_composites
         );
     }
     if args.synthetic_per_class > 0 {
@@ -134,6 +156,15 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
             &mut rng,
         )?;
         eprintln!("synthetic: {n} cells");
+    }
+    if args.handwriting_per_class > 0 {
+        let n = export_handwritten(
+            &mut writer,
+            args.handwriting_per_class,
+            CELL_SIZE_PX,
+            &mut rng,
+        )?;
+        eprintln!("handwriting: {n} cells");
     }
     let per_class = writer.per_class();
     let total = writer.finish()?;

@@ -1,6 +1,8 @@
 //! `sudoku-lens eval DATASET_DIR [--json] [--only LIST] [--exclude LIST]`: grid detection and
-//! digit reading on a photo data set in the shared layout (see `sudoku_lens::dataset`),
-//! measured by `sudoku_lens::eval`; this file parses the arguments and formats the figures.
+//! digit reading on a photo data set in the shared layout (see `sudoku_lens::dataset`), and
+//! on photos with a printed-givens mask (`givens/NAME.txt` in the set, or `--givens DIR`)
+//! how well printed givens are told from handwriting, measured by `sudoku_lens::eval`; this
+//! file parses the arguments and formats the figures.
 //!
 //! With `--json` every image is one JSON line and the LAST line is the [`EvalSummary`] object.
 
@@ -26,6 +28,11 @@ pub struct EvalArgs {
     /// Leave out these photos (same file format as `--only`), e.g. a held-back split.
     #[arg(long, value_name = "LIST")]
     pub exclude: Option<PathBuf>,
+    /// Printed-givens masks from this folder instead of the set's own `givens/`: `NAME.txt`,
+    /// else `PREFIX.txt` for a photo named `PREFIX_…` (the longest such prefix), 9 rows of
+    /// 0/1 with 1 where the cell holds a printed digit.
+    #[arg(long, value_name = "DIR")]
+    pub givens: Option<PathBuf>,
     /// Print one JSON object per image and the summary object as the last line.
     #[arg(long)]
     pub json: bool,
@@ -47,7 +54,14 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("reading data set {}", args.dataset.display()))?;
     let only = args.only.as_deref().map(NameList::read).transpose()?;
     let exclude = args.exclude.as_deref().map(NameList::read).transpose()?;
-    let ds = ds.select(only.as_ref(), exclude.as_ref())?;
+    let mut ds = ds.select(only.as_ref(), exclude.as_ref())?;
+    if let Some(dir) = &args.givens {
+        ds = ds.with_givens_dir(dir)?;
+    }
+    // A malformed mask is an error naming its file and line, before anything is read.
+    for photo in &ds.photos {
+        ds.givens(photo)?;
+    }
     let mut scanner = if args.detect_only {
         None
     } else {
@@ -106,6 +120,12 @@ fn image_line(r: &ImageResult) -> String {
             line.push_str(&format!(", misread {}", cells.join(", ")));
         }
     }
+    if let Some(kind_wrong) = r.kind_wrong.as_ref().filter(|k| !k.is_empty()) {
+        line.push_str(&format!(
+            ", printed/handwritten wrong at {}",
+            kind_wrong.join(" ")
+        ));
+    }
     line
 }
 
@@ -163,6 +183,15 @@ fn summary_text(s: &EvalSummary) -> String {
             sudoku_lens::digits::UNCERTAIN_BELOW,
             pct(s.flagged_correct_share.flatten()),
             pct(s.flagged_wrong_share.flatten())
+        ));
+    }
+    if let (Some(photos), Some(cells)) = (s.givens_photos, s.given_cells) {
+        out.push_str(&format!(
+            "printed vs handwritten on {photos} photos with givens masks: {} of {cells} digit \
+             cells called right, givens exact {}/{photos} ({})\n",
+            pct(s.given_accuracy),
+            s.givens_exact_count.unwrap_or(0),
+            pct(s.givens_exact)
         ));
     }
     out

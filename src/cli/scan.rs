@@ -153,7 +153,7 @@ fn write_debug(
 /// (81), `uncertain` (cell names), `solution` (81 chars or null), `unique`, `repair`
 /// (null or `{changes, grid, solution}`), `conflicts`, `corners` (TL, TR, BR, BL as the
 /// puzzle reads), `rotation_deg` (how far the puzzle appears turned clockwise: 0, 90,
-/// 180 or 270).
+/// 180 or 270), and `error` when there is no solution (exit status 1).
 fn report_json(scan: &Scan) -> serde_json::Value {
     let repair = scan.repair.as_ref().map(|r| {
         serde_json::json!({
@@ -165,7 +165,7 @@ fn report_json(scan: &Scan) -> serde_json::Value {
             "solution": values_line(&r.solution, '.'),
         })
     });
-    serde_json::json!({
+    let mut json = serde_json::json!({
         "grid": values_line(&scan.values, '.'),
         "confidence": scan.readings.iter().map(|r| r.confidence).collect::<Vec<_>>(),
         "uncertain": scan.uncertain_cells().iter().map(|c| c.to_string()).collect::<Vec<_>>(),
@@ -177,7 +177,20 @@ fn report_json(scan: &Scan) -> serde_json::Value {
         })).collect::<Vec<_>>(),
         "corners": scan.detection.corners_in_image.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>(),
         "rotation_deg": scan.rotation_deg(),
-    })
+    });
+    // Exit status 1 (no solution to print): a `--json` failure always carries `error`.
+    if scan.best_solution().is_none() {
+        let error = if scan.conflicts.is_empty() {
+            "the read grid has no solution".to_string()
+        } else {
+            format!(
+                "the read grid breaks the rules ({} duplicates) and no repair was found",
+                scan.conflicts.len()
+            )
+        };
+        json["error"] = serde_json::Value::String(error);
+    }
+    json
 }
 
 /// The human-readable report of `scan`: the read grid (uncertain cells marked `?`),

@@ -22,6 +22,9 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Print each step's plain sentence under its notation.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// Arguments of `hint`.
@@ -39,6 +42,17 @@ pub struct HintArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Print each step's plain sentence under its notation.
+    #[arg(long)]
+    pub explain: bool,
+}
+
+/// Arguments of `techniques`.
+#[derive(Args, Debug)]
+pub struct TechniquesArgs {
+    /// Print a JSON array of `{"name","id","title","rating","glossary"}` instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// A candidate in JSON: `{"cell":"r1c2","digit":3}`.
@@ -53,6 +67,8 @@ pub struct JsonCandidate {
 pub struct JsonStep {
     technique: &'static str,
     text: String,
+    /// The step's plain sentence, generated from its data.
+    explanation: String,
     placements: Vec<JsonCandidate>,
     eliminations: Vec<JsonCandidate>,
 }
@@ -70,6 +86,7 @@ impl From<&Step> for JsonStep {
         JsonStep {
             technique: s.technique.name(),
             text: s.text(),
+            explanation: s.explanation(),
             placements: conv(&s.placements),
             eliminations: conv(&s.eliminations),
         }
@@ -135,6 +152,9 @@ pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
             ""
         };
         println!("{:>3}. {}{}", i + 1, s.text(), marker);
+        if args.explain {
+            println!("     {}", s.explanation());
+        }
     }
     println!();
     print!("{}", Grid::from_values(&e.solution).to_pretty());
@@ -212,15 +232,49 @@ pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
     } else {
         for step in &steps {
             println!("{}", step.text());
+            if args.explain {
+                println!("  {}", step.explanation());
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// `techniques`: one line per technique: id, name, SE rating.
-pub fn run_techniques() -> anyhow::Result<ExitCode> {
+/// A technique in JSON: what `techniques --json` prints for each.
+#[derive(Serialize)]
+struct JsonTechnique {
+    name: &'static str,
+    id: &'static str,
+    title: &'static str,
+    rating: f32,
+    glossary: &'static str,
+}
+
+/// `techniques [--json]`: every technique in solving order: id, name, SE rating and title as
+/// text lines, or with its glossary entry as JSON.
+pub fn run_techniques(args: TechniquesArgs) -> anyhow::Result<ExitCode> {
+    if args.json {
+        let all: Vec<JsonTechnique> = Technique::ALL
+            .iter()
+            .map(|&t| JsonTechnique {
+                name: t.name(),
+                id: t.id(),
+                title: t.title(),
+                rating: t.se_rating(),
+                glossary: t.glossary(),
+            })
+            .collect();
+        println!("{}", serde_json::to_string(&all).context("encoding JSON")?);
+        return Ok(ExitCode::SUCCESS);
+    }
     for t in Technique::ALL {
-        println!("{:<22} {:<38} {:.1}", t.id(), t.name(), t.se_rating());
+        println!(
+            "{:<28} {:<38} {:>4.1}  {}",
+            t.id(),
+            t.name(),
+            t.se_rating(),
+            t.title()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -21,6 +21,15 @@ use crate::vision::{CELL_INPUT_LEN, CELL_INPUT_PX};
 /// works from any directory.
 pub const EMBEDDED_MODEL: &[u8] = include_bytes!("../../models/digits.onnx");
 
+/// Name of the model output holding the 11 class logits (the first output when no output has
+/// this name).
+pub const LOGITS_OUTPUT: &str = "logits";
+
+/// Name of the optional second model output: handwriting vs print per cell, `[N,2]` logits
+/// (index 0 printed, 1 handwritten) or `[N,1]` (one logit of handwriting). A model without
+/// it still loads; its readings carry no handwriting probability.
+pub const KIND_OUTPUT: &str = "kind";
+
 /// Environment variable naming ONNX Runtime's shared library for [`Backend::OnnxRuntime`].
 pub const ORT_LIB_ENV: &str = "SUDOKU_LENS_ORT_LIB";
 
@@ -268,6 +277,10 @@ pub struct Classifier {
     session: Session,
     backend: Backend,
     model: String,
+    /// Index of the class-logits output.
+    logits_output: usize,
+    /// Index of the handwriting output, when the model has one.
+    kind_output: Option<usize>,
 }
 
 impl std::fmt::Debug for Classifier {
@@ -326,10 +339,16 @@ impl Classifier {
             .map_err(|e| invalid(e.to_string()))?
             .commit_from_memory(bytes)
             .map_err(|e| invalid(e.to_string()))?;
+        let outputs = session.outputs();
+        let named = |wanted: &str| outputs.iter().position(|o| o.name() == wanted);
+        let logits_output = named(LOGITS_OUTPUT).unwrap_or(0);
+        let kind_output = named(KIND_OUTPUT).filter(|&i| i != logits_output);
         let mut classifier = Classifier {
             session,
             backend,
             model: name.to_string(),
+            logits_output,
+            kind_output,
         };
         let outputs = classifier.session.outputs().len();
         if classifier.session.inputs().len() != 1 || !(1..=2).contains(&outputs) {
@@ -404,6 +423,11 @@ impl Classifier {
         &self.model
     }
 
+    /// Whether the model tells handwriting from print (has the [`KIND_OUTPUT`] output).
+    pub fn has_kind_output(&self) -> bool {
+        self.kind_output.is_some()
+    }
+
     /// Classifies a batch of normalized cells (each [`CELL_INPUT_LEN`] values, as made by
     /// `vision::normalize_cell`) in one model run: one reading per cell, in order. A model
     /// that gives a NaN or infinite score is an error, never a reading.
@@ -411,13 +435,24 @@ impl Classifier {
         if cells.is_empty() {
             return Ok(Vec::new());
         }
-        let (logits, _) = self.run(cells)?;
+        let (logits, second) = self.run(cells)?;
+        let handwritten = match (self.kind_output, second) {
+            (Some(_), Some((dims, values))) => {
+                Some(handwriting(&dims, &values, cells.len(), &self.model)?)
+            }
+            _ => None,
+        };
         Ok(logits
             .chunks_exact(NUM_CLASSES)
-            .map(|row| {
+            .enumerate()
+            .map(|(i, row)| {
                 let mut l = [0.0f32; NUM_CLASSES];
                 l.copy_from_slice(row);
-                CellReading::from_logits(&l)
+                let reading = CellReading::from_logits(&l);
+                match &handwritten {
+                    Some(p) => reading.with_handwritten(p[i]),
+                    None => reading,
+                }
             })
             .collect())
     }
@@ -447,7 +482,7 @@ impl Classifier {
             .session
             .run(ort::inputs![input])
             .map_err(|e| ModelError::Inference(e.to_string()))?;
-        let (shape, logits) = outputs[0]
+        let (shape, logits) = outputs[self.logits_output]
             .try_extract_tensor::<f32>()
             .map_err(|e| ModelError::Inference(e.to_string()))?;
         let dims: Vec<i64> = shape.iter().copied().collect();
@@ -467,8 +502,12 @@ impl Classifier {
                 ),
             });
         }
-        let second = if outputs.len() > 1 {
-            let (shape, values) = outputs[1]
+        // The handwriting output, else whichever other output the model has.
+        let second_output = self
+            .kind_output
+            .or_else(|| (0..outputs.len()).find(|&i| i != self.logits_output));
+        let second = if let Some(k) = second_output {
+            let (shape, values) = outputs[k]
                 .try_extract_tensor::<f32>()
                 .map_err(|e| ModelError::Inference(e.to_string()))?;
             Some((shape.iter().copied().collect(), values.to_vec()))
@@ -476,6 +515,27 @@ impl Classifier {
             None
         };
         Ok((logits.to_vec(), second))
+    }
+}
+
+/// Per-cell probability of handwriting from the [`KIND_OUTPUT`] tensor of `model`: softmax of
+/// `[N,2]` logits (index 1 handwritten) or the logistic of `[N,1]`.
+fn handwriting(dims: &[i64], kind: &[f32], n: usize, model: &str) -> Result<Vec<f32>, ModelError> {
+    let logistic = |x: f32| 1.0 / (1.0 + (-x).exp());
+    match dims {
+        [rows, 2] if *rows == n as i64 && kind.len() == 2 * n => Ok(kind
+            .chunks_exact(2)
+            .map(|pair| logistic(pair[1] - pair[0]))
+            .collect()),
+        [rows, 1] if *rows == n as i64 && kind.len() == n => {
+            Ok(kind.iter().map(|&x| logistic(x)).collect())
+        }
+        _ => Err(ModelError::Shape {
+            model: model.to_string(),
+            message: format!(
+                "output `{KIND_OUTPUT}` has shape {dims:?}, expected [{n}, 2] or [{n}, 1]"
+            ),
+        }),
     }
 }
 

@@ -4,8 +4,12 @@
 //!
 //! Every cell goes through `vision::rectify::cell_inputs`, exactly like
 //! inference, so the model is trained on what it will see. Output is a folder with
-//! `cells.u8` (N × 1024 bytes, ink × 255), `labels.u8` (N bytes, 0–10) and `meta.csv`
-//! (one row per cell: index, label, source). It does not train anything.
+//! `cells.u8` (N × 1024 bytes, ink × 255), `labels.u8` (N bytes, 0–10), `kinds.u8` (N bytes:
+//! how a digit cell's digit was written, [`Writing::code`], 0 when unknown or no digit) and
+//! `meta.csv` (one row per cell: index, label, source). A digit's writing comes from the
+//! photo's printed-givens mask (`dataset::givens_file`), or from the set being all print.
+//! Synthetic handwriting ([`crate::synthetic::handwriting`]) is written into real empty
+//! cells too (cut `hw`). It does not train anything.
 
 use std::collections::HashSet;
 use std::fs::File;
@@ -14,12 +18,13 @@ use std::path::{Path, PathBuf};
 
 use image::GrayImage;
 
-use super::synth::render_cell;
-use super::{Classifier, NUM_CLASSES};
-use crate::dataset::{Dataset, DatasetError};
+use super::synth::{composite_handwriting, render_font_cell, render_handwritten_cell};
+use super::{CLASS_PENCIL, Classifier, NUM_CLASSES, Writing};
+use crate::dataset::{Dataset, DatasetError, Photo, givens_file, read_givens};
+use crate::synthetic::handwriting::Writer;
 use crate::synthetic::{FontBank, Rng};
-use crate::vision::rectify::cell_inputs;
-use crate::vision::{CELL_INPUT_LEN, Lattice, Point, normalize_cell};
+use crate::vision::rectify::{cell_crops, cell_inputs, warp_grid};
+use crate::vision::{CELL_INPUT_LEN, Lattice, Point, normalize_cell, normalize_cells};
 
 /// Why an export failed.
 #[derive(Debug, thiserror::Error)]
@@ -57,13 +62,14 @@ pub struct CellWriter {
     dir: PathBuf,
     cells: BufWriter<File>,
     labels: BufWriter<File>,
+    kinds: BufWriter<File>,
     meta: BufWriter<File>,
     count: usize,
     per_class: [usize; NUM_CLASSES],
 }
 
 impl CellWriter {
-    /// Creates (or truncates) `cells.u8`, `labels.u8` and `meta.csv` in `dir`.
+    /// Creates (or truncates) `cells.u8`, `labels.u8`, `kinds.u8` and `meta.csv` in `dir`.
     pub fn create(dir: &Path) -> Result<CellWriter, ExportError> {
         std::fs::create_dir_all(dir).map_err(io_err(dir))?;
         let open = |name: &str| -> Result<BufWriter<File>, ExportError> {
@@ -75,6 +81,7 @@ impl CellWriter {
         Ok(CellWriter {
             cells: open("cells.u8")?,
             labels: open("labels.u8")?,
+            kinds: open("kinds.u8")?,
             meta,
             dir: dir.to_path_buf(),
             count: 0,
@@ -82,8 +89,15 @@ impl CellWriter {
         })
     }
 
-    /// Appends one normalized cell (`CELL_INPUT_LEN` values in 0..1) with its label.
-    pub fn push(&mut self, normalized: &[f32], label: u8, source: &str) -> Result<(), ExportError> {
+    /// Appends one normalized cell (`CELL_INPUT_LEN` values in 0..1) with its label and, for
+    /// a digit, how it was written (`None`: unknown).
+    pub fn push(
+        &mut self,
+        normalized: &[f32],
+        label: u8,
+        writing: Option<Writing>,
+        source: &str,
+    ) -> Result<(), ExportError> {
         if normalized.len() != CELL_INPUT_LEN || label as usize >= NUM_CLASSES {
             return Err(ExportError::Format {
                 path: self.dir.clone(),
@@ -97,6 +111,12 @@ impl CellWriter {
         let dir = self.dir.clone();
         self.cells.write_all(&bytes).map_err(io_err(&dir))?;
         self.labels.write_all(&[label]).map_err(io_err(&dir))?;
+        let kind = if (1..=9).contains(&label) {
+            writing.map_or(0, Writing::code)
+        } else {
+            0
+        };
+        self.kinds.write_all(&[kind]).map_err(io_err(&dir))?;
         writeln!(self.meta, "{},{label},{source}", self.count).map_err(io_err(&dir))?;
         self.count += 1;
         self.per_class[label as usize] += 1;
@@ -118,6 +138,7 @@ impl CellWriter {
         let dir = self.dir.clone();
         self.cells.flush().map_err(io_err(&dir))?;
         self.labels.flush().map_err(io_err(&dir))?;
+        self.kinds.flush().map_err(io_err(&dir))?;
         self.meta.flush().map_err(io_err(&dir))?;
         Ok(self.count)
     }
@@ -144,6 +165,16 @@ pub struct PhotoExportOptions {
     pub ink_repeats: usize,
     /// Photo names (file stems) left out: a held-back evaluation split.
     pub exclude: HashSet<String>,
+    /// Folders of printed-givens masks searched before a set's own `givens/`.
+    pub givens_dirs: Vec<PathBuf>,
+    /// Sets (by name) whose digits are all printed where a photo has no givens mask.
+    pub printed_sets: HashSet<String>,
+    /// Extra cuts per photo (`hw`) with synthetic handwriting written into empty cells, each
+    /// by another synthetic writer along corners jittered like the `jitter` cuts.
+    pub handwriting_copies: usize,
+    /// Share of a `hw` cut's empty cells given a handwritten digit (a tenth as many get
+    /// handwritten pencil marks).
+    pub handwriting_share: f32,
 }
 
 /// Share of a photo's labelled digit cells that the current model must read as labelled for
@@ -169,6 +200,8 @@ pub struct PhotoExportStats {
     pub detector_used: usize,
     /// Cells written.
     pub cells: usize,
+    /// … of which empty cells given synthetic handwriting (`hw` cuts).
+    pub handwritten_composites: usize,
 }
 
 /// The detector's lattice of a photo without ground-truth corners, when `classifier` reads
@@ -204,12 +237,14 @@ pub fn export_photo_set(
     mut verifier: Option<&mut Classifier>,
 ) -> Result<PhotoExportStats, ExportError> {
     let set = Dataset::open(set_dir)?;
+    let all_printed = options.printed_sets.contains(set_name);
     let mut stats = PhotoExportStats::default();
     for photo in &set.photos {
         let Some(labels) = set.labels(photo)? else {
             stats.no_labels += 1;
             continue;
         };
+        let givens = photo_givens(photo, &options.givens_dirs)?;
         stats.photos += 1;
         if options.exclude.contains(&photo.name) {
             stats.excluded += 1;
@@ -271,6 +306,7 @@ pub fn export_photo_set(
                     writer.push(
                         cell,
                         label,
+                        writing(&labels, givens.as_ref(), i, all_printed),
                         &format!(
                             "{set_name}/{}/{kind}/r{}c{}",
                             photo.name,
@@ -282,11 +318,109 @@ pub fn export_photo_set(
                 }
             }
         }
+        for _ in 0..options.handwriting_copies {
+            let moved = corners.map(|p| {
+                Point::new(
+                    p.x + rng.range(-1.0, 1.0) * options.jitter_fraction * side,
+                    p.y + rng.range(-1.0, 1.0) * options.jitter_fraction * side,
+                )
+            });
+            let lattice = if checked.is_some() {
+                truth
+            } else {
+                Lattice::from_corners(moved)
+            };
+            let (written, n) = handwritten_cut(&image, &lattice, &labels, options, rng);
+            for (i, cell, label, writing) in written {
+                writer.push(
+                    &cell,
+                    label,
+                    writing,
+                    &format!("{set_name}/{}/hw/r{}c{}", photo.name, i / 9 + 1, i % 9 + 1),
+                )?;
+                stats.cells += 1;
+            }
+            stats.handwritten_composites += n;
+        }
     }
     Ok(stats)
 }
 
-/// Writes `per_class` synthetic cells of each class 0–10.
+/// The printed-givens mask of `photo`: from the first of `givens_dirs` that has one (see
+/// `dataset::givens_file`), else from its set's own `givens/` folder.
+fn photo_givens(photo: &Photo, givens_dirs: &[PathBuf]) -> Result<Option<[bool; 81]>, ExportError> {
+    let path = givens_dirs
+        .iter()
+        .find_map(|d| givens_file(d, &photo.name))
+        .or_else(|| photo.givens_path.clone());
+    Ok(path.as_deref().map(read_givens).transpose()?)
+}
+
+/// How the digit of cell `i` was written: from the givens mask, else printed when
+/// `all_printed`, else unknown; `None` for a cell without a digit.
+fn writing(
+    labels: &[u8; 81],
+    givens: Option<&[bool; 81]>,
+    i: usize,
+    all_printed: bool,
+) -> Option<Writing> {
+    if !(1..=9).contains(&labels[i]) {
+        return None;
+    }
+    match givens {
+        Some(mask) if mask[i] => Some(Writing::Printed),
+        Some(_) => Some(Writing::Handwritten),
+        None => all_printed.then_some(Writing::Printed),
+    }
+}
+
+/// A cell of a `hw` cut: index, classifier input, label, writing.
+type WrittenCell = (usize, Vec<f32>, u8, Option<Writing>);
+
+/// One `hw` cut of a photo along `lattice`: a synthetic writer fills about
+/// `handwriting_share` of the empty cells with digits (and a tenth as many with pencil
+/// marks); returns those cells (index, classifier input, label, writing) and how many
+/// digits were written. The cells normalize together with the untouched ones, as a read
+/// grid does.
+fn handwritten_cut(
+    image: &GrayImage,
+    lattice: &Lattice,
+    labels: &[u8; 81],
+    options: &PhotoExportOptions,
+    rng: &mut Rng,
+) -> (Vec<WrittenCell>, usize) {
+    let grid = warp_grid(image, lattice, options.cell_size_px);
+    let mut crops = cell_crops(&grid, options.cell_size_px);
+    let hand = Writer::random(rng);
+    let mut changed = Vec::new();
+    let mut digits = 0;
+    for (i, crop) in crops.iter_mut().enumerate() {
+        if labels[i] != 0 {
+            continue;
+        }
+        let class = if rng.chance(options.handwriting_share) {
+            digits += 1;
+            1 + rng.below(9) as u8
+        } else if rng.chance(options.handwriting_share * 0.1) {
+            CLASS_PENCIL
+        } else {
+            continue;
+        };
+        composite_handwriting(crop, &hand, class, rng);
+        changed.push((i, class));
+    }
+    let inputs = normalize_cells(&crops);
+    let out = changed
+        .into_iter()
+        .map(|(i, class)| {
+            let writing = (class != CLASS_PENCIL).then_some(Writing::Handwritten);
+            (i, inputs[i].clone(), class, writing)
+        })
+        .collect();
+    (out, digits)
+}
+
+/// Writes `per_class` synthetic font cells of each class 0–10 (source `synthetic/I`).
 pub fn export_synthetic(
     writer: &mut CellWriter,
     bank: &FontBank,
@@ -297,8 +431,39 @@ pub fn export_synthetic(
     let mut n = 0;
     for i in 0..per_class {
         for class in 0..NUM_CLASSES as u8 {
-            let crop = render_cell(bank, class, rng, cell_size_px);
-            writer.push(&normalize_cell(&crop), class, &format!("synthetic/{i}"))?;
+            let (crop, writing) = render_font_cell(bank, class, rng, cell_size_px);
+            writer.push(
+                &normalize_cell(&crop),
+                class,
+                writing,
+                &format!("synthetic/{i}"),
+            )?;
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// Writes `per_class` cells of each class 0–10 written by synthetic hands (source
+/// `handwriting/I`; a new writer every 11 cells).
+pub fn export_handwritten(
+    writer: &mut CellWriter,
+    per_class: usize,
+    cell_size_px: u32,
+    rng: &mut Rng,
+) -> Result<usize, ExportError> {
+    let mut n = 0;
+    for i in 0..per_class {
+        let hand = Writer::random(rng);
+        for class in 0..NUM_CLASSES as u8 {
+            let crop = render_handwritten_cell(&hand, class, rng, cell_size_px);
+            let writing = (1..=9).contains(&class).then_some(Writing::Handwritten);
+            writer.push(
+                &normalize_cell(&crop),
+                class,
+                writing,
+                &format!("handwriting/{i}"),
+            )?;
             n += 1;
         }
     }
@@ -315,15 +480,21 @@ mod tests {
         let mut w = CellWriter::create(dir.path()).unwrap();
         let mut cell = vec![0.0f32; CELL_INPUT_LEN];
         cell[5] = 1.0;
-        w.push(&cell, 7, "t").unwrap();
-        assert!(w.push(&cell[..10], 7, "t").is_err());
-        assert_eq!(w.finish().unwrap(), 1);
+        w.push(&cell, 7, Some(Writing::Handwritten), "t").unwrap();
+        w.push(&cell, 0, Some(Writing::Printed), "t").unwrap();
+        assert!(w.push(&cell[..10], 7, None, "t").is_err());
+        assert_eq!(w.finish().unwrap(), 2);
         let bytes = std::fs::read(dir.path().join("cells.u8")).unwrap();
-        assert_eq!(bytes.len(), CELL_INPUT_LEN);
+        assert_eq!(bytes.len(), 2 * CELL_INPUT_LEN);
+        // The empty cell's writing is dropped: only digits carry one.
+        assert_eq!(
+            std::fs::read(dir.path().join("kinds.u8")).unwrap(),
+            vec![2, 0]
+        );
         assert_eq!(bytes[5], 255);
         assert_eq!(
             std::fs::read(dir.path().join("labels.u8")).unwrap(),
-            vec![7]
+            vec![7, 0]
         );
     }
 }

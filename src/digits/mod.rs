@@ -5,8 +5,9 @@
 //! tract by default, ONNX Runtime behind the `onnxruntime` feature), the one uncertainty
 //! threshold ([`UNCERTAIN_BELOW`]) and how well confidences match accuracy ([`reliability`]),
 //! the choice of a grid's orientation from its readings ([`orientation`]), the repair search
-//! ([`repair`]) and the training-data side (synthetic cells in [`synth`], labelled export in
-//! [`export`]). It does not find grids or cut cells (see `vision`) and does not solve
+//! ([`repair`]), how printed givens are told from handwriting ([`Writing`], the model's
+//! optional second output, scored against a givens mask in [`writing`]) and the
+//! training-data side (synthetic cells in [`synth`], labelled export in [`export`]). It does not find grids or cut cells (see `vision`) and does not solve
 //! (see `sudoku`); the cell input is exactly `vision::normalize_cell`'s output.
 
 pub mod classifier;
@@ -15,8 +16,9 @@ pub mod orientation;
 pub mod reliability;
 pub mod repair;
 pub mod synth;
+pub mod writing;
 
-pub use classifier::{Backend, Classifier, EMBEDDED_MODEL, ModelError};
+pub use classifier::{Backend, Classifier, EMBEDDED_MODEL, KIND_OUTPUT, LOGITS_OUTPUT, ModelError};
 pub use repair::{Repair, RepairChange, suggest_repair};
 
 use crate::sudoku::Digit;
@@ -83,6 +85,38 @@ impl CellClass {
     }
 }
 
+/// Above this probability of handwriting a digit cell is called handwritten (an entry of
+/// the solver's), else printed (a given of the puzzle).
+pub const HANDWRITTEN_FROM: f32 = 0.5;
+
+/// How a digit was written, as the model's second output (`kind`) sees it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Writing {
+    /// Typeset: a newspaper's or an app's digit, the puzzle's givens.
+    Printed,
+    /// Written by hand (pen or pencil): the solver's entries.
+    Handwritten,
+}
+
+impl Writing {
+    /// The training-label code of `kinds.u8` (1 printed, 2 handwritten; 0 means unknown).
+    pub fn code(self) -> u8 {
+        match self {
+            Writing::Printed => 1,
+            Writing::Handwritten => 2,
+        }
+    }
+
+    /// The writing for a `kinds.u8` code (`None` for 0, unknown, and anything else).
+    pub fn from_code(code: u8) -> Option<Writing> {
+        match code {
+            1 => Some(Writing::Printed),
+            2 => Some(Writing::Handwritten),
+            _ => None,
+        }
+    }
+}
+
 /// The classifier's verdict on one cell.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CellReading {
@@ -92,6 +126,9 @@ pub struct CellReading {
     pub class: CellClass,
     /// Probability of `class`.
     pub confidence: f32,
+    /// Probability that the cell's ink is handwriting rather than print, from the model's
+    /// second output; `None` for a model without it. Meaningful for digit cells only.
+    pub handwritten: Option<f32>,
 }
 
 impl CellReading {
@@ -118,7 +155,27 @@ impl CellReading {
             probabilities,
             class: CellClass::from_index(best as u8).unwrap_or(CellClass::Empty),
             confidence: probabilities[best],
+            handwritten: None,
         }
+    }
+
+    /// The reading with a probability of handwriting (clamped to 0..1; a non-finite value
+    /// counts as unknown).
+    pub fn with_handwritten(mut self, probability: f32) -> CellReading {
+        self.handwritten = probability.is_finite().then(|| probability.clamp(0.0, 1.0));
+        self
+    }
+
+    /// How the cell's digit was written: `None` for a cell without a digit or a model
+    /// without the `kind` output.
+    pub fn writing(&self) -> Option<Writing> {
+        self.class.digit()?;
+        let p = self.handwritten?;
+        Some(if p > HANDWRITTEN_FROM {
+            Writing::Handwritten
+        } else {
+            Writing::Printed
+        })
     }
 
     /// Probability that the cell is empty for solving (empty or pencil marks).
@@ -164,6 +221,35 @@ mod tests {
         let r = CellReading::from_logits(&logits);
         assert_eq!(r.class, CellClass::Empty);
         assert!(r.probabilities.iter().all(|p| p.is_finite()));
+    }
+
+    #[test]
+    fn writing_needs_a_digit_and_the_kind_output() {
+        let mut logits = [0.0f32; NUM_CLASSES];
+        logits[4] = 6.0;
+        let r = CellReading::from_logits(&logits);
+        assert_eq!(r.writing(), None);
+        assert_eq!(
+            r.clone().with_handwritten(0.8).writing(),
+            Some(Writing::Handwritten)
+        );
+        assert_eq!(
+            r.clone().with_handwritten(0.2).writing(),
+            Some(Writing::Printed)
+        );
+        assert_eq!(r.clone().with_handwritten(f32::NAN).handwritten, None);
+        let mut empty = [0.0f32; NUM_CLASSES];
+        empty[0] = 6.0;
+        assert_eq!(
+            CellReading::from_logits(&empty)
+                .with_handwritten(0.9)
+                .writing(),
+            None
+        );
+        for w in [Writing::Printed, Writing::Handwritten] {
+            assert_eq!(Writing::from_code(w.code()), Some(w));
+        }
+        assert_eq!(Writing::from_code(0), None);
     }
 
     #[test]

@@ -129,8 +129,11 @@ fn read_cells(text: &str) -> Result<Vec<Entry>, (usize, String)> {
     Ok(out)
 }
 
-/// The deleted candidates as (byte offset, (digit, cell)), or the offset and the problem.
-fn read_deletions(text: &str) -> Result<Vec<(usize, (Digit, Cell))>, (usize, String)> {
+/// A deleted candidate with the byte offset of its triple.
+type Deletion = (usize, (Digit, Cell));
+
+/// The deleted candidates, or the offset and the problem.
+fn read_deletions(text: &str) -> Result<Vec<Deletion>, (usize, String)> {
     let mut out = Vec::new();
     let mut at = 0;
     for token in text.split(' ') {

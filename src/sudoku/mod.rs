@@ -1,10 +1,11 @@
 //! The puzzle engine: domain types, parsers, the exact solver, the human-style explained solver
-//! with one file per technique, and the difficulty rating.
+//! with one file per technique, the glossary, and the difficulty rating.
 //!
-//! Pure logic: knows nothing of images, models or GUIs, and depends only on std, serde and
-//! thiserror.
+//! Pure logic: knows nothing of images, models or GUIs, and depends only on std, serde,
+//! thiserror and tracing.
 
 pub mod explain;
+pub mod glossary;
 pub mod format;
 pub mod grid;
 pub mod hodoku;
@@ -13,6 +14,7 @@ pub mod parse;
 pub mod rating;
 pub mod solver;
 pub mod step;
+pub mod technique;
 pub mod techniques;
 pub mod types;
 
@@ -24,5 +26,6 @@ pub use parse::{
 };
 pub use rating::{Level, RankCorrelation, Rating, spearman};
 pub use solver::MIN_CLUES;
-pub use step::{Link, LinkKind, Mark, Node, Role, Step, Technique};
+pub use step::{Branch, Link, LinkKind, Mark, Node, Outcome, Role, Step};
+pub use technique::Technique;
 pub use types::{Candidates, Cell, CellSet, Digit, House, HouseKind};

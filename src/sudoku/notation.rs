@@ -1,8 +1,9 @@
-//! Compact cell notation used in step texts: `r123c3`, `r3c47`, `r5c4,r6c7`.
+//! Compact cell notation used in step texts (`r123c3`, `r3c47`, `r5c4,r6c7`), and the plain
+//! words the step sentences are made of ("row 3", "r1c2 and r5c2", "1, 4 or 7").
 //!
 //! Pure formatting; owns no puzzle logic.
 
-use super::types::Cell;
+use super::types::{Candidates, Cell, House, HouseKind};
 
 /// Formats cells in the usual compact notation: cells sharing a row are written `r3c47`, rows
 /// with the same columns merge to `r12c47`, and the column-major grouping is used instead when it
@@ -75,6 +76,40 @@ pub fn slash_digits(digits: impl IntoIterator<Item = super::types::Digit>) -> St
         .join("/")
 }
 
+/// A house in words: "row 3", "column 7", "box 5".
+pub fn house_words(h: House) -> String {
+    let kind = match h.kind() {
+        HouseKind::Row => "row",
+        HouseKind::Col => "column",
+        HouseKind::Box => "box",
+    };
+    format!("{kind} {}", h.number() + 1)
+}
+
+/// Items joined as in a sentence: "a", "a and b", "a, b and c" (`conj` is "and" or "or").
+pub fn join_words<S: AsRef<str>>(items: &[S], conj: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        [init @ .., last] => {
+            let head: Vec<&str> = init.iter().map(|s| s.as_ref()).collect();
+            format!("{} {conj} {}", head.join(", "), last.as_ref())
+        }
+    }
+}
+
+/// Cells in a sentence: "r1c2", "r1c2 and r5c2", "r1c2, r3c4 and r5c6".
+pub fn cell_words(cells: impl IntoIterator<Item = Cell>) -> String {
+    let names: Vec<String> = cells.into_iter().map(|c| c.to_string()).collect();
+    join_words(&names, "and")
+}
+
+/// Digits in a sentence joined by `conj`: "4", "4 or 7", "1, 4 or 7".
+pub fn digit_words(digits: Candidates, conj: &str) -> String {
+    let names: Vec<String> = digits.iter().map(|d| d.to_string()).collect();
+    join_words(&names, conj)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +126,17 @@ mod tests {
         );
         assert_eq!(compact_cells([c(5, 9), c(6, 6)]), "r5c9,r6c6");
         assert_eq!(compact_cells([]), "");
+    }
+
+    #[test]
+    fn words() {
+        assert_eq!(house_words(House::col(6)), "column 7");
+        assert_eq!(join_words(&["a", "b", "c"], "or"), "a, b or c");
+        assert_eq!(cell_words([Cell::at(0, 1), Cell::at(4, 1)]), "r1c2 and r5c2");
+        let ds: Candidates = [1u8, 4, 7]
+            .into_iter()
+            .filter_map(crate::sudoku::Digit::new)
+            .collect();
+        assert_eq!(digit_words(ds, "or"), "1, 4 or 7");
     }
 }

@@ -593,14 +593,27 @@ mod tests {
         let s = g.to_sukaku();
         assert_eq!(s.len(), 729);
         let g2 = parse_puzzle(&s).unwrap();
-        // Filled cells come back as single-candidate empty cells.
-        assert_eq!(g2.candidates(Cell::at(0, 0)).single_digit(), Digit::new(4));
+        // Filled cells come back filled (the solved-cell marker), not as empty cells with one
+        // candidate, and every empty cell keeps its candidates.
+        assert_eq!(g2.value(Cell::at(0, 0)), Digit::new(4));
+        assert_eq!(g2.values(), g.values());
+        for c in Cell::all().filter(|&c| g.value(c).is_none()) {
+            assert_eq!(g2.candidates(c), g.candidates(c), "{c}");
+        }
+        // A digit in another digit's slot of an empty cell.
+        let empty = Cell::all().position(|c| g.value(c).is_none()).unwrap();
         let mut bad = s.clone();
-        bad.replace_range(0..1, "2");
-        assert!(matches!(
-            parse_puzzle(&bad).unwrap_err(),
-            ParseError::MisplacedMark { column: 1, .. }
-        ));
+        bad.replace_range(9 * empty..9 * empty + 1, "2");
+        let e = parse_puzzle(&bad).unwrap_err();
+        assert!(
+            matches!(e, ParseError::MisplacedMark { column, .. } if column == 9 * empty + 1),
+            "{e}"
+        );
+        // A solved cell whose marker is broken.
+        let mut bad = s.clone();
+        bad.replace_range(0..1, ".");
+        let e = parse_puzzle(&bad).unwrap_err();
+        assert!(matches!(e, ParseError::SolvedCell { column: 1, .. }), "{e}");
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Difficulty: a Sudoku-Explainer-like numeric rating (the hardest step on the solving path, on
-//! the SE scale given by [`Technique::se_rating`]) and a coarse [`Level`].
+//! Difficulty: a Sudoku-Explainer-like numeric rating (the hardest step on the solving path, each
+//! step rated by [`step_rating`]: its technique's base value, [`Technique::se_rating`], plus
+//! Sudoku Explainer's length bonus for chains) and a coarse [`Level`].
 //!
 //! Level thresholds (on the rating `r`):
 //!
@@ -14,7 +15,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::step::{Step, Technique};
+use super::step::{LinkKind, Node, Step, Technique};
 
 /// Coarse difficulty level; see the module docs for thresholds.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, serde::Serialize)]
@@ -66,20 +67,107 @@ pub struct Rating {
 }
 
 impl Rating {
-    /// Rates a path of steps: the maximum SE rating over its steps.
+    /// Rates a path of steps: the maximum rating over its steps.
     pub fn of_steps(steps: &[Step]) -> Rating {
-        let hardest = steps.iter().map(|s| s.technique).max_by(|a, b| {
-            a.se_rating()
-                .partial_cmp(&b.se_rating())
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
-        let score = hardest.map_or(0.0, |t| t.se_rating());
+        let hardest = steps
+            .iter()
+            .map(|s| (s.rating(), s.technique))
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        let score = hardest.map_or(0.0, |h| h.0);
         Rating {
             score,
-            hardest,
+            hardest: hardest.map(|h| h.1),
             level: Level::from_rating(score),
         }
     }
+}
+
+/// The rating of one step: the technique's base rating, except that a hidden single in a box
+/// rates 1.2 (as in Sudoku Explainer), and chains, loops and forcing chains/nets are rated as
+/// Sudoku Explainer rates them: a base by kind plus a bonus growing with their length.
+pub fn step_rating(step: &Step) -> f32 {
+    use Technique::*;
+    let base = step.technique.se_rating();
+    match step.technique {
+        HiddenSingle
+            if step
+                .houses
+                .first()
+                .is_some_and(|(h, _)| h.kind() == super::types::HouseKind::Box) =>
+        {
+            1.2
+        }
+        XChain | XYChain | RemotePair | Aic => chain_rating(step),
+        // Rated as the chain through the sets' cells that would find the same deduction.
+        AlsChain | AlsXz | AlsXyWing | DeathBlossom | SueDeCoq => {
+            let cells: super::types::CellSet = step.marks.iter().map(|m| m.candidate.cell).collect();
+            base + length_bonus(cells.len() + step.links.len() + 4)
+        }
+        ForcingChainContradiction | ForcingChainVerity | ForcingNetContradiction
+        | ForcingNetVerity => base + length_bonus(branch_complexity(step)),
+        _ => base,
+    }
+}
+
+/// An alternating chain or loop rated as Sudoku Explainer rates it: 6.6 for a chain whose
+/// strong links are all in houses (X) or all in cells (Y), 7.0 when it mixes both, 6.5 and
+/// 7.0 for loops, plus the length bonus for its nodes.
+fn chain_rating(step: &Step) -> f32 {
+    let (Some(first), Some(last)) = (step.links.first(), step.links.last()) else {
+        return step.technique.se_rating();
+    };
+    let strong = step.links.iter().filter(|l| l.kind == LinkKind::Strong);
+    let mut in_cell = false;
+    let mut in_house = false;
+    for l in strong {
+        if l.from.digit == l.to.digit {
+            in_house = true;
+        } else {
+            in_cell = true;
+        }
+    }
+    let is_loop = last.to == first.from;
+    let base = match (is_loop, in_cell && in_house) {
+        (_, true) => 7.0,
+        (true, false) => 6.5,
+        (false, false) => 6.6,
+    };
+    // Sudoku Explainer counts the chain's nodes plus the target, assumed true and found false.
+    base + length_bonus(step.links.len() + 3)
+}
+
+/// The number of distinct (candidate, true/false) facts over all branches of a forcing step:
+/// Sudoku Explainer's "complexity" of a forcing chain.
+fn branch_complexity(step: &Step) -> usize {
+    let mut total = 0;
+    for b in &step.branches {
+        let mut seen: Vec<(Node, bool)> = Vec::new();
+        for l in step.links.get(b.links.clone()).unwrap_or(&[]) {
+            let from_true = l.kind == LinkKind::Weak;
+            for fact in [(l.from, from_true), (l.to, !from_true)] {
+                if !seen.contains(&fact) {
+                    seen.push(fact);
+                }
+            }
+        }
+        total += seen.len().max(1);
+    }
+    total
+}
+
+/// Sudoku Explainer's length bonus: +0.1 each time the length (complexity − 2) passes 4, 6, 8,
+/// 12, 16, 24, 32, 48, … (the ceiling grows by 3/2 and 4/3 in turn).
+pub fn length_bonus(complexity: usize) -> f32 {
+    let length = complexity.saturating_sub(2);
+    let mut ceil = 4usize;
+    let mut tenths = 0u32;
+    let mut odd = false;
+    while length > ceil {
+        tenths += 1;
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    tenths as f32 / 10.0
 }
 
 #[cfg(test)]
@@ -93,6 +181,17 @@ mod tests {
         assert_eq!(Level::from_rating(4.2), Level::Hard);
         assert_eq!(Level::from_rating(6.6), Level::Unfair);
         assert_eq!(Level::from_rating(10.0), Level::Extreme);
+    }
+
+    #[test]
+    fn length_bonus_steps() {
+        assert_eq!(length_bonus(6), 0.0);
+        assert_eq!(length_bonus(7), 0.1);
+        assert_eq!(length_bonus(9), 0.2);
+        assert_eq!(length_bonus(10), 0.2);
+        assert_eq!(length_bonus(11), 0.3);
+        assert_eq!(length_bonus(15), 0.4);
+        assert!((length_bonus(100) - 1.0).abs() < 1e-6);
     }
 
     #[test]

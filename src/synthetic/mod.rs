@@ -10,7 +10,8 @@
 //! held with tremor, covered by a finger, swapped, or a page with no Sudoku — in the
 //! `crate::clip` layout). The image formation both camera generators share is [`optics`].
 //! Also the shared pieces: the one random generator ([`Rng`]), the system fonts and their
-//! train / held-out split ([`fonts`]), valid puzzle content ([`puzzle`]), rasterizing
+//! train / held-out split ([`fonts`]), stroke-drawn handwritten digits in a writer's style
+//! ([`handwriting`]), valid puzzle content ([`puzzle`]), rasterizing
 //! ([`draw`]) and the data-set writer ([`mod@write`]). Everything is a pure function of a seed
 //! and its inputs (same seed, same bytes). It does not detect, read or solve anything.
 
@@ -18,6 +19,7 @@ mod chrome;
 pub mod clip;
 pub mod draw;
 pub mod fonts;
+pub mod handwriting;
 pub mod layout;
 pub mod optics;
 pub mod print;

@@ -17,7 +17,7 @@ use super::super::grid::{Candidate, Grid};
 use super::super::step::{LinkKind, Step, Technique};
 use super::super::types::Candidates;
 use super::chains::{self, Elims, Graph, LinkSet, NodeId};
-use super::{Flow, Instances};
+use super::{Flow, GO_ON, Instances};
 
 /// Longest chain searched, in nodes.
 const MAX_NODES: usize = 16;
@@ -32,6 +32,25 @@ enum Effect {
 
 /// Reports the AICs and nice loops that make progress (one: the shortest).
 pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
+    search_with(grid, Technique::Aic, 0, out)
+}
+
+/// The shortest AIC or nice loop that makes progress.
+#[cfg(test)]
+pub(crate) fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
+}
+
+/// Reports chains and nice loops over single, grouped and (with `als_cells` ≥ 2) ALS nodes
+/// that make progress, as steps of `technique`. Asked for one: the shortest, except that a
+/// continuous loop whose eliminations include the shortest open chain's is preferred to it, so
+/// a loop is reported whole.
+pub(crate) fn search_with(
+    grid: &Grid,
+    technique: Technique,
+    als_cells: usize,
+    out: &mut Instances,
+) -> Flow {
     let g = Graph::build(
         grid,
         &LinkSet {
@@ -42,52 +61,82 @@ pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
             weak_in_cell: true,
             weak_in_house: true,
             groups: true,
+            als_cells,
         },
     );
-    let eval = |f: &chains::Found<'_>| {
-        if f.start == f.end {
-            let node = g.node(f.start);
-            return match node.cells.first() {
-                Some(c) if node.cells.len() == 1 => {
-                    Some(Effect::Place(Candidate::new(c, node.digit)))
-                }
-                _ => {
-                    // A group that must hold its digit clears the cells that see it all.
-                    let mut elims = Elims::default();
-                    elims.add(grid, node.digit, g.sees(f.start));
-                    (!elims.is_empty()).then_some(Effect::Eliminate {
-                        elims,
-                        closed: false,
-                    })
-                }
-            };
-        }
-        let mut elims = Elims::default();
-        elims.add_seeing_both(&g, grid, f.start, f.end);
-        let closed = g.conflict(f.end, f.start);
-        if closed {
-            let nodes = f.nodes();
-            loop_eliminations(&g, grid, &nodes, &mut elims);
-        }
-        (!elims.is_empty()).then_some(Effect::Eliminate { elims, closed })
-    };
-    chains::report(&g, 4, MAX_NODES, out, eval, |path, effect| match effect {
+    let make = |path: &[NodeId], effect: Effect| match effect {
         Effect::Place(p) => {
-            let mut step = chains::chain_step(Technique::Aic, &g, path, false);
+            let mut step = chains::chain_step(technique, &g, path, false);
             step.placements.push(p);
             step
         }
         Effect::Eliminate { elims, closed } => {
-            let mut step = chains::chain_step(Technique::Aic, &g, path, closed);
+            let mut step = chains::chain_step(technique, &g, path, closed);
             step.eliminations = elims.candidates();
             step
         }
-    })
+    };
+    if out.wants_all() {
+        return chains::each(
+            &g,
+            4,
+            MAX_NODES,
+            |f| evaluate(&g, grid, f, false),
+            |path, effect| out.add(make(&path, effect)),
+        );
+    }
+    let open = chains::shortest(&g, 4, MAX_NODES, |f| evaluate(&g, grid, f, false));
+    let looped = chains::shortest(&g, 4, MAX_NODES, |f| evaluate(&g, grid, f, true));
+    let best = match (open, looped) {
+        (Some(o), Some(l)) => match (&o.1, &l.1) {
+            (
+                Effect::Eliminate {
+                    elims: eo,
+                    closed: false,
+                },
+                Effect::Eliminate { elims: el, .. },
+            ) if el.contains(eo) => Some(l),
+            _ => Some(o),
+        },
+        (o, l) => o.or(l),
+    };
+    match best {
+        Some((path, effect)) => out.add(make(&path, effect)),
+        None => GO_ON,
+    }
 }
 
-#[cfg(test)]
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
-    super::first(|out| search(grid, out))
+
+/// What the chain `f` gives (only continuous loops when `loops_only`).
+fn evaluate(g: &Graph, grid: &Grid, f: &chains::Found<'_>, loops_only: bool) -> Option<Effect> {
+    if f.start == f.end {
+        if loops_only {
+            return None;
+        }
+        let node = g.node(f.start);
+        return match node.cells.first() {
+            Some(c) if node.cells.len() == 1 => Some(Effect::Place(Candidate::new(c, node.digit))),
+            _ => {
+                // A group that must hold its digit clears the cells that see it all.
+                let mut elims = Elims::default();
+                elims.add(grid, node.digit, g.sees(f.start));
+                (!elims.is_empty()).then_some(Effect::Eliminate {
+                    elims,
+                    closed: false,
+                })
+            }
+        };
+    }
+    let closed = g.conflict(f.end, f.start);
+    if loops_only && !closed {
+        return None;
+    }
+    let mut elims = Elims::default();
+    elims.add_seeing_both(g, grid, f.start, f.end);
+    if closed {
+        loop_eliminations(g, grid, &f.nodes(), &mut elims);
+    }
+    (!elims.is_empty()).then_some(Effect::Eliminate { elims, closed })
 }
 
 /// Adds the eliminations of a continuous loop: both ends of every weak link (the links between
@@ -122,6 +171,45 @@ pub(crate) fn text(step: &Step) -> String {
         kind,
         chains::eureka(&step.links),
         step.effect_text()
+    )
+}
+
+/// "At least one end of the chain, 5 in r1c2 or 5 in r1c8, is true, so r3c5 cannot be 5." For a
+/// loop: "The chain closes into a loop (8 links), so each of its weak links is strong too, and
+/// …"; for a discontinuous loop: "Assuming 4 is not in r1c1, the chain comes back and puts it
+/// there, so r1c1 is 4."
+pub(crate) fn sentence(step: &Step) -> String {
+    let (Some(first), Some(last)) = (step.links.first(), step.links.last()) else {
+        return super::generic_sentence(step);
+    };
+    let cells = |n: &super::super::step::Node| {
+        super::super::notation::compact_cells(n.cells.iter())
+    };
+    if last.to == first.from {
+        if last.kind == LinkKind::Weak {
+            return format!(
+                "The chain closes into a loop ({} links), so each of its weak links is strong \
+                 as well, and {}.",
+                step.links.len(),
+                super::effect_words(step)
+            );
+        }
+        return format!(
+            "If {} were not in {}, the chain ({} links) would put it back there, so {}.",
+            first.from.digit,
+            cells(&first.from),
+            step.links.len(),
+            super::effect_words(step)
+        );
+    }
+    format!(
+        "At least one end of the chain ({} links), {} in {} or {} in {}, is true, so {}.",
+        step.links.len(),
+        first.from.digit,
+        cells(&first.from),
+        last.to.digit,
+        cells(&last.to),
+        super::effect_words(step)
     )
 }
 

@@ -11,80 +11,22 @@
 //! The finder returns the pair with the fewest cells (sets of up to five cells) that makes
 //! progress.
 
-use super::super::grid::Grid;
-use super::super::notation::compact_cells;
-use super::super::step::{Role, Step, Technique};
-use super::super::types::{Candidates, CellSet, Digit, House};
-use super::chains::Elims;
-use super::{Flow, GO_ON, Instances};
-
 /// Largest ALS searched, in cells.
 const MAX_CELLS: usize = 5;
 
-/// One almost locked set.
-struct Als {
-    house: House,
-    cells: CellSet,
-    digits: Candidates,
-    /// Per digit, the cells of the set holding it.
-    places: [CellSet; 9],
-    /// Per digit, the cells outside the set that see all its places.
-    seen_by_all: [CellSet; 9],
-}
-
-/// Every ALS of up to [`MAX_CELLS`] cells, each cell set once (sorted by size).
-fn collect(grid: &Grid) -> Vec<Als> {
-    let mut out: Vec<Als> = Vec::new();
-    for house in House::all() {
-        let empty: Vec<_> = house
-            .cells()
-            .into_iter()
-            .filter(|&c| !grid.candidates(c).is_empty())
-            .collect();
-        let n = empty.len();
-        for mask in 1u32..(1 << n) {
-            let size = mask.count_ones() as usize;
-            if size > MAX_CELLS || size >= n {
-                continue;
-            }
-            let mut cells = CellSet::EMPTY;
-            let mut digits = Candidates::NONE;
-            for (i, &c) in empty.iter().enumerate() {
-                if mask & (1 << i) != 0 {
-                    cells.insert(c);
-                    digits |= grid.candidates(c);
-                }
-            }
-            if digits.len() != size + 1 {
-                continue;
-            }
-            // A set inside a box∩line (or a single cell) is kept only for its first house.
-            if cells.common_house() != Some(house) {
-                continue;
-            }
-            let mut places = [CellSet::EMPTY; 9];
-            let mut seen_by_all = [CellSet::EMPTY; 9];
-            for d in digits.iter() {
-                places[d.index()] = cells & grid.digit_cells(d);
-                seen_by_all[d.index()] = places[d.index()].common_peers();
-            }
-            out.push(Als {
-                house,
-                cells,
-                digits,
-                places,
-                seen_by_all,
-            });
-        }
-    }
-    out.sort_by_key(|a| a.cells.len());
-    out
-}
+use super::super::grid::Grid;
+use super::super::notation::compact_cells;
+use super::super::step::{Role, Step, Technique};
+use super::super::types::{Candidates, Digit};
+use super::als::{Als, collect};
+use super::chains::Elims;
+use super::super::notation::{cell_words, digit_words, join_words};
+use super::{Flow, GO_ON, Instances};
 
 /// Reports the ALS-XZ (singly or doubly linked) that eliminate a candidate; one: the one with
 /// the fewest cells.
 pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
-    let sets = collect(grid);
+    let sets = collect(grid, MAX_CELLS);
     let all = out.wants_all();
     let mut best: Option<(usize, usize, usize, Candidates, Elims)> = None;
     for (i, a) in sets.iter().enumerate() {
@@ -217,6 +159,39 @@ pub(crate) fn text(step: &Step) -> String {
         out.push_str(&format!(", Z={}", list(z)));
     }
     format!("{} => {}", out, step.effect_text())
+}
+
+/// "The groups r1c1 (1, 2) and r1c2 + r5c2 (1, 2, 3) each hold one digit more than cells and
+/// cannot both hold 2, so one of them holds 1, and r2c2 … cannot be 1."
+pub(crate) fn sentence(step: &Step) -> String {
+    let group = |role: Role| -> String {
+        let digits: Candidates = step.marked(role).map(|c| c.digit).collect();
+        format!(
+            "{} ({})",
+            cell_words(step.marked_cells(role).iter()),
+            digit_words(digits, "and")
+        )
+    };
+    let x: Candidates = step.marked(Role::Common).map(|c| c.digit).collect();
+    let z = step.digits & !x;
+    let link = if x.len() > 1 {
+        format!(
+            "each can lack only one of {}, and they cannot both hold either",
+            digit_words(x, "and")
+        )
+    } else {
+        format!("they cannot both hold {}", digit_words(x, "or"))
+    };
+    let shared = if z.is_empty() {
+        String::new()
+    } else {
+        format!(", so one of them holds {}", digit_words(z, "and"))
+    };
+    format!(
+        "The groups {} each hold one digit more than cells and {link}{shared}; {}.",
+        join_words(&[group(Role::SetA), group(Role::SetB)], "and"),
+        super::effect_words(step)
+    )
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 use super::super::grid::{Candidate, Grid};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
+use super::super::notation::{house_words, join_words};
 use super::{Flow, GO_ON, Instances};
 
 /// Which lines form the base set: rows (cover = columns) or columns (cover = rows).
@@ -284,6 +285,24 @@ pub(crate) fn text(step: &Step) -> String {
         ),
         None => super::plain_text(step),
     }
+}
+
+/// "The 4 of rows 1 and 5 can only go in columns 2 and 7, so those columns get their 4 from
+/// these rows and r3c2 cannot be 4."
+pub(crate) fn sentence(step: &Step) -> String {
+    let Some(d) = step.digits.first() else {
+        return super::generic_sentence(step);
+    };
+    let words = |role| -> String {
+        let hs: Vec<String> = step.houses_with(role).map(house_words).collect();
+        join_words(&hs, "and")
+    };
+    format!(
+        "The {d} of {} can only go in {}, so those get their {d} from there and {}.",
+        words(Role::Base),
+        words(Role::Cover),
+        super::effect_words(step)
+    )
 }
 
 #[cfg(test)]

@@ -42,6 +42,9 @@ pub(crate) struct LinkSet {
     pub weak_in_house: bool,
     /// Add grouped nodes (a digit in two or three cells of one box∩line).
     pub groups: bool,
+    /// Add the almost locked sets of 2 up to this many cells as nodes (0: none): one node per
+    /// digit of a set (its places), the digits of one set strongly linked (see `als`).
+    pub als_cells: usize,
 }
 
 /// The strong and weak links between the chain nodes of one position, in compressed adjacency
@@ -81,8 +84,15 @@ impl Graph {
                 sees.push(c.peers());
             }
         }
-        // Groups of digit d occupy nodes[group_range[d].0 .. group_range[d].1].
+        // Groups (and ALS nodes) of digit d occupy nodes[group_range[d].0 .. group_range[d].1].
         let mut group_range = [(0usize, 0usize); 9];
+        let als_sets = (set.als_cells >= 2 && !set.bivalue_only)
+            .then(|| super::als::collect(grid, set.als_cells));
+        let alss: Vec<&super::als::Als> = als_sets
+            .as_deref()
+            .map(|sets| sets.iter().filter(|a| a.cells.len() >= 2).collect())
+            .unwrap_or_default();
+        let mut als_nodes: Vec<Vec<NodeId>> = vec![Vec::new(); alss.len()];
         for d in set.digits.iter() {
             let from = nodes.len();
             if set.groups && !set.bivalue_only {
@@ -105,6 +115,30 @@ impl Graph {
                     }
                 }
             }
+            // ALS nodes: the places of d in each set, shared with an equal node if any.
+            for (i, als) in alss.iter().enumerate() {
+                let places = als.places[d.index()];
+                let id = match places.len() {
+                    0 => continue,
+                    1 => places
+                        .first()
+                        .map_or(NO_NODE, |c| single[c.index() * 9 + d.index()]),
+                    _ => match (from..nodes.len()).find(|&k| nodes[k].cells == places) {
+                        Some(k) => k as NodeId,
+                        None => {
+                            nodes.push(Node {
+                                cells: places,
+                                digit: d,
+                            });
+                            sees.push(places.common_peers());
+                            (nodes.len() - 1) as NodeId
+                        }
+                    },
+                };
+                if id != NO_NODE {
+                    als_nodes[i].push(id);
+                }
+            }
             group_range[d.index()] = (from, nodes.len());
         }
         let group_with = |d: Digit, cells: CellSet| -> Option<NodeId> {
@@ -116,6 +150,16 @@ impl Graph {
 
         let mut strong: Vec<(NodeId, NodeId)> = Vec::new();
         let mut weak: Vec<(NodeId, NodeId)> = Vec::new();
+        // Of any two digits of an ALS at least one is in it.
+        for ids in &als_nodes {
+            for &a in ids {
+                for &b in ids {
+                    if a != b {
+                        strong.push((a, b));
+                    }
+                }
+            }
+        }
         if set.strong_in_cell {
             for c in bivalue.iter() {
                 let mut ids = grid
@@ -299,6 +343,11 @@ impl Elims {
         }
     }
 
+    /// Whether every elimination of `other` is also one of `self`.
+    pub(crate) fn contains(&self, other: &Elims) -> bool {
+        self.0.iter().zip(&other.0).all(|(a, b)| b.is_subset(*a))
+    }
+
     /// The eliminations in cell order, digit by digit.
     pub(crate) fn candidates(&self) -> Vec<Candidate> {
         let mut out = Vec::new();
@@ -350,7 +399,7 @@ pub(crate) fn shortest<R>(
     walk(g, min_nodes, max_nodes, eval, |path, r| {
         let bound = path.len() - 1;
         best = Some((path, r));
-        Next::NextStart { bound }
+        Next::Shorter { bound }
     });
     best
 }
@@ -401,7 +450,7 @@ pub(crate) fn report<R>(
 /// What the search does after a chain with a result.
 enum Next {
     /// Keep only chains shorter than `bound` nodes and go to the next start.
-    NextStart { bound: usize },
+    Shorter { bound: usize },
     /// Go on from the same start.
     SameStart,
     /// End the search.
@@ -471,7 +520,7 @@ fn walk<R>(
                         let path = found.nodes();
                         if simple(&path) {
                             match found_one(path, r) {
-                                Next::NextStart { bound: b } => {
+                                Next::Shorter { bound: b } => {
                                     bound = b;
                                     break 'bfs;
                                 }
@@ -596,6 +645,7 @@ mod tests {
             weak_in_cell: true,
             weak_in_house: true,
             groups: true,
+            als_cells: 0,
         }
     }
 

@@ -11,6 +11,7 @@
 use super::super::grid::{Candidate, Grid};
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
+use super::super::notation::{house_words, join_words};
 use super::{Flow, GO_ON, Instances};
 
 /// Reports the Empty Rectangles that remove a candidate: digits in order, boxes in order.
@@ -181,6 +182,26 @@ pub(crate) fn text(step: &Step) -> String {
         bx,
         pair.join("/"),
         step.effect_text()
+    )
+}
+
+/// "In box 5 the 4 can only be on row 4 or column 5, and the 4 of column 8 is in r4c8 or r7c8;
+/// either way r7c5 cannot be 4."
+pub(crate) fn sentence(step: &Step) -> String {
+    let bx = step.houses_with(Role::Base).next();
+    let pair = step.houses_with(Role::Link).next();
+    let cross: Vec<String> = step.houses_with(Role::Cover).map(house_words).collect();
+    let (Some(d), Some(bx), Some(pair), [r, c]) = (step.digits.first(), bx, pair, &cross[..])
+    else {
+        return super::generic_sentence(step);
+    };
+    let ends: Vec<String> = step.marked(Role::Link).map(|c| c.cell.to_string()).collect();
+    format!(
+        "In {} the {d} can only be on {r} or {c}, and the {d} of {} is in {}; either way {}.",
+        house_words(bx),
+        house_words(pair),
+        join_words(&ends, "or"),
+        super::effect_words(step)
     )
 }
 

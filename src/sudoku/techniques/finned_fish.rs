@@ -11,6 +11,7 @@ use super::super::grid::{Candidate, Grid};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Digit};
 use super::basic_fish::{Orientation, SubsetSearch, bits, house_group, k_subsets};
+use super::super::notation::{cell_words, house_words, join_words};
 use super::{Flow, GO_ON, Instances};
 
 /// The technique for a finned (`sashimi == false`) or sashimi fish of `size` base lines.
@@ -216,6 +217,27 @@ pub(crate) fn text(step: &Step) -> String {
         house_group(step.houses_with(Role::Cover)),
         fins.join(" "),
         step.effect_text()
+    )
+}
+
+/// "The 4 of rows 1 and 5 would only go in columns 2 and 7 but for the fin r5c9; whether or not
+/// the fin holds it, r6c7 cannot be 4."
+pub(crate) fn sentence(step: &Step) -> String {
+    let Some(d) = step.digits.first() else {
+        return super::generic_sentence(step);
+    };
+    let words = |role| -> String {
+        let hs: Vec<String> = step.houses_with(role).map(house_words).collect();
+        join_words(&hs, "and")
+    };
+    let fins = step.marked_cells(Role::Fin);
+    format!(
+        "The {d} of {} would only go in {} but for the fin {}; whether or not the fin holds it, \
+         {}.",
+        words(Role::Base),
+        words(Role::Cover),
+        cell_words(fins.iter()),
+        super::effect_words(step)
     )
 }
 

@@ -3,6 +3,7 @@
 use super::super::grid::Grid;
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, House};
+use super::super::notation::house_words;
 use super::{Flow, GO_ON, Instances};
 
 /// Reports every house with one empty cell left.
@@ -34,6 +35,19 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
 /// `Full House: r1c1=5`
 pub(crate) fn text(step: &Step) -> String {
     super::plain_text(step)
+}
+
+/// "r1c1 is the last empty cell of row 1, so it takes the missing 5."
+pub(crate) fn sentence(step: &Step) -> String {
+    match (step.placements.first(), step.houses.first()) {
+        (Some(p), Some((h, _))) => format!(
+            "{} is the last empty cell of {}, so it takes the missing {}.",
+            p.cell,
+            house_words(*h),
+            p.digit
+        ),
+        _ => super::generic_sentence(step),
+    }
 }
 
 #[cfg(test)]

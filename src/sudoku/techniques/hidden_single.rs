@@ -4,6 +4,7 @@
 use super::super::grid::Grid;
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Digit, House, HouseKind};
+use super::super::notation::house_words;
 use super::{Flow, GO_ON, Instances};
 
 /// Reports every digit with one place left in a house.
@@ -37,6 +38,21 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
 /// `Hidden Single: r9c3=7`
 pub(crate) fn text(step: &Step) -> String {
     super::plain_text(step)
+}
+
+/// "In box 7, the 7 can only go in r9c3, so r9c3 is 7."
+pub(crate) fn sentence(step: &Step) -> String {
+    match (step.placements.first(), step.houses.first()) {
+        (Some(p), Some((h, _))) => format!(
+            "In {}, the {} can only go in {}, so {} is {}.",
+            house_words(*h),
+            p.digit,
+            p.cell,
+            p.cell,
+            p.digit
+        ),
+        _ => super::generic_sentence(step),
+    }
 }
 
 #[cfg(test)]

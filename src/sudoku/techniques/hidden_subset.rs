@@ -7,6 +7,7 @@
 use super::super::grid::{Candidate, Grid};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, CellSet, House};
+use super::super::notation::{cell_words, digit_words, house_words};
 use super::basic_fish::{bits, subsets_in_houses};
 use super::{Flow, GO_ON, Instances};
 
@@ -81,6 +82,21 @@ fn build(
 pub(crate) fn text(step: &Step) -> String {
     // Same layout as naked subsets: the digits, then the cells holding them.
     super::naked_subset::text(step)
+}
+
+/// "In row 2, 3 and 8 can only go in r2c1 and r2c7, so those cells hold them and r2c1 cannot be
+/// 1 …"
+pub(crate) fn sentence(step: &Step) -> String {
+    let Some(h) = step.houses_with(Role::Base).next() else {
+        return super::generic_sentence(step);
+    };
+    format!(
+        "In {}, {} can only go in {}, so those cells hold them and {}.",
+        house_words(h),
+        digit_words(step.digits, "and"),
+        cell_words(step.marked_cells(Role::Base).iter()),
+        super::effect_words(step)
+    )
 }
 
 #[cfg(test)]

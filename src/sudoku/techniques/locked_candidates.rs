@@ -5,6 +5,7 @@
 use super::super::grid::Grid;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Digit, House, HouseKind};
+use super::super::notation::house_words;
 use super::{Flow, GO_ON, Instances};
 
 /// Pointing: for each box and digit, candidates confined to one row or column.
@@ -88,6 +89,21 @@ pub(crate) fn text(step: &Step) -> String {
             step.effect_text()
         ),
         _ => super::plain_text(step),
+    }
+}
+
+/// "In box 7, the 1 can only go in row 7, so no other cell of row 7 can be 1."
+pub(crate) fn sentence(step: &Step) -> String {
+    let base = step.houses_with(Role::Base).next();
+    let cover = step.houses_with(Role::Cover).next();
+    match (base, cover, step.digits.first()) {
+        (Some(b), Some(c), Some(d)) => format!(
+            "In {}, the {d} can only go in {}, so no other cell of {} can be {d}.",
+            house_words(b),
+            house_words(c),
+            house_words(c)
+        ),
+        _ => super::generic_sentence(step),
     }
 }
 

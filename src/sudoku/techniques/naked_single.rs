@@ -28,6 +28,17 @@ pub(crate) fn text(step: &Step) -> String {
     super::plain_text(step)
 }
 
+/// "Every digit but 2 is already in the row, column or box of r4c5, so r4c5 is 2."
+pub(crate) fn sentence(step: &Step) -> String {
+    match step.placements.first() {
+        Some(p) => format!(
+            "Every digit but {} is already in the row, column or box of {}, so {} is {}.",
+            p.digit, p.cell, p.cell, p.digit
+        ),
+        None => super::generic_sentence(step),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::sudoku::techniques::test_util::*;

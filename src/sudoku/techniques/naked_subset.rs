@@ -9,6 +9,7 @@ use super::super::grid::Grid;
 use super::super::notation::compact_cells;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, CellSet, House};
+use super::super::notation::{cell_words, digit_words, house_words, join_words};
 use super::basic_fish::{bits, subsets_in_houses};
 use super::{Flow, GO_ON, Instances};
 
@@ -95,6 +96,19 @@ pub(crate) fn text(step: &Step) -> String {
         digits.join(","),
         compact_cells(step.marked_cells(Role::Base).iter()),
         step.effect_text()
+    )
+}
+
+/// "In row 1, r1c2 and r1c4 can only hold 1 and 5, one each, so r1c3 cannot be 1 and r1c5 and
+/// r1c6 cannot be 5."
+pub(crate) fn sentence(step: &Step) -> String {
+    let houses: Vec<String> = step.houses_with(Role::Base).map(house_words).collect();
+    format!(
+        "In {}, {} can only hold {}, one each, so {}.",
+        join_words(&houses, "and"),
+        cell_words(step.marked_cells(Role::Base).iter()),
+        digit_words(step.digits, "and"),
+        super::effect_words(step)
     )
 }
 

@@ -13,6 +13,7 @@ use super::super::grid::Grid;
 use super::super::notation::slash_digits;
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet};
+use super::super::notation::{cell_words, digit_words};
 use super::{Flow, GO_ON, Instances};
 
 /// The longest chain considered (cells); a chain through a pair's cells is never longer.
@@ -156,6 +157,29 @@ pub(crate) fn text(step: &Step) -> String {
     )
 }
 
+/// "r1c1, r1c5, r4c5 and r4c9 hold only 2 and 7 and alternate along the chain, so r1c1 and
+/// r4c9 hold one of each, and r1c9 cannot be 2 or 7."
+pub(crate) fn sentence(step: &Step) -> String {
+    let nodes = super::chains::link_nodes(&step.links);
+    let cells: Vec<Cell> = nodes.iter().filter_map(|n| n.cells.first()).collect();
+    let mut chain: Vec<Cell> = Vec::new();
+    for c in cells {
+        if !chain.contains(&c) {
+            chain.push(c);
+        }
+    }
+    let (Some(&first), Some(&last)) = (chain.first(), chain.last()) else {
+        return super::generic_sentence(step);
+    };
+    format!(
+        "{} hold only {} and alternate along the chain, so {} hold one of each, and {}.",
+        cell_words(chain.iter().copied()),
+        digit_words(step.digits, "and"),
+        cell_words([first, last]),
+        super::effect_words(step)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,12 +217,8 @@ mod tests {
     #[test]
     fn sound_on_bank_positions() {
         // Every position of the explained solves of real bank puzzles; each step checked against
-        // the solution.
-        let found = crate::sudoku::techniques::xy_wing::rated::check_finder(
-            crate::sudoku::techniques::xy_wing::rated::bank_positions(),
-            find,
-        );
-        eprintln!("Remote Pair: found in {} positions", found.len());
+        // the solution, and the finder must fire.
+        crate::sudoku::techniques::xy_wing::rated::assert_sound_and_fires("Remote Pair", 30, find);
     }
 
     /// A position reached while solving a bank puzzle: r2c1, r2c9, r3c8, r6c8 are all {2,3}; r6c1 sees both ends.

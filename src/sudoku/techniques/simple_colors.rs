@@ -13,6 +13,7 @@
 use super::super::grid::Grid;
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
+use super::super::notation::cell_words;
 use super::{Flow, GO_ON, Instances};
 
 /// Reports the Simple Colors Traps (digits ascending, clusters of at least four cells).
@@ -66,7 +67,7 @@ fn search(grid: &Grid, t: Technique, out: &mut Instances) -> Flow {
 }
 
 /// For each cell, the cells it forms a conjugate pair with on `d`.
-fn conjugate_graph(grid: &Grid, d: Digit) -> [CellSet; 81] {
+pub(super) fn conjugate_graph(grid: &Grid, d: Digit) -> [CellSet; 81] {
     let mut adj = [CellSet::EMPTY; 81];
     for h in House::all() {
         let cells = grid.house_digit_cells(h, d);
@@ -82,7 +83,7 @@ fn conjugate_graph(grid: &Grid, d: Digit) -> [CellSet; 81] {
 }
 
 /// The two color classes of the cluster containing `start` (`start` in the first).
-fn color(adj: &[CellSet; 81], start: Cell) -> (CellSet, CellSet) {
+pub(super) fn color(adj: &[CellSet; 81], start: Cell) -> (CellSet, CellSet) {
     let mut a = CellSet::single(start);
     let mut b = CellSet::EMPTY;
     let mut frontier_a = a;
@@ -105,7 +106,7 @@ fn color(adj: &[CellSet; 81], start: Cell) -> (CellSet, CellSet) {
 }
 
 /// Union of the peers of every cell of `set`.
-fn seen_by(set: CellSet) -> CellSet {
+pub(super) fn seen_by(set: CellSet) -> CellSet {
     let mut seen = CellSet::EMPTY;
     for c in set.iter() {
         seen |= c.peers();
@@ -140,16 +141,10 @@ fn wrap(grid: &Grid, d: Digit, a: CellSet, b: CellSet) -> Option<Step> {
     Some(describe_cluster(step, grid, d, a, b))
 }
 
-/// Adds the digit, the colored candidates and the cluster's conjugate pairs to `step`.
-fn describe_cluster(mut step: Step, grid: &Grid, d: Digit, a: CellSet, b: CellSet) -> Step {
-    step.digits = Candidates::single(d);
-    for c in a.iter() {
-        step.mark(c, d, Role::ColorA);
-    }
-    for c in b.iter() {
-        step.mark(c, d, Role::ColorB);
-    }
-    let cluster = a | b;
+/// The conjugate pairs of `d` inside `cluster`, as strong links (a pair in one line and one
+/// box once).
+pub(super) fn cluster_links(grid: &Grid, d: Digit, cluster: CellSet) -> Vec<Link> {
+    let mut links: Vec<Link> = Vec::new();
     for h in House::all() {
         let cells = grid.house_digit_cells(h, d);
         if cells.len() != 2 || !cells.is_subset(cluster) {
@@ -162,11 +157,25 @@ fn describe_cluster(mut step: Step, grid: &Grid, d: Digit, a: CellSet, b: CellSe
                 to: Node::cell(q, d),
                 kind: LinkKind::Strong,
             };
-            // A pair in one line and one box is one link, not two.
-            if !step.links.contains(&link) {
-                step.links.push(link);
+            if !links.contains(&link) {
+                links.push(link);
             }
         }
+    }
+    links
+}
+
+/// Adds the digit, the colored candidates and the cluster's conjugate pairs to `step`.
+fn describe_cluster(mut step: Step, grid: &Grid, d: Digit, a: CellSet, b: CellSet) -> Step {
+    step.digits = Candidates::single(d);
+    for c in a.iter() {
+        step.mark(c, d, Role::ColorA);
+    }
+    for c in b.iter() {
+        step.mark(c, d, Role::ColorB);
+    }
+    for link in cluster_links(grid, d, a | b) {
+        step.links.push(link);
     }
     step
 }
@@ -190,6 +199,34 @@ pub(crate) fn text(step: &Step) -> String {
         list(Role::ColorA),
         list(Role::ColorB),
         step.effect_text()
+    )
+}
+
+/// Trap: "Painting the 7s linked in pairs in two colors (r1c2 and r3c4 / r1c5 and r4c9), one
+/// color is all true; r3c5 sees both colors, so r3c5 cannot be 7." Wrap: "…, r1c2 and r1c5 of
+/// one color share a house, so that color is false and r1c2 … cannot be 7."
+pub(crate) fn sentence(step: &Step) -> String {
+    let Some(d) = step.digits.first() else {
+        return super::generic_sentence(step);
+    };
+    let (a, b) = (step.marked_cells(Role::ColorA), step.marked_cells(Role::ColorB));
+    let painted = format!(
+        "Painting the {d}s linked in pairs in two colors ({} / {}), one color is all true",
+        cell_words(a.iter()),
+        cell_words(b.iter())
+    );
+    if step.technique == Technique::SimpleColorsWrap {
+        let removed: CellSet = step.eliminations.iter().map(|e| e.cell).collect();
+        return format!(
+            "{painted}; two cells of the color {} share a house, so that color is false and {}.",
+            cell_words(removed.iter()),
+            super::effect_words(step)
+        );
+    }
+    format!(
+        "{painted}; {} sees both colors, so {}.",
+        cell_words(step.eliminations.iter().map(|e| e.cell)),
+        super::effect_words(step)
     )
 }
 
@@ -245,12 +282,7 @@ mod tests {
     #[test]
     fn sound_on_bank_positions() {
         use crate::sudoku::techniques::xy_wing::rated;
-        let traps = rated::check_finder(rated::bank_positions(), find_trap);
-        let wraps = rated::check_finder(rated::bank_positions(), find_wrap);
-        eprintln!(
-            "traps in {} positions, wraps in {}",
-            traps.len(),
-            wraps.len()
-        );
+        rated::assert_sound_and_fires("Simple Colors trap", 1000, find_trap);
+        rated::assert_sound_and_fires("Simple Colors wrap", 95, find_wrap);
     }
 }

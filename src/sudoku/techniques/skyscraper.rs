@@ -10,6 +10,7 @@ use super::super::grid::{Candidate, Grid};
 use super::super::notation::compact_cells;
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
+use super::super::notation::{cell_words, house_words, join_words};
 use super::{Flow, GO_ON, Instances};
 
 /// Reports the skyscrapers that remove a candidate: digits in order, column pairs before row
@@ -128,6 +129,23 @@ pub(crate) fn text(step: &Step) -> String {
         compact_cells(step.marked(Role::Base).map(|c| c.cell)),
         compact_cells(step.marked(Role::Link).map(|c| c.cell)),
         step.effect_text()
+    )
+}
+
+/// "The 4 has exactly two places in column 4 and in column 7; r3c4 and r3c7 cannot both be 4,
+/// so one of r5c4 and r6c7 is, and r5c9 cannot be 4."
+pub(crate) fn sentence(step: &Step) -> String {
+    let Some(d) = step.digits.first() else {
+        return super::generic_sentence(step);
+    };
+    let hs: Vec<String> = step.houses_with(Role::Base).map(house_words).collect();
+    format!(
+        "The {d} has exactly two places in {}; {} cannot both be {d}, so one of {} is {d}, and \
+         {}.",
+        join_words(&hs, "and in"),
+        cell_words(step.marked_cells(Role::Link).iter()),
+        cell_words(step.marked_cells(Role::Base).iter()),
+        super::effect_words(step)
     )
 }
 

@@ -11,6 +11,7 @@ use super::super::grid::{Candidate, Grid};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
 use super::skyscraper::chain;
+use super::super::notation::{cell_words, house_words, join_words};
 use super::{Flow, GO_ON, Instances};
 
 /// Reports the Turbot Fish that remove a candidate, digits in order.
@@ -112,6 +113,23 @@ fn is_skyscraper_or_kite(grid: &Grid, d: Digit, [a, b, c, e]: [Cell; 4]) -> bool
 /// `Turbot Fish: 3 in r1c2,r5c8 (connected by r2c5,r5c4) => r1c8<>3`
 pub(crate) fn text(step: &Step) -> String {
     super::skyscraper::text(step)
+}
+
+/// "The 4 has exactly two places in column 4 and in column 7; r3c4 and r3c7 cannot both be 4,
+/// so one of r5c4 and r6c7 is, and r5c9 cannot be 4."
+pub(crate) fn sentence(step: &Step) -> String {
+    let Some(d) = step.digits.first() else {
+        return super::generic_sentence(step);
+    };
+    let hs: Vec<String> = step.houses_with(Role::Base).map(house_words).collect();
+    format!(
+        "The {d} has exactly two places in {}; {} cannot both be {d}, so one of {} is {d}, and \
+         {}.",
+        join_words(&hs, "and in"),
+        cell_words(step.marked_cells(Role::Link).iter()),
+        cell_words(step.marked_cells(Role::Base).iter()),
+        super::effect_words(step)
+    )
 }
 
 #[cfg(test)]

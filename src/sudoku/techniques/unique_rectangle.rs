@@ -21,47 +21,67 @@ use super::super::grid::Grid;
 use super::super::notation::slash_digits;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
+use super::super::notation::{cell_words, digit_words, house_words};
 use super::{Flow, GO_ON, Instances};
 
-/// Reports the Unique Rectangles of type `kind` (1 to 4; anything else finds nothing) that make
-/// progress. Sound only when the puzzle has a unique solution.
-pub(crate) fn search(grid: &Grid, kind: u8, out: &mut Instances) -> Flow {
-    for r1 in 0..9 {
-        for r2 in r1 + 1..9 {
-            let same_band = r1 / 3 == r2 / 3;
-            for c1 in 0..9 {
-                for c2 in c1 + 1..9 {
-                    // Exactly two boxes: two rows of one band and columns of two stacks, or the
-                    // other way round.
-                    if same_band == (c1 / 3 == c2 / 3) {
-                        continue;
-                    }
-                    let corners = [
-                        Cell::at(r1, c1),
-                        Cell::at(r1, c2),
-                        Cell::at(r2, c1),
-                        Cell::at(r2, c2),
-                    ];
-                    if corners
-                        .iter()
-                        .any(|&c| grid.value(c).is_some() || grid.is_given(c))
-                    {
-                        continue;
-                    }
-                    let common = corners
-                        .iter()
-                        .fold(Candidates::ALL, |acc, &c| acc & grid.candidates(c));
-                    if common.len() < 2 {
-                        continue;
-                    }
-                    for a in common.iter() {
-                        for b in common.iter().filter(|&b| b > a) {
-                            if let Some(step) = try_kind(grid, kind, corners, a, b) {
-                                out.add(step)?;
-                            }
+/// Every rectangle of four cells spanning two rows, two columns and exactly two boxes, as
+/// `[r1c1, r1c2, r2c1, r2c2]` (rows, then columns ascending); computed once.
+pub(super) fn rectangles() -> impl Iterator<Item = [Cell; 4]> {
+    static ALL: std::sync::OnceLock<Vec<[Cell; 4]>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut out = Vec::new();
+        for r1 in 0..9 {
+            for r2 in r1 + 1..9 {
+                for c1 in 0..9 {
+                    for c2 in c1 + 1..9 {
+                        // Two rows of one band and columns of two stacks, or the other way.
+                        if (r1 / 3 == r2 / 3) != (c1 / 3 == c2 / 3) {
+                            out.push([
+                                Cell::at(r1, c1),
+                                Cell::at(r1, c2),
+                                Cell::at(r2, c1),
+                                Cell::at(r2, c2),
+                            ]);
                         }
                     }
                 }
+            }
+        }
+        out
+    })
+    .iter()
+    .copied()
+}
+
+/// Reports the Unique Rectangles of type `kind` (1 to 6; anything else finds nothing) that make
+/// progress. Sound only when the puzzle has a unique solution.
+///
+/// The digits `a`, `b` come from the corners holding exactly two candidates; the other corners
+/// need only hold one of them ("missing candidates" are fine): if all four cells ended up with
+/// `a` or `b` they would form the deadly pattern whatever candidates were removed before.
+pub(crate) fn search(grid: &Grid, kind: u8, out: &mut Instances) -> Flow {
+    for corners in rectangles() {
+        if corners
+            .iter()
+            .any(|&c| grid.value(c).is_some() || grid.is_given(c))
+        {
+            continue;
+        }
+        let mut tried = Candidates::NONE;
+        for &c in &corners {
+            let ab = grid.candidates(c);
+            if ab.len() != 2 || tried == ab {
+                continue;
+            }
+            tried = ab;
+            if corners.iter().any(|&o| (grid.candidates(o) & ab).is_empty()) {
+                continue;
+            }
+            let mut it = ab.iter();
+            if let (Some(a), Some(b)) = (it.next(), it.next())
+                && let Some(step) = try_kind(grid, kind, corners, a, b)
+            {
+                out.add(step)?;
             }
         }
     }
@@ -96,6 +116,11 @@ fn try_kind(grid: &Grid, kind: u8, corners: [Cell; 4], a: Digit, b: Digit) -> Op
         eliminate_where_possible(&mut step, grid, target, b);
         return Some(mark(step, grid, corners, ab, [corners[i], corners[i]]));
     }
+    match kind {
+        5 => return type5(grid, corners, ab, bivalue),
+        6 => return type6(grid, corners, a, b, bivalue),
+        _ => {}
+    }
     if n_bivalue != 2 {
         return None;
     }
@@ -115,21 +140,91 @@ fn try_kind(grid: &Grid, kind: u8, corners: [Cell; 4], a: Digit, b: Digit) -> Op
     }
 }
 
-/// Adds the digits and the corner/extra marks.
+/// Adds the digits, the corners' `a`/`b` marks and the roof's extra marks.
 fn mark(mut step: Step, grid: &Grid, corners: [Cell; 4], ab: Candidates, roof: [Cell; 2]) -> Step {
     step.digits = ab;
+    let roof_set = CellSet::single(roof[0]) | CellSet::single(roof[1]);
     for c in corners {
-        for d in ab.iter() {
+        for d in (grid.candidates(c) & ab).iter() {
             step.mark(c, d, Role::SetA);
         }
     }
-    let roof_set = CellSet::single(roof[0]) | CellSet::single(roof[1]);
     for c in roof_set.iter() {
         for d in (grid.candidates(c) & !ab).iter() {
             step.mark(c, d, Role::SetB);
         }
     }
     step
+}
+
+/// Type 5: one or two corners hold exactly `a` and `b`; the others (not two on one line, which
+/// is type 2) all hold the same single extra digit `x`. One of them is `x`, so cells seeing all
+/// of them lose it.
+fn type5(grid: &Grid, corners: [Cell; 4], ab: Candidates, bivalue: [bool; 4]) -> Option<Step> {
+    let extra: Vec<Cell> = (0..4).filter(|&i| !bivalue[i]).map(|i| corners[i]).collect();
+    let in_line = |p: Cell, q: Cell| p.row() == q.row() || p.col() == q.col();
+    if !(2..=3).contains(&extra.len()) || (extra.len() == 2 && in_line(extra[0], extra[1])) {
+        return None;
+    }
+    let x = (grid.candidates(extra[0]) & !ab).single_digit()?;
+    if extra.iter().any(|&c| grid.candidates(c) & !ab != Candidates::single(x)) {
+        return None;
+    }
+    let cells: CellSet = extra.iter().copied().collect();
+    let mut step = Step::new(Technique::UniqueRectangle5);
+    if eliminate_where_possible(&mut step, grid, cells.common_peers(), x) == 0 {
+        return None;
+    }
+    let mut step = mark(step, grid, corners, ab, [extra[0], extra[1]]);
+    if let Some(&third) = extra.get(2) {
+        step.mark(third, x, Role::SetB);
+    }
+    Some(step)
+}
+
+/// Type 6: two diagonal corners hold exactly `a` and `b`, and one of the digits appears in the
+/// rectangle's two rows and two columns only at its corners (an X-Wing). The digit is on one
+/// diagonal; on the other it would leave the bivalue corners the other digit, the deadly
+/// pattern. So the two other corners lose it.
+fn type6(grid: &Grid, corners: [Cell; 4], a: Digit, b: Digit, bivalue: [bool; 4]) -> Option<Step> {
+    let ab = Candidates::single(a) | Candidates::single(b);
+    let diagonal = match bivalue {
+        [true, false, false, true] => [1, 2],
+        [false, true, true, false] => [0, 3],
+        _ => return None,
+    };
+    let rect: CellSet = corners.iter().copied().collect();
+    let lines = [
+        House::row(corners[0].row()),
+        House::row(corners[3].row()),
+        House::col(corners[0].col()),
+        House::col(corners[3].col()),
+    ];
+    for u in [a, b] {
+        if lines
+            .iter()
+            .any(|h| !grid.house_digit_cells(*h, u).is_subset(rect))
+        {
+            continue;
+        }
+        let others: CellSet = diagonal.iter().map(|&i| corners[i]).collect();
+        let mut step = Step::new(Technique::UniqueRectangle6);
+        if eliminate_where_possible(&mut step, grid, others, u) == 0 {
+            continue;
+        }
+        let mut step = mark(
+            step,
+            grid,
+            corners,
+            ab,
+            [corners[diagonal[0]], corners[diagonal[1]]],
+        );
+        for h in lines {
+            step.houses.push((h, Role::Base));
+        }
+        return Some(step);
+    }
+    None
 }
 
 /// Houses holding both roof cells: their line, and their box when they share one.
@@ -258,6 +353,50 @@ pub(crate) fn text(step: &Step) -> String {
     )
 }
 
+/// "r1c2, r1c7, r3c2 and r3c7 must not end up holding only 4 and 9 (they could be swapped, a
+/// second solution); the only way out is …, so r3c7 cannot be 4 or 9."
+pub(crate) fn sentence(step: &Step) -> String {
+    let corners = step.marked_cells(Role::SetA);
+    if corners.len() != 4 || step.digits.len() != 2 {
+        return super::generic_sentence(step);
+    }
+    let extras: Candidates = step.marked(Role::SetB).map(|c| c.digit).collect();
+    let extra_cells = step.marked_cells(Role::SetB);
+    let why = match step.technique {
+        Technique::UniqueRectangle1 => format!(
+            "{} is the only corner that can break the pattern",
+            cell_words(extra_cells.iter())
+        ),
+        Technique::UniqueRectangle2 | Technique::UniqueRectangle5 => format!(
+            "one of {} must be {}",
+            cell_words(extra_cells.iter()),
+            digit_words(extras, "or")
+        ),
+        Technique::UniqueRectangle3 => match step.houses_with(Role::Base).next() {
+            Some(h) => format!(
+                "{} must hold one of {}, which with {} fills a set of {}",
+                cell_words(extra_cells.iter()),
+                digit_words(extras, "or"),
+                cell_words(step.marked_cells(Role::Base).iter()),
+                house_words(h)
+            ),
+            None => String::from("the extra digits form a set"),
+        },
+        Technique::UniqueRectangle4 | Technique::UniqueRectangle6 => String::from(
+            "one of the rectangle's digits is locked in two corners, so the other cannot \
+             join it there",
+        ),
+        _ => String::from("the pattern must be broken"),
+    };
+    format!(
+        "{} must not end up holding only {} (the two digits could be swapped, giving a second \
+         solution); {why}, so {}.",
+        cell_words(corners.iter()),
+        digit_words(step.digits, "and"),
+        super::effect_words(step)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,9 +489,8 @@ mod tests {
     #[test]
     fn sound_on_bank_positions() {
         use crate::sudoku::techniques::xy_wing::rated;
-        for kind in 1..=4 {
-            let found = rated::check_finder(rated::bank_positions(), |g| find(g, kind));
-            eprintln!("UR type {kind}: found in {} positions", found.len());
+        for (kind, at_least) in [(1, 230), (2, 60), (3, 135), (4, 250)] {
+            rated::assert_sound_and_fires(&format!("UR type {kind}"), at_least, |g| find(g, kind));
         }
     }
 

@@ -10,6 +10,7 @@
 use super::super::grid::Grid;
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House};
+use super::super::notation::{cell_words, house_words};
 use super::{Flow, GO_ON, Instances};
 
 /// Reports the W-Wings (bivalue pairs in reading order) that eliminate something.
@@ -130,6 +131,28 @@ fn cell_list(cells: CellSet) -> String {
         .join(",")
 }
 
+/// "r1c1 and r5c5 hold only 2 and 7, and the 7 of column 4 is in r1c4 or r5c4, each seeing one
+/// of them; so one of the two cells is 2, and r1c5 cannot be 2."
+pub(crate) fn sentence(step: &Step) -> String {
+    let w = step.marked(Role::Link).next().map(|c| c.digit);
+    let house = step.houses_with(Role::Link).next();
+    let (Some(w), Some(house)) = (w, house) else {
+        return super::generic_sentence(step);
+    };
+    let Some(x) = (step.digits & !Candidates::single(w)).first() else {
+        return super::generic_sentence(step);
+    };
+    let ends: Vec<String> = step.marked(Role::Link).map(|c| c.cell.to_string()).collect();
+    format!(
+        "{} hold only {x} and {w}, and the {w} of {} is in {}, each seeing one of them; so one \
+         of the two cells is {x}, and {}.",
+        cell_words(step.marked_cells(Role::Base).iter()),
+        house_words(house),
+        super::super::notation::join_words(&ends, "or"),
+        super::effect_words(step)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,12 +196,8 @@ mod tests {
     #[test]
     fn sound_on_bank_positions() {
         // Every position of the explained solves of real bank puzzles; each step checked against
-        // the solution.
-        let found = crate::sudoku::techniques::xy_wing::rated::check_finder(
-            crate::sudoku::techniques::xy_wing::rated::bank_positions(),
-            find,
-        );
-        eprintln!("W-Wing: found in {} positions", found.len());
+        // the solution, and the finder must fire.
+        crate::sudoku::techniques::xy_wing::rated::assert_sound_and_fires("W-Wing", 480, find);
     }
 
     /// A position reached while solving a bank puzzle: r6c3 and r9c2 are {1,6}; column 9 has

@@ -26,6 +26,7 @@ pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
             weak_in_cell: false,
             weak_in_house: true,
             groups: false,
+            als_cells: 0,
         },
     );
     let eval = |f: &chains::Found<'_>| {
@@ -70,6 +71,25 @@ pub(crate) fn text(step: &Step) -> String {
         out.push_str(&format!(" {sym}{}{sym} {}", link.to.digit, cells(&link.to)));
     }
     format!("{} => {}", out, step.effect_text())
+}
+
+/// "Following the 9s from r1c4 to r8c8 (strong and weak links in turn), one of the two ends is
+/// 9, so r1c8 and r8c4 cannot be 9."
+pub(crate) fn sentence(step: &Step) -> String {
+    let nodes = chains::link_nodes(&step.links);
+    let (Some(first), Some(last)) = (nodes.first(), nodes.last()) else {
+        return super::generic_sentence(step);
+    };
+    format!(
+        "Following the {}s from {} to {} ({} links, strong and weak in turn), one of the two \
+         ends is {}, so {}.",
+        first.digit,
+        super::super::notation::compact_cells(first.cells.iter()),
+        super::super::notation::compact_cells(last.cells.iter()),
+        step.links.len(),
+        first.digit,
+        super::effect_words(step)
+    )
 }
 
 #[cfg(test)]

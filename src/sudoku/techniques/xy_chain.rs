@@ -2,7 +2,7 @@
 //! see each other). If the first cell is not `x` it holds its other digit, which the next cell
 //! then cannot hold, and so on; the last cell then holds `x`. So one of the two end cells holds
 //! `x`, and every cell that sees both ends loses `x`. XY-Wing is the three-cell case; this
-//! finder returns the shortest chain (up to eight cells) that eliminates something.
+//! finder returns the shortest chain (of any length) that eliminates something.
 
 use super::super::grid::Grid;
 use super::super::step::{Step, Technique};
@@ -10,8 +10,8 @@ use super::super::types::Candidates;
 use super::chains::{self, Elims, Graph, LinkSet};
 use super::{Flow, Instances};
 
-/// Longest chain searched, in nodes (two per cell).
-const MAX_NODES: usize = 16;
+/// Longest chain searched, in nodes (two per cell): every cell of the grid.
+const MAX_NODES: usize = 2 * 81;
 
 /// Reports the XY-Chains that eliminate a candidate (one: the shortest).
 pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
@@ -25,6 +25,7 @@ pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
             weak_in_cell: false,
             weak_in_house: true,
             groups: false,
+            als_cells: 0,
         },
     );
     let eval = |f: &chains::Found<'_>| {
@@ -75,6 +76,26 @@ pub(crate) fn text(step: &Step) -> String {
         }
     }
     format!("{} -{} => {}", out, last.digit, step.effect_text())
+}
+
+/// "Along the 4 two-digit cells from r1c1 to r5c9, if r1c1 is not 1 the chain forces r5c9 to
+/// be 1, so r1c9 and r5c1 cannot be 1."
+pub(crate) fn sentence(step: &Step) -> String {
+    let nodes = chains::link_nodes(&step.links);
+    let (Some(first), Some(last)) = (nodes.first(), nodes.last()) else {
+        return super::generic_sentence(step);
+    };
+    let (Some(a), Some(b)) = (first.cells.first(), last.cells.first()) else {
+        return super::generic_sentence(step);
+    };
+    format!(
+        "Along the {} two-digit cells from {a} to {b}, if {a} is not {} the chain forces {b} to \
+         be {}, so {}.",
+        nodes.len() / 2,
+        first.digit,
+        last.digit,
+        super::effect_words(step)
+    )
 }
 
 #[cfg(test)]

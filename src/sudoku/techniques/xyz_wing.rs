@@ -8,6 +8,7 @@
 use super::super::grid::Grid;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Cell, CellSet, Digit};
+use super::super::notation::{cell_words, digit_words};
 use super::{Flow, GO_ON, Instances};
 
 /// Reports the XYZ-Wings (pivots in reading order) that eliminate something.
@@ -78,6 +79,24 @@ pub(crate) fn text(step: &Step) -> String {
     super::xy_wing::text(step)
 }
 
+/// "Whatever the pivot r2c2 holds (1, 3 or 6), one of r2c2, r3c1 and r9c2 is 1, so r2c1 cannot
+/// be 1."
+pub(crate) fn sentence(step: &Step) -> String {
+    let (Some(pivot), Some(z)) = (
+        step.marked_cells(Role::Pivot).first(),
+        step.eliminations.first().map(|e| e.digit),
+    ) else {
+        return super::generic_sentence(step);
+    };
+    let all = step.marked_cells(Role::Pivot) | step.marked_cells(Role::Pincer);
+    format!(
+        "Whatever the pivot {pivot} holds ({}), one of {} is {z}, so {}.",
+        digit_words(step.digits, "or"),
+        cell_words(all.iter()),
+        super::effect_words(step)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,11 +134,7 @@ mod tests {
     #[test]
     fn sound_on_bank_positions() {
         // Every position of the explained solves of real bank puzzles; each step checked against
-        // the solution.
-        let found = crate::sudoku::techniques::xy_wing::rated::check_finder(
-            crate::sudoku::techniques::xy_wing::rated::bank_positions(),
-            find,
-        );
-        eprintln!("XYZ-Wing: found in {} positions", found.len());
+        // the solution, and the finder must fire.
+        crate::sudoku::techniques::xy_wing::rated::assert_sound_and_fires("XYZ-Wing", 510, find);
     }
 }

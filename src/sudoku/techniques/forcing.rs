@@ -1,0 +1,513 @@
+//! Forcing Chains and Forcing Nets: what-if reasoning over the propagation of `implication`.
+//!
+//! - *Contradiction*: assuming a candidate true (or false) leads to an impossible grid, so it is
+//!   false (or true).
+//! - *Verity*: every case of a cell (each of its candidates), of a house (each place of a
+//!   digit) or of one candidate (true and false) leads to the same literal, so it holds.
+//!
+//! Chains ([`Technique::ForcingChainContradiction`], [`Technique::ForcingChainVerity`]) use only
+//! single-reason inferences along the grid's strong links, or one digit's hidden singles
+//! (Sudoku Explainer's Nishio); nets ([`Technique::ForcingNetContradiction`],
+//! [`Technique::ForcingNetVerity`]) propagate naked and hidden singles on the grid as the
+//! assumption changes it. Every case is tried and the deduction resting on the fewest facts is
+//! kept (the one Sudoku Explainer would rate lowest). The step keeps each branch and its links
+//! (see [`Branch`]), so the whole net can be drawn.
+
+use super::super::grid::{Candidate, Grid};
+use super::super::notation::{cell_words, house_words, join_words};
+use super::super::step::{Branch, LinkKind, Node, Outcome, Role, Step, Technique};
+use super::super::types::{Cell, Digit, House};
+use super::implication::{Lit, Mode, Propagator, candidate, is_on, lit, lit_text, negate};
+
+/// The contradiction resting on the fewest facts under `modes` (tried in order; the first mode
+/// with a contradiction wins).
+pub(crate) fn find_contradiction(grid: &Grid, technique: Technique) -> Option<Step> {
+    for mode in modes(technique) {
+        let mut p = Propagator::new(grid, mode);
+        let mut best: Option<(usize, Lit)> = None;
+        // Candidates assumed true first (eliminations); false only when none breaks the grid.
+        for assume_true in [true, false] {
+            for premise in premises(grid, mode) {
+                if is_on(premise) != assume_true {
+                    continue;
+                }
+                if let Some(out) = p.run(premise) {
+                    let cost = p.ancestors(&p.outcome_literals(out)).len();
+                    if best.is_none_or(|b| cost < b.0) {
+                        best = Some((cost, premise));
+                    }
+                }
+            }
+            if best.is_some() {
+                break;
+            }
+        }
+        if let Some((_, premise)) = best {
+            let out = p.run(premise)?;
+            let mut step = Step::new(technique);
+            p.add_branch(&mut step, out);
+            let c = candidate(premise);
+            if is_on(premise) {
+                step.eliminations.push(c);
+            } else {
+                step.placements.push(c);
+            }
+            finish(&mut step, grid);
+            return Some(step);
+        }
+    }
+    None
+}
+
+/// The verity (cell, house or candidate) resting on the fewest facts.
+pub(crate) fn find_verity(grid: &Grid, technique: Technique) -> Option<Step> {
+    let mode = modes(technique).into_iter().next()?;
+    let mut p = Propagator::new(grid, mode);
+    // Every candidate assumed true, then (for the candidate verity) false.
+    let mut cases: Vec<Option<Case>> = Vec::with_capacity(1458);
+    for l in 0..1458u16 {
+        let c = candidate(l);
+        cases.push(if grid.has_candidate(c.cell, c.digit) && p.run(l).is_none() {
+            Some(Case::of(&p))
+        } else {
+            None
+        });
+    }
+    let mut best: Option<(usize, Vec<Lit>, Lit)> = None;
+    let mut consider = |premises: Vec<Lit>| {
+        let branches: Option<Vec<&Case>> = premises
+            .iter()
+            .map(|&l| cases[usize::from(l)].as_ref())
+            .collect();
+        let Some(branches) = branches else { return };
+        for on in [true, false] {
+            let mut common = [u128::MAX; 9];
+            for b in &branches {
+                let set = if on { &b.on } else { &b.off };
+                for (acc, s) in common.iter_mut().zip(set) {
+                    *acc &= s;
+                }
+            }
+            for (d, cells) in common.iter().enumerate() {
+                let mut m = *cells;
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let target = lit(Cell::from_index(c), Digit::from_index(d), on);
+                    if premises.contains(&target) {
+                        continue;
+                    }
+                    let cost: usize = branches.iter().map(|b| b.position(target)).sum();
+                    if best.as_ref().is_none_or(|x| cost < x.0) {
+                        best = Some((cost, premises.clone(), target));
+                    }
+                }
+            }
+        }
+    };
+    for c in grid.empty_cells().iter() {
+        let ps: Vec<Lit> = grid
+            .candidates(c)
+            .iter()
+            .map(|d| lit(c, d, true))
+            .collect();
+        if ps.len() >= 2 {
+            consider(ps);
+        }
+    }
+    for h in House::all() {
+        for d in Digit::ALL {
+            let places = grid.house_digit_cells(h, d);
+            // Places inside one box∩line give the same cases in both houses: try them once.
+            if places.len() >= 2 && places.common_house().is_none_or(|x| x == h) {
+                consider(places.iter().map(|c| lit(c, d, true)).collect());
+            }
+        }
+    }
+    drop(consider);
+    // The candidate verity needs each candidate assumed false as well.
+    let mut off_cases: Vec<(Lit, Case)> = Vec::new();
+    for c in grid.empty_cells().iter() {
+        if grid.candidates(c).len() < 3 {
+            continue; // false in a two-candidate cell is the other candidate true: a cell verity
+        }
+        for d in grid.candidates(c).iter() {
+            let l = lit(c, d, false);
+            if p.run(l).is_none() {
+                off_cases.push((l, Case::of(&p)));
+            }
+        }
+    }
+    for (off_lit, off_case) in &off_cases {
+        let Some(on_case) = cases[usize::from(negate(*off_lit))].as_ref() else {
+            continue;
+        };
+        for on in [true, false] {
+            let (a, b) = if on {
+                (&on_case.on, &off_case.on)
+            } else {
+                (&on_case.off, &off_case.off)
+            };
+            for d in 0..9 {
+                let mut m = a[d] & b[d];
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let target = lit(Cell::from_index(c), Digit::from_index(d), on);
+                    if target == negate(*off_lit) || target == *off_lit {
+                        continue;
+                    }
+                    let cost = on_case.position(target) + off_case.position(target);
+                    if best.as_ref().is_none_or(|x| cost < x.0) {
+                        best = Some((cost, vec![negate(*off_lit), *off_lit], target));
+                    }
+                }
+            }
+        }
+    }
+    let (_, premises, target) = best?;
+    let mut step = Step::new(technique);
+    let outcome = if is_on(target) {
+        Outcome::True(candidate(target))
+    } else {
+        Outcome::False(candidate(target))
+    };
+    for &premise in &premises {
+        p.run(premise);
+        p.add_branch(&mut step, outcome);
+    }
+    let t = candidate(target);
+    if is_on(target) {
+        step.placements.push(t);
+    } else {
+        step.eliminations.push(t);
+    }
+    if let Some(h) = premise_house(&step.branches) {
+        step.houses.push((h, Role::Base));
+    }
+    finish(&mut step, grid);
+    Some(step)
+}
+
+/// What one assumption led to: its true and false literals and their order.
+struct Case {
+    on: [u128; 9],
+    off: [u128; 9],
+    order: Vec<Lit>,
+}
+
+impl Case {
+    fn of(p: &Propagator) -> Case {
+        Case {
+            on: p.derived(true),
+            off: p.derived(false),
+            order: p.order().to_vec(),
+        }
+    }
+
+    /// When `l` was derived (its rank; a stand-in for how many facts it rests on).
+    fn position(&self, l: Lit) -> usize {
+        self.order.iter().position(|&x| x == l).unwrap_or(self.order.len())
+    }
+}
+
+/// The propagation modes of a forcing technique, in the order they are tried.
+fn modes(technique: Technique) -> Vec<Mode> {
+    match technique {
+        Technique::ForcingChainContradiction => Digit::ALL
+            .iter()
+            .map(|&d| Mode::Digit(d))
+            .chain(std::iter::once(Mode::Chains))
+            .collect(),
+        Technique::ForcingChainVerity => vec![Mode::Chains],
+        _ => vec![Mode::Net],
+    }
+}
+
+/// The assumptions a contradiction search tries: every candidate true, and false where that
+/// is not just another candidate of a two-candidate cell being true.
+fn premises(grid: &Grid, mode: Mode) -> Vec<Lit> {
+    let mut out = Vec::new();
+    for c in grid.empty_cells().iter() {
+        let cands = grid.candidates(c);
+        for d in cands.iter() {
+            if let Mode::Digit(x) = mode
+                && x != d
+            {
+                continue;
+            }
+            out.push(lit(c, d, true));
+            if cands.len() > 2 || matches!(mode, Mode::Digit(_)) {
+                out.push(lit(c, d, false));
+            }
+        }
+    }
+    out
+}
+
+/// The house all branches of a house verity assume the digit in.
+fn premise_house(branches: &[Branch]) -> Option<House> {
+    let first = branches.first()?;
+    if branches.len() < 2
+        || !branches
+            .iter()
+            .all(|b| b.premise_true && b.premise.digit == first.premise.digit)
+        || branches.iter().all(|b| b.premise.cell == first.premise.cell)
+    {
+        return None;
+    }
+    let cells: super::super::types::CellSet = branches.iter().map(|b| b.premise.cell).collect();
+    cells.common_house()
+}
+
+/// Marks the premises [`Role::Base`], then every other candidate of the links: true facts
+/// [`Role::ColorA`], false facts [`Role::ColorB`]; sets the digits.
+fn finish(step: &mut Step, grid: &Grid) {
+    let _ = grid;
+    let premises: Vec<Candidate> = step.branches.iter().map(|b| b.premise).collect();
+    for p in &premises {
+        if !step.marks.iter().any(|m| m.candidate == *p) {
+            step.mark(p.cell, p.digit, Role::Base);
+        }
+    }
+    let links = step.links.clone();
+    for l in &links {
+        let from_true = l.kind == LinkKind::Weak;
+        for (n, truth) in [(l.from, from_true), (l.to, !from_true)] {
+            if let Some(cell) = n.cells.first()
+                && !step
+                    .marks
+                    .iter()
+                    .any(|m| m.candidate == Candidate::new(cell, n.digit))
+            {
+                step.mark(
+                    cell,
+                    n.digit,
+                    if truth { Role::ColorA } else { Role::ColorB },
+                );
+            }
+        }
+    }
+    for m in &step.marks {
+        step.digits.insert(m.candidate.digit);
+    }
+}
+
+/// A fact of a branch: a node and whether it is true.
+type Fact = (Node, bool);
+
+/// The facts of a branch in the order they were derived, each with its reasons.
+fn branch_facts(step: &Step, b: &Branch) -> Vec<(Fact, Vec<Fact>)> {
+    let mut out: Vec<(Fact, Vec<Fact>)> = vec![(
+        (Node::cell(b.premise.cell, b.premise.digit), b.premise_true),
+        Vec::new(),
+    )];
+    for l in step.links.get(b.links.clone()).unwrap_or(&[]) {
+        let from = (l.from, l.kind == LinkKind::Weak);
+        let to = (l.to, l.kind == LinkKind::Strong);
+        match out.iter_mut().find(|(f, _)| *f == to) {
+            Some((_, reasons)) => reasons.push(from),
+            None => out.push((to, vec![from])),
+        }
+    }
+    out
+}
+
+/// The shortest path of reasons from a branch's premise to `target`.
+fn spine(facts: &[(Fact, Vec<Fact>)], target: Fact) -> Vec<Fact> {
+    let rank = |f: &Fact| facts.iter().position(|(x, _)| x == f);
+    let mut out = vec![target];
+    let mut at = target;
+    while let Some(reasons) = facts.iter().find(|(f, _)| *f == at).map(|(_, r)| r) {
+        let Some(next) = reasons.iter().copied().min_by_key(|r| rank(r)) else {
+            break;
+        };
+        if out.contains(&next) {
+            break;
+        }
+        out.push(next);
+        at = next;
+    }
+    out.reverse();
+    out
+}
+
+fn fact_text(f: &Fact) -> String {
+    let (n, truth) = f;
+    match n.cells.first() {
+        Some(c) => lit_text(lit(c, n.digit, *truth)),
+        None => String::new(),
+    }
+}
+
+/// The facts an outcome is made of (its spines end there).
+fn outcome_facts(o: Outcome, facts: &[(Fact, Vec<Fact>)]) -> Vec<Fact> {
+    let fact = |c: Candidate, t: bool| (Node::cell(c.cell, c.digit), t);
+    match o {
+        Outcome::True(c) => vec![fact(c, true)],
+        Outcome::False(c) => vec![fact(c, false)],
+        Outcome::Both(c) => vec![fact(c, true), fact(c, false)],
+        Outcome::NoCandidate(cell) => facts
+            .iter()
+            .filter(|((n, t), _)| !*t && n.cells.first() == Some(cell))
+            .map(|(f, _)| *f)
+            .collect(),
+        Outcome::NoPlace(h, d) => facts
+            .iter()
+            .filter(|((n, t), _)| {
+                !*t && n.digit == d && n.cells.first().is_some_and(|c| h.cell_set().contains(c))
+            })
+            .map(|(f, _)| *f)
+            .collect(),
+    }
+}
+
+fn outcome_text(o: Outcome) -> String {
+    match o {
+        Outcome::True(c) => format!("{}={}", c.cell, c.digit),
+        Outcome::False(c) => format!("{}<>{}", c.cell, c.digit),
+        Outcome::Both(c) => format!("{} both {} and not {}", c.cell, c.digit, c.digit),
+        Outcome::NoCandidate(cell) => format!("{cell} has no candidate"),
+        Outcome::NoPlace(h, d) => format!("no {d} in {h}"),
+    }
+}
+
+/// `Forcing Net Contradiction: r4c5=7 -> r4c4<>7 -> r4c4=3; … => r1c4 has no candidate =>
+/// r4c5<>7`, or for a verity `Forcing Chain Verity (cell r4c5): r4c5=1 -> … -> r1c2<>7 |
+/// r4c5=6 -> … -> r1c2<>7 => r1c2<>7`: each branch as the shortest paths of reasons to its
+/// outcome.
+pub(crate) fn text(step: &Step) -> String {
+    if step.branches.is_empty() {
+        return super::plain_text(step);
+    }
+    let branches: Vec<String> = step
+        .branches
+        .iter()
+        .map(|b| {
+            let facts = branch_facts(step, b);
+            let spines: Vec<String> = outcome_facts(b.outcome, &facts)
+                .into_iter()
+                .map(|t| {
+                    spine(&facts, t)
+                        .iter()
+                        .map(fact_text)
+                        .collect::<Vec<_>>()
+                        .join(" -> ")
+                })
+                .collect();
+            match b.outcome {
+                Outcome::True(_) | Outcome::False(_) => spines.join("; "),
+                o => format!("{} => {}", spines.join("; "), outcome_text(o)),
+            }
+        })
+        .collect();
+    let kind = match verity_kind(step) {
+        Some(k) => format!(" ({k})"),
+        None => String::new(),
+    };
+    format!(
+        "{}{}: {} => {}",
+        step.technique.name(),
+        kind,
+        branches.join(" | "),
+        step.effect_text()
+    )
+}
+
+/// For a verity: "cell r4c5", "house r4" or "candidate r4c5=7".
+fn verity_kind(step: &Step) -> Option<String> {
+    let first = step.branches.first()?;
+    if !matches!(first.outcome, Outcome::True(_) | Outcome::False(_)) {
+        return None;
+    }
+    if let Some((h, _)) = step.houses.first() {
+        return Some(format!("house {h}"));
+    }
+    if step.branches.len() == 2 && step.branches[0].premise == step.branches[1].premise {
+        return Some(format!("candidate {}={}", first.premise.cell, first.premise.digit));
+    }
+    Some(format!("cell {}", first.premise.cell))
+}
+
+/// "Suppose r4c5 were 7: following what that forces (9 facts), r1c4 would have no candidate
+/// left, which is impossible, so r4c5 cannot be 7." / "Whichever digit r4c5 takes (1 or 6), …"
+pub(crate) fn sentence(step: &Step) -> String {
+    let Some(first) = step.branches.first() else {
+        return super::generic_sentence(step);
+    };
+    let conclusion = match (step.placements.first(), step.eliminations.first()) {
+        (Some(p), _) => format!("{} must be {}", p.cell, p.digit),
+        (None, Some(e)) => format!("{} cannot be {}", e.cell, e.digit),
+        _ => String::from("nothing changes"),
+    };
+    let how = if matches!(
+        step.technique,
+        Technique::ForcingNetContradiction | Technique::ForcingNetVerity
+    ) {
+        "what that forces"
+    } else {
+        "the chain of what that forces"
+    };
+    let facts = |b: &Branch| branch_facts(step, b).len();
+    if step.branches.len() == 1 {
+        let p = first.premise;
+        let supposed = if first.premise_true {
+            format!("Suppose {} were {}", p.cell, p.digit)
+        } else {
+            format!("Suppose {} were not {}", p.cell, p.digit)
+        };
+        let broken = match first.outcome {
+            Outcome::NoCandidate(c) => format!("{c} would have no digit left"),
+            Outcome::NoPlace(h, d) => format!("{} would have no place for {d}", house_words(h)),
+            Outcome::Both(c) => format!(
+                "{} would have to be {} and not {} at once",
+                c.cell, c.digit, c.digit
+            ),
+            o => outcome_text(o),
+        };
+        return format!(
+            "{supposed}: following {how} ({} facts), {broken}, which is impossible, so \
+             {conclusion}.",
+            facts(first)
+        );
+    }
+    let counts: Vec<String> = step.branches.iter().map(|b| facts(b).to_string()).collect();
+    let cases = if let Some((h, _)) = step.houses.first() {
+        let cells: Vec<Cell> = step.branches.iter().map(|b| b.premise.cell).collect();
+        format!(
+            "Wherever the {} goes in {} ({})",
+            first.premise.digit,
+            house_words(*h),
+            join_words(
+                &cells.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                "or"
+            )
+        )
+    } else if step.branches.len() == 2 && step.branches[0].premise == step.branches[1].premise {
+        format!(
+            "Whether {} is {} or not",
+            first.premise.cell, first.premise.digit
+        )
+    } else {
+        let digits: Vec<String> = step
+            .branches
+            .iter()
+            .map(|b| b.premise.digit.to_string())
+            .collect();
+        format!(
+            "Whichever digit {} takes ({})",
+            cell_words([first.premise.cell]),
+            join_words(&digits, "or")
+        )
+    };
+    let fact = match (step.placements.first(), step.eliminations.first()) {
+        (Some(p), _) => format!("{} being {}", p.cell, p.digit),
+        (None, Some(e)) => format!("{} not being {}", e.cell, e.digit),
+        _ => String::from("the same result"),
+    };
+    format!(
+        "{cases}, following {how} ({} facts) leads every time to {fact}, so {conclusion}.",
+        join_words(&counts, "and")
+    )
+}
+

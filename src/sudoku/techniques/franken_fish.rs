@@ -1,0 +1,325 @@
+//! Franken and Mutant fish (sizes 2 to 4, plain and finned): a fish whose base or cover houses
+//! include boxes (Franken: rows and boxes against columns and boxes, or the transpose) or mix
+//! rows and columns (Mutant). `n` base houses hold the digit in disjoint cells; `n` other cover
+//! houses hold every one of those cells except a few fins. Each base house needs the digit
+//! once, so `n` of the base cells are true, each in a different cover house (a cell seen by
+//! two covers would be a candidate in both, but then two base truths would share a cover —
+//! impossible, so the `n` truths fill the `n` covers). Unless a fin is true, the covers' other
+//! cells lose the digit; with fins, only those that also see every fin.
+//!
+//! Plain rows/columns fish are left to the basic and finned fish. The base houses are
+//! recorded as [`Role::Base`], the cover houses as [`Role::Cover`]; base candidates are marked
+//! [`Role::Base`], fins [`Role::Fin`].
+
+use super::super::grid::{Candidate, Grid};
+use super::super::notation::{cell_words, house_words, join_words};
+use super::super::step::{Role, Step, Technique};
+use super::super::types::{Candidates, CellSet, Digit, House, HouseKind};
+
+/// Most fins.
+const MAX_FINS: usize = 3;
+
+/// The first fish of `technique` (Franken or Mutant, plain or finned), digits ascending,
+/// smallest first.
+pub(crate) fn find(grid: &Grid, technique: Technique) -> Option<Step> {
+    let (mutant, finned) = match technique {
+        Technique::FrankenFish => (false, false),
+        Technique::FinnedFrankenFish => (false, true),
+        Technique::MutantFish => (true, false),
+        Technique::FinnedMutantFish => (true, true),
+        _ => return None,
+    };
+    for size in 2..=4 {
+        for d in Digit::ALL {
+            let search = Search {
+                grid,
+                d,
+                size,
+                finned,
+                mutant,
+                cells: std::array::from_fn(|h| grid.house_digit_cells(House::from_index(h), d)),
+            };
+            for (base_kinds, cover_kinds) in families(mutant) {
+                let mut base = Vec::with_capacity(size);
+                if let Some(step) =
+                    search.bases(&base_kinds, &cover_kinds, 0, &mut base, CellSet::EMPTY)
+                {
+                    return Some(step);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The (base kinds, cover kinds) families searched.
+fn families(mutant: bool) -> Vec<([bool; 3], [bool; 3])> {
+    // [rows, columns, boxes]
+    if mutant {
+        vec![([true, true, true], [true, true, true])]
+    } else {
+        vec![
+            ([true, false, true], [false, true, true]),
+            ([false, true, true], [true, false, true]),
+        ]
+    }
+}
+
+fn kind_index(h: House) -> usize {
+    match h.kind() {
+        HouseKind::Row => 0,
+        HouseKind::Col => 1,
+        HouseKind::Box => 2,
+    }
+}
+
+struct Search<'g> {
+    grid: &'g Grid,
+    d: Digit,
+    size: usize,
+    finned: bool,
+    mutant: bool,
+    /// Per house index, the cells of the digit.
+    cells: [CellSet; 27],
+}
+
+impl Search<'_> {
+    /// Chooses base houses (ascending, disjoint cells) from index `from`.
+    fn bases(
+        &self,
+        base_kinds: &[bool; 3],
+        cover_kinds: &[bool; 3],
+        from: usize,
+        base: &mut Vec<usize>,
+        union: CellSet,
+    ) -> Option<Step> {
+        if base.len() == self.size {
+            let mut cover = Vec::with_capacity(self.size);
+            return self.covers(base, union, cover_kinds, &mut cover, CellSet::EMPTY, 0);
+        }
+        for h in from..27 {
+            let cells = self.cells[h];
+            if cells.len() < 2
+                || !base_kinds[kind_index(House::from_index(h))]
+                || !(cells & union).is_empty()
+            {
+                continue;
+            }
+            base.push(h);
+            let found = self.bases(base_kinds, cover_kinds, h + 1, base, union | cells);
+            base.pop();
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
+    /// Chooses cover houses so that the lowest uncovered base cell is covered next, or left
+    /// as a fin.
+    fn covers(
+        &self,
+        base: &[usize],
+        union: CellSet,
+        cover_kinds: &[bool; 3],
+        cover: &mut Vec<usize>,
+        covered: CellSet,
+        fins: usize,
+    ) -> Option<Step> {
+        let uncovered = union & !covered;
+        if cover.len() == self.size {
+            return self.check(base, cover, covered);
+        }
+        let Some(first) = uncovered.first() else {
+            return None; // everything covered with covers to spare: a smaller fish
+        };
+        for h in first.houses() {
+            let hi = h.index();
+            if !cover_kinds[kind_index(h)] || base.contains(&hi) || cover.contains(&hi) {
+                continue;
+            }
+            cover.push(hi);
+            let found = self.covers(
+                base,
+                union,
+                cover_kinds,
+                cover,
+                covered | self.cells[hi],
+                fins,
+            );
+            cover.pop();
+            if found.is_some() {
+                return found;
+            }
+        }
+        // The lowest uncovered cell as a fin.
+        if self.finned && fins < MAX_FINS {
+            let without = CellSet::single(first);
+            return self.covers(
+                base,
+                union & !without,
+                cover_kinds,
+                cover,
+                covered,
+                fins + 1,
+            );
+        }
+        None
+    }
+
+    fn check(&self, base: &[usize], cover: &[usize], covered: CellSet) -> Option<Step> {
+        let houses = |ids: &[usize]| ids.iter().map(|&h| House::from_index(h)).collect::<Vec<_>>();
+        let (bh, ch) = (houses(base), houses(cover));
+        let kinds = |hs: &[House]| -> [bool; 3] {
+            let mut k = [false; 3];
+            for h in hs {
+                k[kind_index(*h)] = true;
+            }
+            k
+        };
+        let (bk, ck) = (kinds(&bh), kinds(&ch));
+        let mixed = (bk[0] && bk[1]) || (ck[0] && ck[1]);
+        let boxes = bk[2] || ck[2];
+        if self.mutant != mixed || (!mixed && !boxes) {
+            return None;
+        }
+        // Base cells: every candidate of the base houses; fins: those off the covers.
+        let all_base: CellSet = base.iter().fold(CellSet::EMPTY, |a, &h| a | self.cells[h]);
+        let fins = all_base & !covered;
+        if fins.is_empty() == self.finned {
+            return None;
+        }
+        let mut targets = covered & !all_base & self.grid.digit_cells(self.d);
+        if !fins.is_empty() {
+            targets &= fins.common_peers();
+        }
+        if targets.is_empty() {
+            return None;
+        }
+        let technique = match (self.mutant, self.finned) {
+            (false, false) => Technique::FrankenFish,
+            (false, true) => Technique::FinnedFrankenFish,
+            (true, false) => Technique::MutantFish,
+            (true, true) => Technique::FinnedMutantFish,
+        };
+        let mut step = Step::new(technique);
+        step.digits = Candidates::single(self.d);
+        for h in bh {
+            step.houses.push((h, Role::Base));
+        }
+        for h in ch {
+            step.houses.push((h, Role::Cover));
+        }
+        for c in (all_base & covered).iter() {
+            step.mark(c, self.d, Role::Base);
+        }
+        for c in fins.iter() {
+            step.mark(c, self.d, Role::Fin);
+        }
+        for c in targets.iter() {
+            step.eliminations.push(Candidate::new(c, self.d));
+        }
+        Some(step)
+    }
+}
+
+/// The fish's size name: X-Wing, Swordfish, Jellyfish.
+fn size_name(n: usize) -> &'static str {
+    match n {
+        2 => "X-Wing",
+        3 => "Swordfish",
+        _ => "Jellyfish",
+    }
+}
+
+/// `Finned Franken Swordfish: 4 r25b7 c138 fr8c2 => r9c3<>4`
+pub(crate) fn text(step: &Step) -> String {
+    let Some(d) = step.digits.first() else {
+        return super::plain_text(step);
+    };
+    let group = |role: Role| -> String {
+        step.houses_with(role)
+            .map(|h| h.to_string())
+            .collect::<Vec<_>>()
+            .join("")
+    };
+    let n = step.houses_with(Role::Base).count();
+    let name = step.technique.name().replace("Fish", size_name(n));
+    let fins: Vec<String> = step
+        .marked(Role::Fin)
+        .map(|c| format!("f{}", c.cell))
+        .collect();
+    let fins = if fins.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", fins.join(" "))
+    };
+    format!(
+        "{name}: {d} {} {}{fins} => {}",
+        group(Role::Base),
+        group(Role::Cover),
+        step.effect_text()
+    )
+}
+
+/// "The 4 of row 2, row 5 and box 7 can only go in column 1, column 3 and column 8 (or the fin
+/// r8c2), so those get their 4 from there; r9c3, seeing the fin, cannot be 4 either way."
+pub(crate) fn sentence(step: &Step) -> String {
+    let Some(d) = step.digits.first() else {
+        return super::generic_sentence(step);
+    };
+    let words = |role| -> String {
+        let hs: Vec<String> = step.houses_with(role).map(house_words).collect();
+        join_words(&hs, "and")
+    };
+    let fins = step.marked_cells(Role::Fin);
+    if fins.is_empty() {
+        return format!(
+            "The {d} of {} can only go in {}, one in each, so those get their {d} from there and \
+             {}.",
+            words(Role::Base),
+            words(Role::Cover),
+            super::effect_words(step)
+        );
+    }
+    format!(
+        "The {d} of {} would only go in {} but for the fin {}; whether or not a fin holds it, {}.",
+        words(Role::Base),
+        words(Role::Cover),
+        cell_words(fins.iter()),
+        super::effect_words(step)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::techniques::test_util::*;
+    use crate::sudoku::types::Cell;
+
+    /// 4 only in `cells` (one-based) of an open grid.
+    fn fours(cells: &[(usize, usize)]) -> Grid {
+        let mut g = grid(&".".repeat(81));
+        let keep: CellSet = cells.iter().map(|&(r, c)| Cell::at(r - 1, c - 1)).collect();
+        let four = Digit::new(4).unwrap();
+        for c in Cell::all() {
+            if !keep.contains(c) {
+                g.eliminate(c, four);
+            }
+        }
+        g
+    }
+
+    #[test]
+    fn a_plain_x_wing_is_neither_franken_nor_mutant() {
+        // Rows 1 and 5 hold 4 only in columns 2 and 7: a basic X-Wing, left to its finder.
+        let g = fours(&[(1, 2), (1, 7), (5, 2), (5, 7), (3, 2), (9, 7)]);
+        assert!(find(&g, Technique::FrankenFish).is_none());
+        assert!(find(&g, Technique::MutantFish).is_none());
+    }
+
+    #[test]
+    fn size_names() {
+        assert_eq!(size_name(3), "Swordfish");
+    }
+}
