@@ -15,6 +15,7 @@
 //! folders of frames, and benches over a committed clip. It does not draw.
 
 mod change;
+mod follow;
 mod reader;
 pub mod replay;
 mod vote;
@@ -170,6 +171,10 @@ pub struct LiveConfig {
     /// leave a board that still has one solution (a nearly full grid, a puzzle with more
     /// givens than it needs), so empties must be sure.
     pub trust_min_empty_confidence: f32,
+    /// An empty cell voted with less than `trust_min_empty_confidence` is still trusted when
+    /// the reads give the digit the board's solution puts there at most this mean
+    /// probability (the doubt is ink that is not that digit).
+    pub trust_max_solution_weight_in_empty: f32,
     /// Most cells whose voted confidence is below `digits::UNCERTAIN_BELOW`: a board read
     /// that doubtfully is not shown, however it solves.
     pub trust_max_doubtful_cells: usize,
@@ -190,6 +195,7 @@ impl Default for LiveConfig {
             trust_min_confidence: 0.35,
             // As sure as a reading that is not flagged uncertain.
             trust_min_empty_confidence: crate::digits::UNCERTAIN_BELOW,
+            trust_max_solution_weight_in_empty: 0.05,
             trust_max_doubtful_cells: 8,
             reread_every_frames: 10,
             redetect_every_frames: 45,

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use image::{GrayImage, RgbImage};
 
 use super::change::Thumbnail;
+use super::follow::Template;
 use super::vote::{VotedBoard, Votes};
 use super::{FrameWork, LiveConfig, LiveOutput, LiveState, LockProgress, Overlay};
 use crate::digits::CellReading;
@@ -37,6 +38,13 @@ const HELD_RETRIES: u32 = EXHAUSTIVE_EVERY_FAILED;
 /// Most cells a fresh read may disagree on (each of them unsure) and still confirm a trusted
 /// board after the grid was lost and found again.
 const CONFIRM_MAX_DISAGREEING: usize = 3;
+
+/// Least match (normalized cross-correlation) of the grid's picture for a frame to be
+/// followed by it rather than tracked by its lines.
+const FOLLOW_MIN_MATCH: f32 = 0.9;
+
+/// A followed lattice is checked by the line tracker at least every this many frames.
+const VALIDATE_EVERY_FRAMES: u32 = 6;
 
 /// What the reader knows of the puzzle in view.
 #[derive(Debug)]
@@ -107,6 +115,10 @@ pub struct LiveReader {
     held: Option<Held>,
     /// The grid's last lattice (image order), kept through short occlusions.
     last_lattice: Option<Lattice>,
+    /// The grid's picture at its last validated sighting (detected or line-tracked).
+    template: Option<Template>,
+    /// Frames followed by the template since that sighting.
+    frames_since_validated: u32,
     frames_since_detection: u32,
     /// Full detections in a row that found nothing.
     failed_detections: u32,
@@ -130,6 +142,8 @@ impl LiveReader {
             puzzle: Puzzle::new(0, window),
             held: None,
             last_lattice: None,
+            template: None,
+            frames_since_validated: 0,
             frames_since_detection: 0,
             failed_detections: 0,
             invert_hint: None,
@@ -157,6 +171,8 @@ impl LiveReader {
         self.puzzle = Puzzle::new(next_id, self.config.vote_window);
         self.held = None;
         self.last_lattice = None;
+        self.template = None;
+        self.frames_since_validated = 0;
         self.frames_since_detection = 0;
         self.failed_detections = 0;
         self.invert_hint = None;
@@ -245,12 +261,28 @@ impl LiveReader {
         if let Some(previous) = self.last_lattice
             && !due
         {
+            // The grid's picture first (a fraction of a millisecond), its lines now and then
+            // or when the picture no longer matches.
+            if self.frames_since_validated < VALIDATE_EVERY_FRAMES
+                && let Some(found) = self.follow(gray)
+            {
+                self.frames_since_validated += 1;
+                self.frames_since_detection += 1;
+                return (Some(found), FrameWork::Tracked);
+            }
             match vision::track_lattice(gray, &previous) {
                 Ok(found) => {
                     self.frames_since_detection += 1;
+                    self.validated(gray, &found);
                     return (Some(found), FrameWork::Tracked);
                 }
                 Err(why) => tracing::debug!(%why, "tracking lost the grid"),
+            }
+            // The lines were not judged a grid (a full grid of handwriting can look too
+            // inky to the line tracker) but the picture may still match.
+            if let Some(found) = self.follow(gray) {
+                self.frames_since_detection += 1;
+                return (Some(found), FrameWork::Tracked);
             }
         }
         self.frames_since_detection = 0;
@@ -279,6 +311,7 @@ impl LiveReader {
                 if !options.exhaustive {
                     self.invert_hint = Some(invert);
                 }
+                self.validated(gray, &found);
                 (Some(found), FrameWork::Detected)
             }
             Err(_) => {
@@ -287,13 +320,30 @@ impl LiveReader {
                 let tracked = self
                     .last_lattice
                     .filter(|_| due)
-                    .and_then(|previous| vision::track_lattice(gray, &previous).ok());
+                    .and_then(|previous| vision::track_lattice(gray, &previous).ok())
+                    .or_else(|| self.follow(gray).filter(|_| due));
                 match tracked {
                     Some(found) => (Some(found), FrameWork::Tracked),
                     None => (None, FrameWork::NotFound),
                 }
             }
         }
+    }
+
+    /// The grid followed into `gray` by its picture, when the match is near perfect.
+    fn follow(&self, gray: &GrayImage) -> Option<GridDetection> {
+        let (lattice, score) = self.template.as_ref()?.follow(gray)?;
+        (score >= FOLLOW_MIN_MATCH).then(|| GridDetection {
+            corners_in_image: lattice.corners(),
+            lattice_in_image: lattice.points_in_image,
+            score,
+        })
+    }
+
+    /// Takes a validated sighting's picture as the template to follow.
+    fn validated(&mut self, gray: &GrayImage, found: &GridDetection) {
+        self.template = Template::of(gray, &found.lattice());
+        self.frames_since_validated = 0;
     }
 
     /// Runs the tracker, reading, voting and trust on the held picture.
@@ -323,6 +373,10 @@ impl LiveReader {
             TrackerState::Searching | TrackerState::Lost => None,
             TrackerState::Tracking | TrackerState::Locked => update.lattice,
         };
+        if self.last_lattice.is_none() {
+            // Searching again: the picture held is no grid's any more.
+            self.template = None;
+        }
         let found = detection.map(GridDetection::lattice);
         self.puzzle.frames_since_read = self.puzzle.frames_since_read.saturating_add(1);
 
@@ -470,6 +524,7 @@ impl LiveReader {
         if stable
             && trustworthy(&voted, &self.config)
             && let Some(solution) = puzzle.solution(&voted.values)
+            && doubtful_empties_ruled_out(&voted, &puzzle.votes, &solution, &self.config)
         {
             puzzle.trusted = Some(Arc::new(Overlay {
                 puzzle_id: puzzle.id,
@@ -505,16 +560,10 @@ fn read(
 }
 
 /// Whether a vote may be shown as the puzzle: enough reads, every digit cell's value holding
-/// a good share of its probability over them, every empty cell sure, few doubtful cells,
-/// enough clues (stability over two reads and uniqueness are
-/// checked by the caller). One solution is the strong guard: a misread digit almost always
-/// leaves none or several.
+/// a good share of its probability over them, few doubtful cells, enough clues (stability
+/// over two reads, uniqueness and doubtful empty cells are checked by the caller). One
+/// solution is the strong guard: a misread digit almost always leaves none or several.
 fn trustworthy(voted: &VotedBoard, config: &LiveConfig) -> bool {
-    let empties_sure = voted
-        .values
-        .iter()
-        .zip(&voted.confidence)
-        .all(|(&v, &c)| v != 0 || c >= config.trust_min_empty_confidence);
     let doubtful = voted.uncertain().iter().filter(|&&u| u).count();
     let reads_needed = if doubtful > 0 {
         config.reads_to_trust_doubtful
@@ -523,9 +572,27 @@ fn trustworthy(voted: &VotedBoard, config: &LiveConfig) -> bool {
     };
     voted.reads >= reads_needed
         && voted.min_confidence() >= config.trust_min_confidence
-        && empties_sure
         && doubtful <= config.trust_max_doubtful_cells
         && voted.clue_count() >= MIN_CLUES
+}
+
+/// Whether every cell voted empty is safe to leave empty. A faint digit read as empty can
+/// leave a board that still has one solution (a nearly full grid, a puzzle with more givens
+/// than it needs) — and then the digit on the page is the one that solution puts there. So
+/// an empty cell is trusted when it is sure (`trust_min_empty_confidence`), or when the reads
+/// give the solution's digit for it almost no weight: whatever ink made the cell doubtful
+/// (a smudge, pencil marks, a stray stroke) is not the digit the puzzle would need there.
+fn doubtful_empties_ruled_out(
+    voted: &VotedBoard,
+    votes: &Votes,
+    solution: &[u8; 81],
+    config: &LiveConfig,
+) -> bool {
+    (0..81).all(|i| {
+        voted.values[i] != 0
+            || voted.confidence[i] >= config.trust_min_empty_confidence
+            || votes.mean_probability(i, solution[i]) <= config.trust_max_solution_weight_in_empty
+    })
 }
 
 /// Whether one read agrees with `givens`: every cell reads the same value or is unsure, and

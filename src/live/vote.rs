@@ -101,6 +101,17 @@ impl Votes {
         self.reads.is_empty()
     }
 
+    /// Mean probability over the reads held that `cell` (as the puzzle reads) holds `value`
+    /// (0 empty or pencil marks, 1–9); 0 when no read is held or out of range.
+    pub fn mean_probability(&self, cell: usize, value: u8) -> f32 {
+        let n = self.reads.len();
+        if n == 0 || cell >= 81 || value > 9 {
+            return 0.0;
+        }
+        let sum: f32 = self.reads.iter().map(|r| r[cell][value as usize]).sum();
+        (sum / n as f32).clamp(0.0, 1.0)
+    }
+
     /// The vote: per cell the value of the largest summed probability (ties to the smaller
     /// value, so empty first: a doubtful digit is safer left out) and its mean probability.
     pub fn voted(&self) -> Option<VotedBoard> {
@@ -181,7 +192,11 @@ mod tests {
         votes.push(&read(&truth, 0.99));
         assert_eq!(votes.voted().unwrap().values, truth);
         assert!(votes.voted().unwrap().min_confidence() > 0.98);
+        assert!(votes.mean_probability(40, 8) > 0.98);
+        assert!(votes.mean_probability(40, 3) < 0.01);
+        assert_eq!(votes.mean_probability(81, 3), 0.0);
         votes.clear();
         assert!(votes.is_empty());
+        assert_eq!(votes.mean_probability(40, 8), 0.0);
     }
 }

@@ -79,15 +79,35 @@ pub enum TrackerEvent {
     NewPuzzle,
 }
 
-/// A coarse 9×9 ink mask of the cells: bit `row·9+col` is set when the cell holds ink.
-/// Two frames of the same puzzle differ in few bits; another puzzle in many.
+/// A coarse 9×9 ink mask of the cells: bit `row·9+col` of `ink` is set when the cell holds
+/// ink, and of `sure` when that call is clear (much ink, or almost none). Two frames of the
+/// same puzzle differ in few sure cells; another puzzle in many. Faint handwriting and pencil
+/// strokes sit near the ink threshold and flip from frame to frame with noise and focus, so
+/// only cells sure in both frames are compared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct CellFingerprint(pub u128);
+pub struct CellFingerprint {
+    /// Cells holding ink.
+    pub ink: u128,
+    /// Cells whose `ink` bit is clear-cut.
+    pub sure: u128,
+}
+
+/// The 81 cell bits.
+const ALL_CELLS: u128 = (1u128 << 81) - 1;
 
 impl CellFingerprint {
+    /// A fingerprint whose every cell is sure.
+    pub fn from_bits(ink: u128) -> CellFingerprint {
+        CellFingerprint {
+            ink,
+            sure: ALL_CELLS,
+        }
+    }
+
     /// Builds the fingerprint from a rectified grid (as made by `rectify::warp_grid` with
     /// `cell_size_px`): a cell holds ink when the central half of it has more than 4 % of
-    /// pixels much darker than the grid's paper level.
+    /// pixels much darker than the grid's paper level; the call is sure above 10 % or below
+    /// 1.5 %.
     pub fn from_grid(grid: &GrayImage, cell_size_px: u32) -> CellFingerprint {
         let s = cell_size_px.max(4);
         let (w, h) = grid.dimensions();
@@ -107,7 +127,7 @@ impl CellFingerprint {
             }
         }
         let dark = paper.saturating_sub(60);
-        let mut bits = 0u128;
+        let (mut ink_bits, mut sure_bits) = (0u128, 0u128);
         for row in 0..9u32 {
             for col in 0..9u32 {
                 let (x0, y0) = (col * s + s / 4, row * s + s / 4);
@@ -120,17 +140,24 @@ impl CellFingerprint {
                         }
                     }
                 }
+                let bit = 1u128 << (row * 9 + col);
                 if total > 0 && ink * 25 > total {
-                    bits |= 1u128 << (row * 9 + col);
+                    ink_bits |= bit;
+                }
+                if total > 0 && (ink * 10 > total || ink * 200 < total * 3) {
+                    sure_bits |= bit;
                 }
             }
         }
-        CellFingerprint(bits)
+        CellFingerprint {
+            ink: ink_bits,
+            sure: sure_bits,
+        }
     }
 
-    /// Number of cells whose ink differs.
+    /// Number of cells, sure in both, whose ink differs.
     pub fn distance(self, other: CellFingerprint) -> u32 {
-        (self.0 ^ other.0).count_ones()
+        ((self.ink ^ other.ink) & self.sure & other.sure).count_ones()
     }
 }
 
@@ -465,15 +492,15 @@ mod tests {
     #[test]
     fn puzzle_swap_in_place_is_a_new_puzzle() {
         let mut t = LatticeTracker::default();
-        let a = CellFingerprint(0b1011_0010_1100_0001_1110_0101u128);
-        let b = CellFingerprint(a.0 ^ 0x3F_F00F_0F0Fu128 << 20);
+        let a = CellFingerprint::from_bits(0b1011_0010_1100_0001_1110_0101u128);
+        let b = CellFingerprint::from_bits(a.ink ^ 0x3F_F00F_0F0Fu128 << 20);
         assert!(a.distance(b) > 8);
         for i in 0..10u64 {
             t.update(Some(&det(10.0, 10.0, 270.0)), Some(a), i * 33);
         }
         assert_eq!(t.state(), TrackerState::Locked);
         // Noise in two cells is the same puzzle.
-        let noisy = CellFingerprint(a.0 ^ 0b11 << 40);
+        let noisy = CellFingerprint::from_bits(a.ink ^ 0b11 << 40);
         assert_eq!(
             t.update(Some(&det(10.0, 10.0, 270.0)), Some(noisy), 340)
                 .puzzle_id,
@@ -490,9 +517,20 @@ mod tests {
     }
 
     #[test]
+    fn cells_unsure_in_either_frame_are_not_compared() {
+        let a = CellFingerprint::from_bits(0xFFFF);
+        let faint = CellFingerprint {
+            ink: 0x00FF,
+            sure: ALL_CELLS & !0xFF00,
+        };
+        assert_eq!(a.distance(faint), 0);
+        assert_eq!(a.distance(CellFingerprint::from_bits(0x00FF)), 8);
+    }
+
+    #[test]
     fn reappearing_after_loss() {
         let mut t = LatticeTracker::default();
-        let a = CellFingerprint(0x00AB_CDEF_1234_5678_u128);
+        let a = CellFingerprint::from_bits(0x00AB_CDEF_1234_5678_u128);
         for i in 0..10u64 {
             t.update(Some(&det(10.0, 10.0, 270.0)), Some(a), i * 33);
         }
@@ -522,6 +560,6 @@ mod tests {
             }
         }
         let f = CellFingerprint::from_grid(&g, s);
-        assert_eq!(f.0, 1 | 1 << (4 * 9 + 5) | 1 << 80);
+        assert_eq!(f.ink, 1 | 1 << (4 * 9 + 5) | 1 << 80);
     }
 }
