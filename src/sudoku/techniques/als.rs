@@ -47,12 +47,15 @@ impl Als {
 /// Largest ALS collected, in cells.
 const MAX_CELLS: usize = 5;
 
+/// The last grid's candidate masks (the cache key) and its sets.
+type Cached = Option<([u16; 81], Rc<[Als]>)>;
+
 /// Every ALS of up to `max_cells` (at most 5) cells, a cell set once (in its first house),
 /// sorted by size. The ALS techniques run one after another on the same grid, so the last
 /// grid's sets are kept (per thread) and reused.
 pub(super) fn collect(grid: &Grid, max_cells: usize) -> AlsSets {
     thread_local! {
-        static LAST: RefCell<Option<([u16; 81], Rc<[Als]>)>> = const { RefCell::new(None) };
+        static LAST: RefCell<Cached> = const { RefCell::new(None) };
     }
     let mut key = [0u16; 81];
     for c in Cell::all() {

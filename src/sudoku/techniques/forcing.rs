@@ -122,7 +122,6 @@ pub(crate) fn find_verity(grid: &Grid, technique: Technique) -> Option<Step> {
             }
         }
     }
-    drop(consider);
     // The candidate verity needs each candidate assumed false as well.
     let mut off_cases: Vec<(Lit, Case)> = Vec::new();
     for c in grid.empty_cells().iter() {
