@@ -498,7 +498,7 @@ mod tests {
     #[test]
     fn sound_on_bank_positions() {
         use crate::sudoku::techniques::xy_wing::rated;
-        for (kind, at_least) in [(1, 230), (2, 60), (3, 135), (4, 250)] {
+        for (kind, at_least) in [(1, 250), (2, 90), (3, 460), (4, 215)] {
             rated::assert_sound_and_fires(&format!("UR type {kind}"), at_least, |g| find(g, kind));
         }
     }
