@@ -71,7 +71,7 @@ pub fn run_default(photo: Option<std::path::PathBuf>) -> anyhow::Result<ExitCode
         && !path.exists()
     {
         eprintln!(
-            "error: '{}' is neither a subcommand nor an existing photo; see `sudoku-lens --help`",
+            "error: no such photo: {} (nor is it a subcommand; see `sudoku-lens --help`)",
             path.display()
         );
         return Ok(ExitCode::from(2));
