@@ -2,7 +2,7 @@
 //! real worker threads: a photo that does not load changes nothing and says why in plain
 //! words; the step controls stay in view in small windows; every board change can be undone
 //! and reverted; the solution stays hidden until revealed, and Save PNG writes what is shown;
-//! the help overlay; hints that do not give the step away; a repair summary the font can draw.
+//! the help overlay; each step's plain sentence and its technique's glossary; hints that do not give the step away; a repair summary the font can draw.
 //!
 //! Threads report asynchronously, so tests step the harness until a condition holds or a
 //! deadline passes (the deadline only bounds a failure; nothing is timed).
@@ -293,7 +293,7 @@ fn the_solution_is_hidden_until_revealed_and_the_png_shows_what_is_shown() {
 #[test]
 fn help_hints_and_repair_words() {
     let mut h = puzzle_app(1280.0, 800.0);
-    h.key_press(egui::Key::F1);
+    h.key_press(egui::Key::Questionmark);
     h.run_steps(2);
     h.get_by_label("Help — keyboard and mouse");
     h.get_by_label("Ctrl+Z / Ctrl+Shift+Z");
@@ -589,4 +589,47 @@ fn the_last_photo_is_restored_with_its_puzzle() {
     h.run_steps(2);
     h.get_by_label("Board — page.png");
     h.get_by_label("camera or photo view");
+}
+
+/// The current step shows its plain sentence under its notation; its technique's name opens
+/// the glossary window (what the pattern is, the step's sentence), and so does F1 while a step
+/// is current; Esc closes it. `?` still opens the help.
+#[test]
+fn the_step_shows_its_sentence_and_opens_the_glossary() {
+    let mut h = puzzle_app(1280.0, 800.0);
+    let (sentence, technique) = {
+        let walk = h.state().solve_state().walkthrough().expect("solved");
+        let step = walk.current().expect("a first step");
+        (step.explanation(), step.technique)
+    };
+    assert!(!sentence.is_empty());
+    h.get_by_label(&sentence);
+    let title = format!("Glossary — {technique}");
+    let entry = sudoku_lens::sudoku::glossary::entry(technique);
+    assert!(h.query_by_label(&title).is_none());
+
+    // Click on the technique's name.
+    h.get_by_label(&technique.to_string()).click();
+    h.run_steps(3);
+    h.get_by_label(&title);
+    h.get_by_label(entry);
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    assert!(h.query_by_label(&title).is_none());
+
+    // F1 while a step is current.
+    h.key_press(egui::Key::F1);
+    h.run_steps(2);
+    h.get_by_label(&title);
+    assert!(h.query_by_label("Help — keyboard and mouse").is_none());
+    h.key_press(egui::Key::F1);
+    h.run_steps(2);
+    assert!(h.query_by_label(&title).is_none());
+
+    // Hint mode: the first level (the technique) opens it too.
+    h.get_by_label("Hint mode").click();
+    h.run_steps(2);
+    h.get_by_label(&format!("Try: {technique}")).click();
+    h.run_steps(2);
+    h.get_by_label(&title);
 }

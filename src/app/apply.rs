@@ -235,6 +235,14 @@ impl SudokuLensApp {
             },
             Command::RevealCell(cell) => self.puzzle.revealed[cell.index()] = true,
             Command::ToggleHelp => self.ui.help_open = !self.ui.help_open,
+            Command::ToggleGlossary(t) => {
+                self.ui.glossary = if self.ui.glossary == Some(t) {
+                    None
+                } else {
+                    Some(t)
+                };
+            }
+            Command::CloseGlossary => self.ui.glossary = None,
             Command::DismissProblem => self.ui.load_problem = None,
             Command::AcceptRepair => {
                 if self.puzzle.board.repair.is_some() {

@@ -70,6 +70,10 @@ pub enum Command {
     RevealCell(Cell),
     /// Open or close the help overlay.
     ToggleHelp,
+    /// Open the glossary window on a technique (or close it if it shows that one).
+    ToggleGlossary(crate::sudoku::Technique),
+    /// Close the glossary window.
+    CloseGlossary,
     /// Close the explanation of a photo that did not load.
     DismissProblem,
     /// Apply the suggested repair.

@@ -20,6 +20,7 @@ pub mod command;
 mod diagnostics;
 pub mod file_picker;
 pub mod geometry;
+pub mod glossary_view;
 pub mod image_view;
 mod panels;
 pub mod pipeline;
@@ -352,6 +353,10 @@ impl SudokuLensApp {
             .show(ui, |ui| self.side_ui(ui, &mut cmds));
         egui::CentralPanel::default().show(ui, |ui| self.main_view_ui(ui, &mut cmds));
         self.help_ui(&ctx, &mut cmds);
+        if let Some(technique) = self.ui.glossary {
+            let step = self.solve_state().walkthrough().and_then(|w| w.current());
+            glossary_view::glossary_ui(&ctx, technique, step, &mut cmds);
+        }
         if let Some(picker) = &mut self.ui.picker
             && !picker.ui(&ctx, &mut cmds)
         {

@@ -46,6 +46,11 @@ impl SudokuLensApp {
             }
         }
         let selected = self.ui.selected.is_some();
+        let current_technique = self
+            .solve_state()
+            .walkthrough()
+            .and_then(|w| w.current())
+            .map(|s| s.technique);
         ctx.input_mut(|i| {
             let shift_command = egui::Modifiers::COMMAND | egui::Modifiers::SHIFT;
             if i.consume_key(shift_command, egui::Key::Z)
@@ -56,10 +61,19 @@ impl SudokuLensApp {
             if i.consume_key(egui::Modifiers::COMMAND, egui::Key::Z) {
                 cmds.push(Command::Undo);
             }
-            if i.consume_key(egui::Modifiers::NONE, egui::Key::F1)
-                || i.consume_key(egui::Modifiers::NONE, egui::Key::Questionmark)
-            {
+            // F1 explains the current step's technique; with no step it opens the help.
+            if i.consume_key(egui::Modifiers::NONE, egui::Key::F1) {
+                cmds.push(match current_technique {
+                    Some(t) => Command::ToggleGlossary(t),
+                    None => Command::ToggleHelp,
+                });
+            }
+            if i.consume_key(egui::Modifiers::NONE, egui::Key::Questionmark) {
                 cmds.push(Command::ToggleHelp);
+            }
+            if self.ui.glossary.is_some() && i.consume_key(egui::Modifiers::NONE, egui::Key::Escape)
+            {
+                cmds.push(Command::CloseGlossary);
             }
             if self.ui.help_open && i.consume_key(egui::Modifiers::NONE, egui::Key::Escape) {
                 cmds.push(Command::ToggleHelp);
@@ -232,7 +246,7 @@ impl SudokuLensApp {
             {
                 cmds.push(Command::ClearBoard);
             }
-            if ui.button("Help").on_hover_text("F1 or ?").clicked() {
+            if ui.button("Help").on_hover_text("?").clicked() {
                 cmds.push(Command::ToggleHelp);
             }
         });
@@ -447,8 +461,12 @@ impl SudokuLensApp {
 }
 
 /// The shortcuts the help overlay lists: keys, what they do.
-pub const SHORTCUTS: [(&str, &str); 14] = [
-    ("F1 or ?", "open or close this help"),
+pub const SHORTCUTS: [(&str, &str); 15] = [
+    ("?", "open or close this help"),
+    (
+        "F1",
+        "explain the current step's technique (glossary); this help when there is no step",
+    ),
     ("Ctrl+O", "open a photo"),
     ("Ctrl+V", "paste a photo, or a puzzle as 81 digits"),
     ("Ctrl+S", "save the picture as shown (PNG)"),
@@ -470,11 +488,11 @@ pub const SHORTCUTS: [(&str, &str); 14] = [
         "put a corrected cell back to what was read (else clear it)",
     ),
     ("arrows", "move the selected cell"),
-    ("Esc", "let go of the cell, close this help"),
+    ("Esc", "let go of the cell, close this help or the glossary"),
 ];
 
 impl SudokuLensApp {
-    /// The help overlay (F1 / ?): the shortcuts.
+    /// The help overlay (?): the shortcuts.
     pub(super) fn help_ui(&mut self, ctx: &egui::Context, cmds: &mut Vec<Command>) {
         if !self.ui.help_open {
             return;

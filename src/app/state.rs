@@ -243,6 +243,8 @@ pub(crate) struct UiState {
     pub load_problem: Option<Advice>,
     /// Whether the help overlay is open.
     pub help_open: bool,
+    /// The technique the glossary window shows, while open.
+    pub glossary: Option<crate::sudoku::Technique>,
     /// The step-list position last scrolled to (`None`: scroll on the next frame).
     pub steps_scrolled_to: Option<usize>,
     /// The app's own file picker, while open.

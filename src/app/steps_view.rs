@@ -1,6 +1,7 @@
 //! The steps panel: rating and level, first/previous/next/last, the current step (revealed
-//! gradually in hint mode: technique → the houses to look at → full step), and the list of steps with guesses
-//! standing out. Emits [`Command`]s only.
+//! gradually in hint mode: technique → the houses to look at → full step; the technique's name
+//! opens its glossary, the full step shows its notation and its plain sentence), and the list
+//! of steps with guesses standing out. Emits [`Command`]s only.
 
 use egui::{Color32, RichText};
 
@@ -109,20 +110,21 @@ fn solved_ui(
             } else {
                 HintLevel::Full
             };
+            // The technique's name opens its glossary entry (as F1 does).
+            let mut technique_link = |ui: &mut egui::Ui, text: String| {
+                let r = ui
+                    .link(RichText::new(text).color(color).strong())
+                    .on_hover_text("What is this? (F1)");
+                if r.clicked() {
+                    cmds.push(Command::ToggleGlossary(step.technique));
+                }
+            };
             match level {
                 HintLevel::Technique => {
-                    ui.label(
-                        RichText::new(format!("Try: {}", step.technique))
-                            .color(color)
-                            .strong(),
-                    );
+                    technique_link(ui, format!("Try: {}", step.technique));
                 }
                 HintLevel::Where => {
-                    ui.label(
-                        RichText::new(format!("Try: {}", step.technique))
-                            .color(color)
-                            .strong(),
-                    );
+                    technique_link(ui, format!("Try: {}", step.technique));
                     ui.label(format!("Look at: {}", where_text(step)));
                 }
                 HintLevel::Full => {
@@ -133,7 +135,10 @@ fn solved_ui(
                                 .strong(),
                         );
                     }
-                    ui.label(RichText::new(walk.text(pos)).color(color).strong());
+                    technique_link(ui, step.technique.to_string());
+                    ui.label(RichText::new(walk.text(pos)).color(color));
+                    // The plain sentence, for a solver who does not read the notation.
+                    ui.add(egui::Label::new(step.explanation()).wrap());
                 }
             }
             if hint_mode && level != HintLevel::Full {

@@ -62,9 +62,20 @@ pub fn init_tracing() {
         .try_init();
 }
 
-/// What to do with no subcommand: start the desktop app with defaults.
+/// What to do with no subcommand: start the desktop app with defaults, on `photo` if given.
+/// A word that is neither a subcommand nor an existing file is a usage error (exit 2), so a
+/// mistyped subcommand never opens a window.
 #[cfg(feature = "gui")]
 pub fn run_default(photo: Option<std::path::PathBuf>) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &photo
+        && !path.exists()
+    {
+        eprintln!(
+            "error: '{}' is neither a subcommand nor an existing photo; see `sudoku-lens --help`",
+            path.display()
+        );
+        return Ok(ExitCode::from(2));
+    }
     app::run(app::AppArgs {
         photo,
         ..app::AppArgs::default()
