@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use sudoku_lens::sudoku::explain::contradicts;
-use sudoku_lens::sudoku::{Grid, Technique, collection_puzzles, parse_puzzle, solve_explained};
+use sudoku_lens::sudoku::{Grid, collection_puzzles, parse_puzzle, solve_explained};
 // The seeded generator of the synthetic data: samples are the same on every run.
 use sudoku_lens::synthetic::Rng;
 
@@ -54,14 +54,8 @@ fn check_file(path: &Path, n: usize, seed: u64) -> (usize, usize) {
                 "{p}: step without progress {}",
                 s.text()
             );
-            if matches!(
-                s.technique,
-                Technique::UniqueRectangle1
-                    | Technique::UniqueRectangle2
-                    | Technique::UniqueRectangle3
-                    | Technique::UniqueRectangle4
-                    | Technique::BugPlusOne
-            ) {
+            // Every uniqueness technique (UR 1-6, hidden/avoidable rectangles, BUG+1/+n).
+            if s.technique.needs_unique() {
                 assert!(
                     e.unique,
                     "{p}: uniqueness technique on a multi-solution puzzle"
@@ -165,6 +159,8 @@ mod invariants {
             let mut g = grid.clone();
             for s in &e.steps {
                 prop_assert!(!contradicts(s, &e.solution), "wrong step {}", s.text());
+                prop_assert!(e.unique || !s.technique.needs_unique(),
+                    "uniqueness technique on a multi-solution puzzle: {}", s.text());
                 s.apply(&mut g);
             }
             prop_assert!(g.is_solved());
