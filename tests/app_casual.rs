@@ -8,7 +8,7 @@
 //! deadline passes (the deadline only bounds a failure; nothing is timed).
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -19,48 +19,7 @@ use sudoku_lens::sudoku::Cell;
 
 mod common;
 
-/// Project Euler's first puzzle.
-const PUZZLE_TEXT: &str =
-    "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
-
-fn options() -> AppOptions {
-    AppOptions {
-        start_camera: false,
-        fresh: true,
-        ..AppOptions::default()
-    }
-}
-
-fn harness_sized(app: SudokuLensApp, w: f32, h: f32) -> Harness<'static, SudokuLensApp> {
-    Harness::builder()
-        .with_size(egui::Vec2::new(w, h))
-        .build_ui_state(|ui, app: &mut SudokuLensApp| app.show(ui), app)
-}
-
-fn step_until(
-    h: &mut Harness<'static, SudokuLensApp>,
-    limit: Duration,
-    what: &str,
-    cond: impl Fn(&SudokuLensApp) -> bool,
-) {
-    let deadline = Instant::now() + limit;
-    loop {
-        h.step();
-        if cond(h.state()) {
-            return;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {what}; message: {:?}",
-            h.state().message()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-fn solved(app: &SudokuLensApp) -> bool {
-    matches!(app.solve_state(), SolveState::Solved(_))
-}
+use common::app::{MemoryStorage, PUZZLE_TEXT, harness_sized, options, solved, step_until};
 
 /// The app at `w`×`h` with the text puzzle loaded and solved.
 fn puzzle_app(w: f32, h: f32) -> Harness<'static, SudokuLensApp> {
@@ -494,22 +453,6 @@ fn a_photo_argument_opens_the_app_on_it() {
         "{err}"
     );
     assert!(!err.contains("unrecognized subcommand"), "{err}");
-}
-
-#[derive(Default)]
-struct MemoryStorage(std::collections::HashMap<String, String>);
-
-impl eframe::Storage for MemoryStorage {
-    fn get_string(&self, key: &str) -> Option<String> {
-        self.0.get(key).cloned()
-    }
-    fn set_string(&mut self, key: &str, value: String) {
-        self.0.insert(key.to_string(), value);
-    }
-    fn remove_string(&mut self, key: &str) {
-        self.0.remove(key);
-    }
-    fn flush(&mut self) {}
 }
 
 /// A recognizer double: "reads" the text puzzle on a fixed grid.

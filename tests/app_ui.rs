@@ -6,7 +6,6 @@
 //! Threads report asynchronously, so each test steps the harness until a condition holds or a
 //! deadline passes (the deadline only bounds a failure; nothing is timed).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -28,14 +27,12 @@ use sudoku_lens::vision::{Lattice, Point};
 
 mod common;
 
+use common::app::{MemoryStorage, PUZZLE_TEXT, harness, options, solved, step_until};
+
 /// The photo set the app tests open photos from.
 fn dataset() -> PathBuf {
     common::shared_dataset("wichtounet-v2-train")
 }
-
-/// A puzzle typed or pasted as text (Project Euler's first).
-const PUZZLE_TEXT: &str =
-    "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
 
 fn photo(name: &str) -> PathBuf {
     dataset().join("images").join(format!("{name}.jpg"))
@@ -48,39 +45,6 @@ fn givens(name: &str) -> [u8; 81] {
     parse_labels(&text)
         .expect("labels parse")
         .map(|v| if v > 9 { 0 } else { v })
-}
-
-fn harness(app: SudokuLensApp) -> Harness<'static, SudokuLensApp> {
-    Harness::builder()
-        .with_size(egui::Vec2::new(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut SudokuLensApp| app.show(ui), app)
-}
-
-/// Steps the UI until `cond` holds; panics with `what` after `limit`.
-fn step_until(
-    h: &mut Harness<'static, SudokuLensApp>,
-    limit: Duration,
-    what: &str,
-    cond: impl Fn(&SudokuLensApp) -> bool,
-) {
-    let deadline = Instant::now() + limit;
-    loop {
-        h.step();
-        if cond(h.state()) {
-            return;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {what}; app: {:?}, message: {:?}",
-            h.state(),
-            h.state().message()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-fn solved(app: &SudokuLensApp) -> bool {
-    matches!(app.solve_state(), SolveState::Solved(_))
 }
 
 /// Steps the UI until the board is solved; panics naming `what` after `limit_s` seconds.
@@ -122,14 +86,6 @@ fn fixed_pipeline(values: [u8; 81], uncertain_cell: Option<usize>) -> Pipeline {
     Pipeline {
         photo: Arc::new(FixedScanner(Reading { values, confidence })),
         live: base.live,
-    }
-}
-
-fn options() -> AppOptions {
-    AppOptions {
-        start_camera: false,
-        fresh: true,
-        ..AppOptions::default()
     }
 }
 
@@ -674,22 +630,6 @@ fn real_camera_absence_is_explained() {
                 .is_some_and(|m| m.text.contains("no camera found"))
         },
     );
-}
-
-#[derive(Default)]
-struct MemoryStorage(HashMap<String, String>);
-
-impl eframe::Storage for MemoryStorage {
-    fn get_string(&self, key: &str) -> Option<String> {
-        self.0.get(key).cloned()
-    }
-    fn set_string(&mut self, key: &str, value: String) {
-        self.0.insert(key.to_string(), value);
-    }
-    fn remove_string(&mut self, key: &str) {
-        self.0.remove(key);
-    }
-    fn flush(&mut self) {}
 }
 
 /// Settings and the last puzzle with its edits survive a restart.

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
+#[cfg(feature = "gui")]
+pub mod app;
 mod data;
 
 use std::path::PathBuf;
