@@ -493,6 +493,9 @@ fn hint_mode_reveals_gradually() {
     let name = "image10";
     let mut h = harness(photo_app(name, Some(fixed_pipeline(givens(name), None))));
     wait_solved(&mut h, 120, "the puzzle to solve");
+    // The side panel scrolls (to the current step, too): bring the toggle into view first.
+    h.get_by_label("Hint mode").scroll_to_me();
+    h.step();
     h.get_by_label("Hint mode").click();
     h.step();
     h.step();
