@@ -12,13 +12,15 @@ use super::super::grid::{Candidate, Grid};
 use super::super::notation::{cell_words, compact_cells, house_words};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, House};
+use super::{Flow, GO_ON, Instances};
 
-/// The first aligned exclusion of `size` (2 or 3) base cells that removes a candidate.
-pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
+/// Every aligned exclusion of `size` (2 or 3) base cells that removes a candidate, reported to
+/// `out`.
+pub(crate) fn search(grid: &Grid, size: usize, out: &mut Instances) -> Flow {
     let technique = match size {
         2 => Technique::AlignedPairExclusion,
         3 => Technique::AlignedTripleExclusion,
-        _ => return None,
+        _ => return GO_ON,
     };
     let max_excluder = size;
     let excluders_all: CellSet = grid
@@ -51,11 +53,17 @@ pub(crate) fn find(grid: &Grid, size: usize) -> Option<Step> {
                 continue;
             }
             if let Some(step) = try_base(grid, technique, house, &base, &excluders) {
-                return Some(step);
+                out.add(step)?;
             }
         }
     }
-    None
+    GO_ON
+}
+
+/// The first instance, for the tests.
+#[cfg(test)]
+fn find(grid: &Grid, size: usize) -> Option<Step> {
+    super::first(|out| search(grid, size, out))
 }
 
 /// The `k`-element subsets of `cells`, in order.

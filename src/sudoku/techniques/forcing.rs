@@ -17,35 +17,44 @@ use super::super::grid::{Candidate, Grid};
 use super::super::notation::{cell_words, house_words, join_words};
 use super::super::step::{Branch, LinkKind, Node, Outcome, Role, Step, Technique};
 use super::super::types::{Cell, Digit, House};
-use super::implication::{Lit, Mode, Propagator, candidate, is_on, lit, lit_text, negate};
+use super::forcing_cache::{Run, Runs, with_runs};
+use super::implication::{Lit, Mode, Propagator, candidate, is_on, lit, lit_text};
+use super::{Flow, GO_ON, Instances};
 
-/// The contradiction resting on the fewest facts under `modes` (tried in order; the first mode
-/// with a contradiction wins).
-pub(crate) fn find_contradiction(grid: &Grid, technique: Technique) -> Option<Step> {
+/// Every contradiction of the first of the technique's modes that has one, those resting on
+/// the fewest facts first (so asked for one, the one Sudoku Explainer would rate lowest).
+pub(crate) fn search_contradiction(grid: &Grid, technique: Technique, out: &mut Instances) -> Flow {
     for mode in modes(technique) {
-        let mut p = Propagator::new(grid, mode);
-        let mut best: Option<(usize, Lit)> = None;
-        // Candidates assumed true first (eliminations); false only when none breaks the grid.
-        for assume_true in [true, false] {
-            for premise in premises(grid, mode) {
-                if is_on(premise) != assume_true {
-                    continue;
-                }
-                if let Some(out) = p.run(premise) {
-                    let cost = p.ancestors(&p.outcome_literals(out)).len();
-                    if best.is_none_or(|b| cost < b.0) {
-                        best = Some((cost, premise));
-                    }
+        let premises = premises(grid, mode);
+        let broken = with_runs(grid, mode, |runs| {
+            // Candidates assumed true first (eliminations); false only when none breaks the
+            // grid.
+            for assume_true in [true, false] {
+                let mut broken: Vec<(usize, Lit)> = premises
+                    .iter()
+                    .filter(|&&l| is_on(l) == assume_true)
+                    .filter_map(|&l| match runs.get(l) {
+                        Run::Broken { cost } => Some((*cost, l)),
+                        Run::Holds(_) => None,
+                    })
+                    .collect();
+                if !broken.is_empty() {
+                    broken.sort_by_key(|b| b.0);
+                    return broken;
                 }
             }
-            if best.is_some() {
-                break;
-            }
+            Vec::new()
+        });
+        if broken.is_empty() {
+            continue;
         }
-        if let Some((_, premise)) = best {
-            let out = p.run(premise)?;
+        let mut p = Propagator::new(grid, mode);
+        for (_, premise) in broken {
+            let Some(outcome) = p.run(premise) else {
+                continue;
+            };
             let mut step = Step::new(technique);
-            p.add_branch(&mut step, out);
+            p.add_branch(&mut step, outcome);
             let c = candidate(premise);
             if is_on(premise) {
                 step.eliminations.push(c);
@@ -53,116 +62,18 @@ pub(crate) fn find_contradiction(grid: &Grid, technique: Technique) -> Option<St
                 step.placements.push(c);
             }
             finish(&mut step, grid);
-            return Some(step);
+            out.add(step)?;
         }
+        return GO_ON;
     }
-    None
+    GO_ON
 }
 
 /// The verity (cell, house or candidate) resting on the fewest facts.
 pub(crate) fn find_verity(grid: &Grid, technique: Technique) -> Option<Step> {
     let mode = modes(technique).into_iter().next()?;
+    let (_, premises, target) = with_runs(grid, mode, |runs| best_verity(grid, runs))?;
     let mut p = Propagator::new(grid, mode);
-    // Every candidate assumed true, then (for the candidate verity) false.
-    let mut cases: Vec<Option<Case>> = Vec::with_capacity(1458);
-    for l in 0..1458u16 {
-        let c = candidate(l);
-        cases.push(
-            if grid.has_candidate(c.cell, c.digit) && p.run(l).is_none() {
-                Some(Case::of(&p))
-            } else {
-                None
-            },
-        );
-    }
-    let mut best: Option<(usize, Vec<Lit>, Lit)> = None;
-    let mut consider = |premises: Vec<Lit>| {
-        let branches: Option<Vec<&Case>> = premises
-            .iter()
-            .map(|&l| cases[usize::from(l)].as_ref())
-            .collect();
-        let Some(branches) = branches else { return };
-        for on in [true, false] {
-            let mut common = [u128::MAX; 9];
-            for b in &branches {
-                let set = if on { &b.on } else { &b.off };
-                for (acc, s) in common.iter_mut().zip(set) {
-                    *acc &= s;
-                }
-            }
-            for (d, cells) in common.iter().enumerate() {
-                let mut m = *cells;
-                while m != 0 {
-                    let c = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    let target = lit(Cell::from_index(c), Digit::from_index(d), on);
-                    if premises.contains(&target) {
-                        continue;
-                    }
-                    let cost: usize = branches.iter().map(|b| b.position(target)).sum();
-                    if best.as_ref().is_none_or(|x| cost < x.0) {
-                        best = Some((cost, premises.clone(), target));
-                    }
-                }
-            }
-        }
-    };
-    for c in grid.empty_cells().iter() {
-        let ps: Vec<Lit> = grid.candidates(c).iter().map(|d| lit(c, d, true)).collect();
-        if ps.len() >= 2 {
-            consider(ps);
-        }
-    }
-    for h in House::all() {
-        for d in Digit::ALL {
-            let places = grid.house_digit_cells(h, d);
-            // Places inside one box∩line give the same cases in both houses: try them once.
-            if places.len() >= 2 && places.common_house().is_none_or(|x| x == h) {
-                consider(places.iter().map(|c| lit(c, d, true)).collect());
-            }
-        }
-    }
-    // The candidate verity needs each candidate assumed false as well.
-    let mut off_cases: Vec<(Lit, Case)> = Vec::new();
-    for c in grid.empty_cells().iter() {
-        if grid.candidates(c).len() < 3 {
-            continue; // false in a two-candidate cell is the other candidate true: a cell verity
-        }
-        for d in grid.candidates(c).iter() {
-            let l = lit(c, d, false);
-            if p.run(l).is_none() {
-                off_cases.push((l, Case::of(&p)));
-            }
-        }
-    }
-    for (off_lit, off_case) in &off_cases {
-        let Some(on_case) = cases[usize::from(negate(*off_lit))].as_ref() else {
-            continue;
-        };
-        for on in [true, false] {
-            let (a, b) = if on {
-                (&on_case.on, &off_case.on)
-            } else {
-                (&on_case.off, &off_case.off)
-            };
-            for d in 0..9 {
-                let mut m = a[d] & b[d];
-                while m != 0 {
-                    let c = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    let target = lit(Cell::from_index(c), Digit::from_index(d), on);
-                    if target == negate(*off_lit) || target == *off_lit {
-                        continue;
-                    }
-                    let cost = on_case.position(target) + off_case.position(target);
-                    if best.as_ref().is_none_or(|x| cost < x.0) {
-                        best = Some((cost, vec![negate(*off_lit), *off_lit], target));
-                    }
-                }
-            }
-        }
-    }
-    let (_, premises, target) = best?;
     let mut step = Step::new(technique);
     let outcome = if is_on(target) {
         Outcome::True(candidate(target))
@@ -186,29 +97,98 @@ pub(crate) fn find_verity(grid: &Grid, technique: Technique) -> Option<Step> {
     Some(step)
 }
 
-/// What one assumption led to: its true and false literals and their order.
-struct Case {
-    on: [u128; 9],
-    off: [u128; 9],
-    order: Vec<Lit>,
-}
+/// A verity: its cost (the sum of the target's ranks in the cases), its premises (the cases)
+/// and the literal they all lead to.
+type Verity = (usize, Vec<Lit>, Lit);
 
-impl Case {
-    fn of(p: &Propagator) -> Case {
-        Case {
-            on: p.derived(true),
-            off: p.derived(false),
-            order: p.order().to_vec(),
+/// The case sets a verity is looked for in: each cell's candidates, each house's places of a
+/// digit, and each candidate (true and false) of a cell with three or more. False in a
+/// two-candidate cell is the other candidate true, which the cell verity covers.
+fn verity_cases(grid: &Grid) -> Vec<Vec<Lit>> {
+    let mut sets: Vec<Vec<Lit>> = Vec::new();
+    for c in grid.empty_cells().iter() {
+        let ps: Vec<Lit> = grid.candidates(c).iter().map(|d| lit(c, d, true)).collect();
+        if ps.len() >= 2 {
+            sets.push(ps);
         }
     }
-
-    /// When `l` was derived (its rank; a stand-in for how many facts it rests on).
-    fn position(&self, l: Lit) -> usize {
-        self.order
-            .iter()
-            .position(|&x| x == l)
-            .unwrap_or(self.order.len())
+    for h in House::all() {
+        for d in Digit::ALL {
+            let places = grid.house_digit_cells(h, d);
+            // Places inside one box∩line give the same cases in both houses: try them once.
+            if places.len() >= 2 && places.common_house().is_none_or(|x| x == h) {
+                sets.push(places.iter().map(|c| lit(c, d, true)).collect());
+            }
+        }
     }
+    for c in grid.empty_cells().iter() {
+        if grid.candidates(c).len() >= 3 {
+            for d in grid.candidates(c).iter() {
+                sets.push(vec![lit(c, d, true), lit(c, d, false)]);
+            }
+        }
+    }
+    sets
+}
+
+/// The cheapest verity of the grid: the literal every case of a set leads to, with the
+/// smallest sum of ranks (the first such on ties).
+fn best_verity(grid: &Grid, runs: &mut Runs) -> Option<Verity> {
+    let mut best: Option<Verity> = None;
+    let mut rank = vec![0usize; 1458];
+    for premises in verity_cases(grid) {
+        // Every case must hold; what they all derive (premises aside) may be the verity.
+        // common[0]: false literals, common[1]: true literals, one cell set per digit.
+        let mut common = [[u128::MAX; 9]; 2];
+        for &l in &premises {
+            let Run::Holds(case) = runs.get(l) else {
+                common = [[0; 9]; 2];
+                break;
+            };
+            for d in 0..9 {
+                common[0][d] &= case.off[d];
+                common[1][d] &= case.on[d];
+            }
+        }
+        for &l in &premises {
+            let k = usize::from(l / 2);
+            for side in &mut common {
+                side[k % 9] &= !(1u128 << (k / 9));
+            }
+        }
+        if common.iter().flatten().all(|&m| m == 0) {
+            continue;
+        }
+        let in_common = |l: Lit| {
+            let k = usize::from(l / 2);
+            common[usize::from(is_on(l))][k % 9] & (1u128 << (k / 9)) != 0
+        };
+        for &l in &premises {
+            if let Run::Holds(case) = runs.get(l) {
+                for (i, &x) in case.order.iter().enumerate() {
+                    if in_common(x) {
+                        rank[usize::from(x)] += i;
+                    }
+                }
+            }
+        }
+        // True literals first, then false ones (placements before eliminations on ties).
+        for side in [1, 0] {
+            for (d, &cells) in common[side].iter().enumerate() {
+                let mut m = cells;
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let target = lit(Cell::from_index(c), Digit::from_index(d), side == 1);
+                    let cost = std::mem::take(&mut rank[usize::from(target)]);
+                    if best.as_ref().is_none_or(|x| cost < x.0) {
+                        best = Some((cost, premises.clone(), target));
+                    }
+                }
+            }
+        }
+    }
+    best
 }
 
 /// The propagation modes of a forcing technique, in the order they are tried.

@@ -15,19 +15,20 @@ use super::super::grid::{Candidate, Grid};
 use super::super::notation::{cell_words, house_words, join_words};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, CellSet, Digit, House, HouseKind};
+use super::{Flow, GO_ON, Instances};
 
 /// Most fins.
 const MAX_FINS: usize = 3;
 
-/// The first fish of `technique` (Franken or Mutant, plain or finned), digits ascending,
-/// smallest first.
-pub(crate) fn find(grid: &Grid, technique: Technique) -> Option<Step> {
+/// The first fish of `technique` (Franken or Mutant, plain or finned) of each digit, size and
+/// family of houses, reported to `out`: digits ascending, smallest first.
+pub(crate) fn search(grid: &Grid, technique: Technique, out: &mut Instances) -> Flow {
     let (mutant, finned) = match technique {
         Technique::FrankenFish => (false, false),
         Technique::FinnedFrankenFish => (false, true),
         Technique::MutantFish => (true, false),
         Technique::FinnedMutantFish => (true, true),
-        _ => return None,
+        _ => return GO_ON,
     };
     for size in 2..=4 {
         for d in Digit::ALL {
@@ -44,12 +45,18 @@ pub(crate) fn find(grid: &Grid, technique: Technique) -> Option<Step> {
                 if let Some(step) =
                     search.bases(&base_kinds, &cover_kinds, 0, &mut base, CellSet::EMPTY)
                 {
-                    return Some(step);
+                    out.add(step)?;
                 }
             }
         }
     }
-    None
+    GO_ON
+}
+
+/// The first instance, for the tests.
+#[cfg(test)]
+fn find(grid: &Grid, technique: Technique) -> Option<Step> {
+    super::first(|out| search(grid, technique, out))
 }
 
 /// The (base kinds, cover kinds) families searched.
@@ -95,7 +102,14 @@ impl Search<'_> {
     ) -> Option<Step> {
         if base.len() == self.size {
             let mut cover = Vec::with_capacity(self.size);
-            return self.covers(base, union, cover_kinds, &mut cover, CellSet::EMPTY, 0);
+            return self.covers(
+                base,
+                union,
+                cover_kinds,
+                &mut cover,
+                CellSet::EMPTY,
+                CellSet::EMPTY,
+            );
         }
         for h in from..27 {
             let cells = self.cells[h];
@@ -124,7 +138,7 @@ impl Search<'_> {
         cover_kinds: &[bool; 3],
         cover: &mut Vec<usize>,
         covered: CellSet,
-        fins: usize,
+        fins: CellSet,
     ) -> Option<Step> {
         let uncovered = union & !covered;
         if cover.len() == self.size {
@@ -152,36 +166,30 @@ impl Search<'_> {
                 return found;
             }
         }
-        // The lowest uncovered cell as a fin.
-        if self.finned && fins < MAX_FINS {
+        // The lowest uncovered cell as a fin, as long as the fins still see a candidate they
+        // could remove (outside the base cells).
+        if self.finned && fins.len() < MAX_FINS {
             let without = CellSet::single(first);
-            return self.covers(
-                base,
-                union & !without,
-                cover_kinds,
-                cover,
-                covered,
-                fins + 1,
-            );
+            let fins = fins | without;
+            if (fins.common_peers() & self.grid.digit_cells(self.d) & !union).is_empty() {
+                return None;
+            }
+            return self.covers(base, union & !without, cover_kinds, cover, covered, fins);
         }
         None
     }
 
     fn check(&self, base: &[usize], cover: &[usize], covered: CellSet) -> Option<Step> {
-        let houses = |ids: &[usize]| {
-            ids.iter()
-                .map(|&h| House::from_index(h))
-                .collect::<Vec<_>>()
-        };
-        let (bh, ch) = (houses(base), houses(cover));
-        let kinds = |hs: &[House]| -> [bool; 3] {
+        // Everything that can reject the fish first, without allocating: this runs for every
+        // choice of houses.
+        let kinds = |ids: &[usize]| -> [bool; 3] {
             let mut k = [false; 3];
-            for h in hs {
-                k[kind_index(*h)] = true;
+            for &h in ids {
+                k[kind_index(House::from_index(h))] = true;
             }
             k
         };
-        let (bk, ck) = (kinds(&bh), kinds(&ch));
+        let (bk, ck) = (kinds(base), kinds(cover));
         let mixed = (bk[0] && bk[1]) || (ck[0] && ck[1]);
         let boxes = bk[2] || ck[2];
         if self.mutant != mixed || (!mixed && !boxes) {
@@ -200,6 +208,12 @@ impl Search<'_> {
         if targets.is_empty() {
             return None;
         }
+        let houses = |ids: &[usize]| {
+            ids.iter()
+                .map(|&h| House::from_index(h))
+                .collect::<Vec<_>>()
+        };
+        let (bh, ch) = (houses(base), houses(cover));
         let technique = match (self.mutant, self.finned) {
             (false, false) => Technique::FrankenFish,
             (false, true) => Technique::FinnedFrankenFish,

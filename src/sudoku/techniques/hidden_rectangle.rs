@@ -14,9 +14,10 @@ use super::super::notation::{cell_words, house_words, slash_digits};
 use super::super::step::{Link, LinkKind, Node, Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, House};
 use super::unique_rectangle::rectangles;
+use super::{Flow, GO_ON, Instances};
 
-/// The first hidden rectangle that removes a candidate.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Every hidden rectangle that removes a candidate, reported to `out` (rectangles in order).
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     for corners in rectangles() {
         if corners
             .iter()
@@ -68,11 +69,17 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
                         kind: LinkKind::Strong,
                     });
                 }
-                return Some(step);
+                out.add(step)?;
             }
         }
     }
-    None
+    GO_ON
+}
+
+/// The first instance, for the tests.
+#[cfg(test)]
+fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// Both orders of the two digits of a pair.

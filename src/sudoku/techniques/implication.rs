@@ -98,6 +98,10 @@ pub(crate) struct Propagator {
     cause: Vec<Cause>,
     order: Vec<Lit>,
     contradiction: Option<Outcome>,
+    /// Scratch for [`Propagator::ancestor_count`]: the generation a literal was last seen in.
+    seen: Vec<u32>,
+    generation: u32,
+    stack: Vec<Lit>,
 }
 
 impl Propagator {
@@ -134,6 +138,9 @@ impl Propagator {
             cause: vec![Cause::Premise; 1458],
             order: Vec::with_capacity(512),
             contradiction: None,
+            seen: vec![0; 1458],
+            generation: 0,
+            stack: Vec::with_capacity(256),
         }
     }
 
@@ -326,6 +333,57 @@ impl Propagator {
                     .collect()
             }
         }
+    }
+
+    /// Calls `f` with each reason of derived literal `l` (what [`Propagator::parents`] lists),
+    /// without allocating.
+    fn for_each_parent(&self, l: Lit, mut f: impl FnMut(Lit)) {
+        let k = usize::from(l / 2);
+        let (c, d) = (k / 9, k % 9);
+        match self.cause[usize::from(l)] {
+            Cause::Premise => {}
+            Cause::From(p) => f(p),
+            Cause::NakedSingle => {
+                let mut m = self.base_cands[c] & !(1 << d);
+                while m != 0 {
+                    let e = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    f(((c * 9 + e) * 2) as Lit);
+                }
+            }
+            Cause::HiddenSingle(h) => {
+                let cells = self.base_digit[d] & HOUSE_SETS[usize::from(h)].bits() & !(1 << c);
+                for o in bits(cells) {
+                    f(((o * 9 + d) * 2) as Lit);
+                }
+            }
+        }
+    }
+
+    /// How many literals `targets` rest on (themselves included): `ancestors(targets).len()`,
+    /// without allocating (the contradiction searches count this for every broken premise).
+    pub(crate) fn ancestor_count(&mut self, targets: &[Lit]) -> usize {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.seen.fill(0);
+            self.generation = 1;
+        }
+        let generation = self.generation;
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.extend_from_slice(targets);
+        let mut count = 0;
+        while let Some(l) = stack.pop() {
+            let seen = &mut self.seen[usize::from(l)];
+            if *seen == generation {
+                continue;
+            }
+            *seen = generation;
+            count += 1;
+            self.for_each_parent(l, |p| stack.push(p));
+        }
+        self.stack = stack;
+        count
     }
 
     /// Every literal `targets` rest on (themselves included), in derivation order.

@@ -28,6 +28,7 @@ mod death_blossom;
 mod empty_rectangle;
 mod finned_fish;
 mod forcing;
+mod forcing_cache;
 mod franken_fish;
 mod full_house;
 mod hidden_rectangle;
@@ -200,24 +201,25 @@ pub fn collect(technique: Technique, grid: &Grid, ctx: &Context, out: &mut Insta
         XYChain => xy_chain::search(grid, out),
         Aic => aic::search(grid, out),
         AlsXz => als_xz::search(grid, out),
-        // The finders below report their preferred instance only.
-        HiddenRectangle => one(out, hidden_rectangle::find(grid)),
+        HiddenRectangle => hidden_rectangle::search(grid, out),
+        // Avoidable Rectangles, BUG+n, Multi-Colors, ALS-XY-Wing, Death Blossom and the
+        // verities report their preferred instance only.
         AvoidableRectangle1 => one(out, avoidable_rectangle::find(grid, 1)),
         AvoidableRectangle2 => one(out, avoidable_rectangle::find(grid, 2)),
         BugPlusN => one(out, bug::find_n(grid)),
-        AlignedPairExclusion => one(out, aligned_exclusion::find(grid, 2)),
-        AlignedTripleExclusion => one(out, aligned_exclusion::find(grid, 3)),
+        AlignedPairExclusion => aligned_exclusion::search(grid, 2, out),
+        AlignedTripleExclusion => aligned_exclusion::search(grid, 3, out),
         MultiColors1 => one(out, multi_colors::find(grid, 1)),
         MultiColors2 => one(out, multi_colors::find(grid, 2)),
         AlsXyWing => one(out, als_xy_wing::find(grid)),
         AlsChain => als_chain::search(grid, out),
-        SueDeCoq => one(out, sue_de_coq::find(grid)),
+        SueDeCoq => sue_de_coq::search(grid, out),
         FrankenFish | FinnedFrankenFish | MutantFish | FinnedMutantFish => {
-            one(out, franken_fish::find(grid, technique))
+            franken_fish::search(grid, technique, out)
         }
         DeathBlossom => one(out, death_blossom::find(grid)),
         ForcingChainContradiction | ForcingNetContradiction => {
-            one(out, forcing::find_contradiction(grid, technique))
+            forcing::search_contradiction(grid, technique, out)
         }
         ForcingChainVerity | ForcingNetVerity => one(out, forcing::find_verity(grid, technique)),
         Guess => GO_ON,

@@ -16,12 +16,14 @@ use super::super::grid::Grid;
 use super::super::notation::{cell_words, compact_cells, digit_words, house_words};
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
 use super::super::types::{Candidates, Cell, CellSet, House, HouseKind};
+use super::{Flow, GO_ON, Instances};
 
 /// Most cells taken from the line (and from the box) besides the intersection.
 const MAX_SIDE: usize = 3;
 
-/// The first Sue de Coq (boxes in order, rows then columns) that removes a candidate.
-pub(crate) fn find(grid: &Grid) -> Option<Step> {
+/// Every Sue de Coq that removes a candidate, reported to `out` (boxes in order, rows then
+/// columns).
+pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
     for bx in House::of_kind(HouseKind::Box) {
         for line in House::of_kind(HouseKind::Row).chain(House::of_kind(HouseKind::Col)) {
             let inter = bx.cell_set() & line.cell_set() & grid.empty_cells();
@@ -61,14 +63,20 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
                             b: b_set,
                         };
                         if let Some(step) = build(grid, bx, line, cells, d, vl, vb) {
-                            return Some(step);
+                            out.add(step)?;
                         }
                     }
                 }
             }
         }
     }
-    None
+    GO_ON
+}
+
+/// The first instance, for the tests.
+#[cfg(test)]
+fn find(grid: &Grid) -> Option<Step> {
+    super::first(|out| search(grid, out))
 }
 
 /// The three groups of cells of a Sue de Coq.
