@@ -42,11 +42,6 @@ pub(crate) fn is_on(l: Lit) -> bool {
     l % 2 == 1
 }
 
-/// The literal with the opposite truth value.
-pub(crate) fn negate(l: Lit) -> Lit {
-    l ^ 1
-}
-
 /// A literal in the usual notation: `r1c2=5` or `r1c2<>5`.
 pub(crate) fn lit_text(l: Lit) -> String {
     let c = candidate(l);
