@@ -9,7 +9,8 @@
 #   BIN=path/to/sudoku-lens models/train/make_data.sh [OUT]
 #
 # Counts (environment): SCREENS screenshots (1500), PRINTS photographed printed pages (400),
-# JITTER_COPIES jittered cuts of each real photo (5).
+# JITTER_COPIES jittered cuts of each real photo (5). The committed model's cells were made
+# before the printed pages were added: PRINTS=0 SCREENS=1500 reproduces them.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-/tmp/cells}
@@ -33,7 +34,11 @@ held_frames=$OUT/held-frames.txt
 grep -v '^#' $H/wichtounet.txt | sed 's/$/_cam0/' > "$held_frames"
 
 "$BIN" synth screens --out "$GEN/screens" --count "${SCREENS:-1500}" --seed 1 --fonts train
-"$BIN" synth print --out "$GEN/print" --count "${PRINTS:-400}" --seed 6 --fonts train
+PRINT_PHOTOS=()
+if [ "${PRINTS:-400}" -gt 0 ]; then
+    "$BIN" synth print --out "$GEN/print" --count "${PRINTS:-400}" --seed 6 --fonts train
+    PRINT_PHOTOS=(--photos "$GEN/print")
+fi
 "$BIN" synth webcam --from "$D/kubiesa-train" --out "$GEN/webcam-kubiesa" --seed 2 --copies 1 --harsh
 "$BIN" synth webcam --from "$D/wichtounet-v2-train" --out "$GEN/webcam-wichtounet" --seed 3 --copies 1 --harsh
 "$BIN" synth webcam --from "$D/wichtounet-mixed-train" --out "$GEN/webcam-mixed" --seed 5 --copies 1 --harsh
@@ -46,5 +51,5 @@ grep -v '^#' $H/wichtounet.txt | sed 's/$/_cam0/' > "$held_frames"
 "$BIN" dataset --out "$OUT/generated-cells" --seed 4 --jitter-copies 2 --jitter 0.015 \
     "${GIVENS[@]}" \
     --photos "$GEN/screens" --photos "$GEN/webcam-kubiesa" --photos "$GEN/webcam-wichtounet" \
-    --photos "$GEN/webcam-mixed" --photos "$GEN/print" --exclude "$held_frames"
+    --photos "$GEN/webcam-mixed" "${PRINT_PHOTOS[@]}" --exclude "$held_frames"
 "$BIN" dataset --out "$OUT/synth" --synthetic-per-class 4000 --handwriting-per-class 4000 --seed 2
