@@ -396,12 +396,13 @@ fn read_digits(
         check_right: mask.map(|m| {
             let w = scan.written();
             w.kinds_known
-                && verdict_of(&w.givens, &w.entries)
+                && verdict_of(&w.givens, &w.entries, &scan.uncertain_mask())
                     .is_some_and(|v| Some(v) == true_verdict(labels, &m))
         }),
         check_right_true_kinds: any_mask.map(|m| {
             let (g, e) = split_by_mask(&scan.values, &m);
-            verdict_of(&g, &e).is_some_and(|v| Some(v) == true_verdict(labels, &m))
+            verdict_of(&g, &e, &scan.uncertain_mask())
+                .is_some_and(|v| Some(v) == true_verdict(labels, &m))
         }),
     }
 }

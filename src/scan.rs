@@ -19,7 +19,7 @@ use crate::digits::{
 };
 use crate::sudoku::solver::solve_values;
 use crate::sudoku::{
-    Cell, Check, Conflict, Explained, Grid, SolveError, check_entries, solve_explained,
+    Cell, Check, Conflict, Explained, Grid, SolveError, check_entries_read, solve_explained,
 };
 use crate::vision::{GridDetection, Lattice, NoGrid};
 
@@ -155,13 +155,23 @@ impl Scan {
     }
 
     /// Checks the handwritten entries against the printed givens (see
-    /// `sudoku::check_entries`); refused when the model cannot tell them apart.
+    /// `sudoku::check_entries_read`: an entry read uncertain that disagrees with the solution
+    /// is unsure, not wrong); refused when the model cannot tell them apart.
     pub fn check(&self) -> Result<Check, CheckUnavailable> {
         let w = self.written();
         if !w.kinds_known {
             return Err(CheckUnavailable::NoKindOutput);
         }
-        Ok(check_entries(&w.givens, &w.entries))
+        Ok(check_entries_read(
+            &w.givens,
+            &w.entries,
+            &self.uncertain_mask(),
+        ))
+    }
+
+    /// Whether each cell's reading is uncertain, row-major.
+    pub fn uncertain_mask(&self) -> [bool; 81] {
+        std::array::from_fn(|i| self.readings.get(i).is_some_and(CellReading::is_uncertain))
     }
 
     /// Explained, step-by-step solve of the read grid (or of the repaired grid when the read

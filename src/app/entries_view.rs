@@ -8,7 +8,7 @@ use egui::RichText;
 use crate::session::Board;
 use crate::sudoku::{Cell, Check, Verdict};
 
-use super::board_view::WRONG_ENTRY_COLOR;
+use super::board_view::{UNCERTAIN_FILL, WRONG_ENTRY_COLOR};
 use super::command::Command;
 
 /// The wrong entries and why, row-major (empty without a check).
@@ -26,13 +26,11 @@ pub fn tally(check: &Check) -> String {
     else {
         return String::new();
     };
-    let wrong = check.wrong().len();
-    let unknown = entries
-        .iter()
-        .filter(|e| e.verdict == Verdict::Unknown)
-        .count();
-    let right = entries.len() - wrong - unknown;
+    let (right, wrong, unsure, unknown) = check.tally();
     let mut out = format!("Your entries: {right} right, {wrong} wrong");
+    if unsure > 0 {
+        out.push_str(&format!(", {unsure} read unsure (please look)"));
+    }
     if unknown > 0 || !unique {
         out.push_str(&format!(
             ", {unknown} not known yet (the printed digits allow several solutions)"
@@ -65,6 +63,15 @@ pub fn entries_ui(
             }
             if wrong.len() > 4 {
                 ui.label(format!("… and {} more wrong entries", wrong.len() - 4));
+            }
+            if let Check::Checked { entries, .. } = check {
+                for e in entries
+                    .iter()
+                    .filter(|e| matches!(e.verdict, Verdict::Unsure { .. }))
+                    .take(4)
+                {
+                    ui.add(egui::Label::new(RichText::new(e.text()).color(UNCERTAIN_FILL)).wrap());
+                }
             }
         }
         _ => {

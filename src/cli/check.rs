@@ -2,7 +2,8 @@
 //! givens and judges every handwritten entry (library: `Scan::check`, `sudoku::check`).
 //! Prints one line per wrong or unknown entry and a tally, or with `--json` one object.
 //!
-//! Exit codes: 0 every entry right (or none written), 1 some entry wrong, 2 anything else —
+//! Exit codes: 0 no entry wrong (every one right, or only read unsure or not known yet — each
+//! of those is listed), 1 some entry wrong, 2 anything else —
 //! usage, a photo or model that does not load, no grid, a model that cannot tell print from
 //! handwriting, givens that are not a puzzle — so 1 always means "you made a mistake".
 
@@ -117,16 +118,14 @@ pub fn report_text(written: &Written, check: &Check) -> String {
         out.push_str(&e.text());
         out.push('\n');
     }
-    let wrong = check.wrong().len();
-    let unknown = entries
-        .iter()
-        .filter(|e| e.verdict == Verdict::Unknown)
-        .count();
-    let right = entries.len() - wrong - unknown;
-    out.push_str(&match (entries.len(), wrong) {
+    let (right, wrong, unsure, unknown) = check.tally();
+    out.push_str(&match (entries.len(), right) {
         (0, _) => "no handwritten entries found\n".to_string(),
-        (n, 0) if unknown == 0 => format!("all {n} of your entries are right\n"),
-        _ => format!("{right} right, {wrong} wrong, {unknown} not known yet\n"),
+        (n, r) if r == n => format!("all {n} of your entries are right\n"),
+        _ => format!(
+            "{right} right, {wrong} wrong, {unsure} read unsure (please look), {unknown} not \
+             known yet\n"
+        ),
     });
     out
 }
@@ -200,7 +199,7 @@ mod tests {
             )),
             "{text}"
         );
-        assert!(text.contains("1 right, 1 wrong"), "{text}");
+        assert!(text.contains("1 right, 1 wrong, 0 read unsure"), "{text}");
         assert!(text.contains("+4"), "{text}");
         let json = report_json(&written, &check);
         assert_eq!(json["wrong"], serde_json::json!(["r1c2"]));

@@ -6,16 +6,17 @@
 use serde::Serialize;
 
 use super::{CellReading, Writing};
-use crate::sudoku::{Check, check_entries};
+use crate::sudoku::{Check, check_entries_read};
 
 /// The verdict of checking a photo's entries: the wrong cells (row-major indices) of a puzzle
 /// with exactly one solution; `None` for no verdict (the givens are not a proper puzzle, or
 /// the entries could not be told apart).
 pub type Verdict = Option<Vec<usize>>;
 
-/// The verdict of [`check_entries`] on `givens` and `entries`.
-pub fn verdict_of(givens: &[u8; 81], entries: &[u8; 81]) -> Verdict {
-    match check_entries(givens, entries) {
+/// The verdict of `check_entries_read` on `givens` and `entries` read with `unsure` cells
+/// (entries read unsure are never named wrong).
+pub fn verdict_of(givens: &[u8; 81], entries: &[u8; 81], unsure: &[bool; 81]) -> Verdict {
+    match check_entries_read(givens, entries, unsure) {
         check @ Check::Checked { unique: true, .. } => {
             Some(check.wrong_cells().iter().map(|c| c.index()).collect())
         }
@@ -46,7 +47,7 @@ pub fn split_by_mask(values: &[u8; 81], mask: &[bool; 81]) -> ([u8; 81], [u8; 81
 /// photo is scored against.
 pub fn true_verdict(labels: &[u8; 81], mask: &[bool; 81]) -> Verdict {
     let (givens, entries) = split_by_mask(labels, mask);
-    verdict_of(&givens, &entries)
+    verdict_of(&givens, &entries, &[false; 81])
 }
 
 /// The printed/handwritten score of one photo.

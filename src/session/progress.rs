@@ -27,7 +27,8 @@ pub fn start_position(board: &Board, from_start: bool) -> Result<(Grid, Option<C
         return Ok((Grid::from_values(&board.values), None));
     }
     let givens = board.givens();
-    let check = crate::sudoku::check_entries(&givens, &board.entry_values());
+    // An entry the recognizer doubted is "unsure", never called wrong.
+    let check = crate::sudoku::check_entries_read(&givens, &board.entry_values(), &board.uncertain);
     match &check {
         Check::GivensConflict(c) => {
             return Err(c.first().map_or_else(

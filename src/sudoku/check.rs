@@ -1,8 +1,9 @@
 //! Checking a half-done puzzle: the printed givens define the puzzle, the solver's own
 //! entries (handwritten digits) are judged against it. Each entry is right, wrong (with the
 //! digit the cell must hold and the step of the explained solution from the givens that
-//! places it), or not known yet (the givens allow several solutions and they disagree, or
-//! could agree, on that cell).
+//! places it), unsure (it disagrees with the solution but its reading was doubtful: the user
+//! is asked to look rather than told they erred), or not known yet (the givens allow several
+//! solutions and some keep the entry).
 //!
 //! Pure: givens and entries come in as values; telling print from handwriting is the
 //! reader's (`digits`, `scan`), wording for the user is the caller's beyond [`Proof::text`].
@@ -67,6 +68,14 @@ pub enum Verdict {
         /// The step that places `must_be` (none when there is no unique solution).
         proof: Option<Proof>,
     },
+    /// The entry as read disagrees with the unique solution, but its reading was doubtful:
+    /// probably misread rather than wrong.
+    Unsure {
+        /// The digit the cell must hold.
+        must_be: u8,
+        /// The step that places `must_be`.
+        proof: Option<Proof>,
+    },
     /// The givens allow several solutions and some keep this entry: not known yet.
     Unknown,
 }
@@ -116,6 +125,15 @@ impl EntryCheck {
             Verdict::Wrong { must_be: None, .. } => {
                 format!("{c}: you wrote {w}, but no solution of the printed givens has {w} there")
             }
+            Verdict::Unsure { must_be, proof } => {
+                let why = proof
+                    .as_ref()
+                    .map_or(String::new(), |p| format!(" ({})", p.text()));
+                format!(
+                    "{c}: read as {w}, but the reading is unsure — please look: {c} must be \
+                     {must_be}{why}"
+                )
+            }
         }
     }
 }
@@ -147,6 +165,22 @@ impl Check {
         }
     }
 
+    /// How many entries have each verdict: (right, wrong, unsure, unknown).
+    pub fn tally(&self) -> (usize, usize, usize, usize) {
+        let mut t = (0, 0, 0, 0);
+        if let Check::Checked { entries, .. } = self {
+            for e in entries {
+                match e.verdict {
+                    Verdict::Right => t.0 += 1,
+                    Verdict::Wrong { .. } => t.1 += 1,
+                    Verdict::Unsure { .. } => t.2 += 1,
+                    Verdict::Unknown => t.3 += 1,
+                }
+            }
+        }
+        t
+    }
+
     /// The cells of the wrong entries, row-major.
     pub fn wrong_cells(&self) -> Vec<Cell> {
         self.wrong().iter().map(|e| e.cell).collect()
@@ -172,6 +206,13 @@ impl Check {
 /// elsewhere). A cell holding both counts as a given. The explained solve (for proofs) runs
 /// only when some entry is wrong.
 pub fn check_entries(givens: &[u8; 81], entries: &[u8; 81]) -> Check {
+    check_entries_read(givens, entries, &[false; 81])
+}
+
+/// [`check_entries`] for entries read from a picture: an entry that disagrees with the
+/// unique solution where `unsure` marks its reading doubtful is [`Verdict::Unsure`], not
+/// wrong.
+pub fn check_entries_read(givens: &[u8; 81], entries: &[u8; 81], unsure: &[bool; 81]) -> Check {
     let givens = givens.map(|v| if v <= 9 { v } else { 0 });
     let conflicts = conflicts_of(&givens);
     if !conflicts.is_empty() {
@@ -197,6 +238,11 @@ pub fn check_entries(givens: &[u8; 81], entries: &[u8; 81]) -> Check {
             let verdict = if unique {
                 if solution[cell.index()] == w {
                     Verdict::Right
+                } else if unsure[cell.index()] {
+                    Verdict::Unsure {
+                        must_be: solution[cell.index()],
+                        proof: proofs.as_ref().and_then(|p| p[cell.index()].clone()),
+                    }
                 } else {
                     Verdict::Wrong {
                         must_be: Some(solution[cell.index()]),
@@ -307,6 +353,17 @@ mod tests {
         let pos = check.position(&givens).unwrap();
         assert_eq!(pos.filled_count(), 81 - empty.len() + 3);
         assert!(!pos.is_given(Cell::from_index(empty[0])));
+        // The same wrong entry, read unsure: not called wrong, the user is asked to look.
+        let mut unsure = [false; 81];
+        unsure[bad] = true;
+        let read = check_entries_read(&givens, &entries, &unsure);
+        assert!(read.wrong().is_empty());
+        let Check::Checked { entries: e, .. } = &read else {
+            panic!()
+        };
+        let u = e.iter().find(|e| e.cell.index() == bad).unwrap();
+        assert!(matches!(u.verdict, Verdict::Unsure { must_be, .. } if must_be == solution[bad]));
+        assert!(u.text().contains("unsure"), "{}", u.text());
         // An entry on a given cell counts as the given.
         let mut over = [0u8; 81];
         over[2] = 9;

@@ -19,7 +19,7 @@ pub mod technique;
 pub mod techniques;
 pub mod types;
 
-pub use check::{Check, EntryCheck, Proof, Verdict, check_entries};
+pub use check::{Check, EntryCheck, Proof, Verdict, check_entries, check_entries_read};
 pub use explain::{Explained, SolveError, solve_explained};
 pub use grid::{Candidate, Conflict, Grid, conflicts_of};
 pub use parse::{
