@@ -20,10 +20,7 @@ pub fn wrong_entries(check: Option<&Check>) -> Vec<(Cell, String)> {
 
 /// The tally of a check in words, e.g. `Your entries: 11 right, 1 wrong.`
 pub fn tally(check: &Check) -> String {
-    let Check::Checked {
-        entries, unique, ..
-    } = check
-    else {
+    let Check::Checked { unique, .. } = check else {
         return String::new();
     };
     let (right, wrong, unsure, unknown) = check.tally();
