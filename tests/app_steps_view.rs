@@ -121,7 +121,12 @@ fn a_removed_candidate_is_its_struck_digit_also_with_candidates_off() {
                 e.cell,
                 red[k]
             );
-            let elsewhere: usize = red.iter().enumerate().filter(|&(i, _)| i != k).map(|(_, n)| n).sum();
+            let elsewhere: usize = red
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != k)
+                .map(|(_, n)| n)
+                .sum();
             assert!(
                 elsewhere * 10 < red[k],
                 "candidates {candidates_on}: red outside {}'s square in {}: {red:?}",
@@ -139,7 +144,13 @@ fn a_removed_candidate_is_its_struck_digit_also_with_candidates_off() {
             .current()
             .unwrap()
             .clone();
-        let grid = h.state().solve_state().walkthrough().unwrap().grid().clone();
+        let grid = h
+            .state()
+            .solve_state()
+            .walkthrough()
+            .unwrap()
+            .grid()
+            .clone();
         let e = eliminations[0];
         let cell = h.get_by_label(&format!("{} empty", e.cell)).rect();
         let third = cell.width() * ppp / 3.0;
@@ -163,11 +174,17 @@ fn a_removed_candidate_is_its_struck_digit_also_with_candidates_off() {
                     cell.min.x * ppp + (k % 3.0) * third,
                     cell.min.y * ppp + (k / 3.0).floor() * third,
                 );
-                dark_in(&img, egui::Rect::from_min_size(min, egui::vec2(third, third)).shrink(2.0))
+                dark_in(
+                    &img,
+                    egui::Rect::from_min_size(min, egui::vec2(third, third)).shrink(2.0),
+                )
             })
             .sum();
         if candidates_on {
-            assert!(ink > 10 * others.len(), "candidates on: {others:?} drawn ({ink} px)");
+            assert!(
+                ink > 10 * others.len(),
+                "candidates on: {others:?} drawn ({ink} px)"
+            );
         } else {
             assert_eq!(ink, 0, "candidates off: {others:?} in {} not drawn", e.cell);
         }
@@ -200,7 +217,10 @@ fn the_step_list_follows_the_current_step_and_home_end() {
     let n = h.state().solve_state().walkthrough().unwrap().len();
     assert!(n > 50, "{n} steps");
     assert!(on_screen(&h, 0, height), "opens at the first step");
-    assert!(!on_screen(&h, n - 1, height), "the list is longer than the window");
+    assert!(
+        !on_screen(&h, n - 1, height),
+        "the list is longer than the window"
+    );
 
     let middle = n / 2;
     h.state_mut().apply(Command::GoToStep(middle));

@@ -69,6 +69,8 @@ fn go_to_folder(h: &mut Harness<'static, SudokuLensApp>, folder: &Path) {
 #[test]
 fn a_new_users_first_session() {
     let photo_dir = common::shared_dataset("wichtounet-v2-train").join("images");
+    // The folder as a user would type it (no `..`).
+    let photo_dir = photo_dir.canonicalize().unwrap_or(photo_dir);
     let out = tempfile::tempdir().unwrap();
     let app = SudokuLensApp::new(
         AppOptions {
@@ -92,9 +94,12 @@ fn a_new_users_first_session() {
     shot(&mut h, "1-open-photo.png");
     h.get_by_label("Open").click();
     h.run_steps(2);
-    step_until(&mut h, Duration::from_secs(180), "the photo to be read and solved", |a| {
-        solved(a) && !a.is_busy()
-    });
+    step_until(
+        &mut h,
+        Duration::from_secs(180),
+        "the photo to be read and solved",
+        |a| solved(a) && !a.is_busy(),
+    );
     assert!(
         h.state()
             .message()
@@ -138,7 +143,11 @@ fn a_new_users_first_session() {
     shot(&mut h, "4-edit.png");
     h.get_by_label("Undo").click();
     h.run_steps(2);
-    assert_eq!(h.state().board().values, read, "Undo puts the read digit back");
+    assert_eq!(
+        h.state().board().values,
+        read,
+        "Undo puts the read digit back"
+    );
     step_until(&mut h, Duration::from_secs(120), "the re-solve", solved);
 
     // 4. Reveal one empty cell.
@@ -148,7 +157,13 @@ fn a_new_users_first_session() {
     h.run_steps(2);
     h.get_by_label("Reveal this cell").click();
     h.run_steps(2);
-    let digit = h.state().solve_state().walkthrough().unwrap().explained().solution[empty];
+    let digit = h
+        .state()
+        .solve_state()
+        .walkthrough()
+        .unwrap()
+        .explained()
+        .solution[empty];
     shot(&mut h, "5-reveal-cell.png");
 
     // 5. Save the picture as PNG through the picker; it holds the photo and the revealed digit.
@@ -163,7 +178,9 @@ fn a_new_users_first_session() {
         .filter(|p| p.extension().is_some_and(|x| x == "png"))
         .collect();
     assert_eq!(saved.len(), 1, "{saved:?}");
-    let png = image::open(&saved[0]).expect("the saved PNG reads").to_rgb8();
+    let png = image::open(&saved[0])
+        .expect("the saved PNG reads")
+        .to_rgb8();
     let photo = image::open(photo_dir.join("image10.jpg")).unwrap();
     assert_eq!((png.width(), png.height()), (photo.width(), photo.height()));
     let blue = png.pixels().filter(|p| p.0 == [20, 90, 230]).count();

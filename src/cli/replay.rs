@@ -64,9 +64,10 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     for clip in &clips {
         // A fresh reader per clip: a clip is one camera session.
         let mut reader = LiveReader::with_default_model().context("loading the digit model")?;
-        bar.set_message(clip.file_name().map_or(String::new(), |n| {
-            n.to_string_lossy().into_owned()
-        }));
+        bar.set_message(
+            clip.file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+        );
         let (summary, records) = replay_clip(&mut reader, clip, &args, &bar)?;
         bar.suspend(|| print_summary(&summary, args.json));
         results.push((summary, records));
