@@ -42,6 +42,9 @@ enum Command {
     Dataset(cli::dataset::DatasetArgs),
     /// Find the grid in a photo and print its corners (`--debug DIR` writes stage images).
     Scan(cli::scan::ScanArgs),
+    /// Check the handwritten entries of a half-done puzzle against its printed givens (exit 0
+    /// all right, 1 some wrong, 2 any other failure).
+    Check(cli::check::CheckArgs),
     /// Measure grid detection on a photo data set (images/, labels/, corners.csv).
     Eval(cli::eval::EvalArgs),
     /// Write seeded synthetic data sets: app screenshots or webcam frames of photos.
@@ -79,6 +82,7 @@ fn main() -> ExitCode {
         Some(Command::Count(a)) => cli::count::run(a),
         Some(Command::Dataset(a)) => cli::dataset::run(a),
         Some(Command::Scan(a)) => cli::scan::run(a),
+        Some(Command::Check(a)) => cli::check::run(a),
         Some(Command::Eval(a)) => cli::eval::run(a),
         Some(Command::Synth(a)) => cli::synth::run(a),
         Some(Command::Replay(a)) => cli::replay::run(a),
@@ -109,6 +113,7 @@ impl Command {
             Command::Hint(a) => a.json,
             Command::Techniques(a) => a.json,
             Command::Scan(a) => a.json,
+            Command::Check(a) => a.json,
             Command::Eval(a) => a.json,
             Command::Replay(a) => a.json,
             _ => false,
