@@ -145,9 +145,10 @@ fn best_verity(grid: &Grid, runs: &mut Runs) -> Option<Verity> {
                 common = [[0; 9]; 2];
                 break;
             };
-            for d in 0..9 {
-                common[0][d] &= case.off[d];
-                common[1][d] &= case.on[d];
+            for (side, derived) in common.iter_mut().zip([&case.off, &case.on]) {
+                for (acc, cells) in side.iter_mut().zip(derived) {
+                    *acc &= cells;
+                }
             }
         }
         for &l in &premises {

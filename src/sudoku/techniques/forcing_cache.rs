@@ -20,8 +20,8 @@ const LITS: usize = 1458;
 pub(crate) enum Run {
     /// A contradiction resting on `cost` facts (the premise and every literal it needed).
     Broken { cost: usize },
-    /// No contradiction: what was derived.
-    Holds(Case),
+    /// No contradiction: what was derived (boxed: a broken run needs only its cost).
+    Holds(Box<Case>),
 }
 
 /// What one consistent assumption led to: its true and false literals and their order.
@@ -61,11 +61,11 @@ impl Runs {
                         cost: self.prop.ancestor_count(&targets),
                     }
                 }
-                None => Run::Holds(Case {
+                None => Run::Holds(Box::new(Case {
                     on: self.prop.derived(true),
                     off: self.prop.derived(false),
                     order: self.prop.order().to_vec(),
-                }),
+                })),
             };
             self.runs[i] = Some(run);
         }
