@@ -40,8 +40,13 @@ enum Command {
     Count(cli::count::CountArgs),
     /// Export labelled, normalized training cells for the digit model (see models/README.md).
     Dataset(cli::dataset::DatasetArgs),
-    /// Find the grid in a photo and print its corners (`--debug DIR` writes stage images).
+    /// Find the grid in a photo (or, with `--screen`, on the screen) and print its corners and
+    /// reading (`--debug DIR` writes stage images).
     Scan(cli::scan::ScanArgs),
+    /// Read the Sudoku on the screen and type its solution into the game (clicks and keys;
+    /// Esc or moving the mouse stops it).
+    #[cfg(feature = "gui")]
+    Fill(cli::fill::FillArgs),
     /// Measure grid detection on a photo data set (images/, labels/, corners.csv).
     Eval(cli::eval::EvalArgs),
     /// Write seeded synthetic data sets: app screenshots or webcam frames of photos.
@@ -80,6 +85,8 @@ fn main() -> ExitCode {
         Some(Command::Dataset(a)) => cli::dataset::run(a),
         Some(Command::Scan(a)) => cli::scan::run(a),
         Some(Command::Eval(a)) => cli::eval::run(a),
+        #[cfg(feature = "gui")]
+        Some(Command::Fill(a)) => cli::fill::run(a),
         Some(Command::Synth(a)) => cli::synth::run(a),
         Some(Command::Replay(a)) => cli::replay::run(a),
         Some(Command::Simulate(a)) => cli::simulate::run(a),

@@ -185,6 +185,20 @@ impl SudokuLensApp {
                     self.apply(Command::StartCamera);
                 }
             }
+            Command::StartScreen(target) => {
+                let fps = crate::screen::DEFAULT_SCREEN_FPS;
+                let label = target.to_string();
+                let for_opener = target.clone();
+                let opener: Opener = Arc::new(move || {
+                    crate::screen::ScreenSource::open(for_opener.clone(), fps)
+                        .map(|s| Box::new(s) as Box<dyn FrameSource>)
+                        .map_err(|e| camera::CameraError::Device(e.to_string()))
+                });
+                self.start_capture(label, opener);
+                self.source.screen = Some(target);
+            }
+            Command::RefreshWindows => self.source.windows = None,
+            Command::FillGame { next_step } => self.start_fill(next_step),
             Command::RefreshCameras => {
                 self.source.cameras = Some(camera::list_cameras());
             }
@@ -453,7 +467,33 @@ impl SudokuLensApp {
         }
     }
 
+    /// Starts "Fill in the game" on the screen target being captured, if a puzzle with one
+    /// solution is locked there and no fill runs.
+    fn start_fill(&mut self, next_step: bool) {
+        let Some(target) = self.source.screen.clone() else {
+            self.say(Severity::Warning, "fill needs the screen as the source");
+            return;
+        };
+        if self.source.filling || self.live.overlay.is_none() {
+            return;
+        }
+        let scope = if next_step {
+            crate::screen::fill::FillScope::NextStep
+        } else {
+            crate::screen::fill::FillScope::All
+        };
+        let notes = Arc::clone(&self.source.fill_notes);
+        match super::fill_worker::start(target, scope, notes, self.notify()) {
+            Ok(()) => {
+                self.source.filling = true;
+                self.say(Severity::Info, "reading the game before filling it…");
+            }
+            Err(e) => self.say(Severity::Error, format!("cannot start the fill: {e}")),
+        }
+    }
+
     pub(super) fn stop_camera(&mut self) {
+        self.source.screen = None;
         if let Some(cam) = self.source.camera.take() {
             tracing::debug!(label = %cam.label, "camera stopped");
             cam.capture.stop();

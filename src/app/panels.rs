@@ -192,6 +192,8 @@ impl SudokuLensApp {
                     }
                 });
             ui.separator();
+            self.screen_controls(ui, cmds);
+            ui.separator();
             let history = &self.puzzle.history;
             if ui
                 .add_enabled(history.can_undo(), egui::Button::new("Undo"))

@@ -10,10 +10,14 @@ pub mod app;
 pub mod count;
 pub mod dataset;
 pub mod eval;
+#[cfg(feature = "gui")]
+pub mod fill;
 pub mod input;
 pub mod rate;
 pub mod replay;
 pub mod scan;
+#[cfg(feature = "gui")]
+pub mod screen;
 pub mod simulate;
 pub mod solve;
 pub mod stats;
