@@ -183,7 +183,12 @@ pub fn check_display() -> Result<(), ScreenError> {
 pub fn locate(target: &ScreenTarget) -> Result<ScreenRect, ScreenError> {
     check_display()?;
     match target {
-        ScreenTarget::Region(r) => Ok(*r),
+        ScreenTarget::Region(r) => {
+            if !is_wayland() {
+                x11::X11::connect()?;
+            }
+            Ok(*r)
+        }
         ScreenTarget::Window(name) => {
             if std::env::var_os("DISPLAY").is_none() {
                 return Err(ScreenError::WindowsNeedX11);
@@ -191,6 +196,10 @@ pub fn locate(target: &ScreenTarget) -> Result<ScreenRect, ScreenError> {
             x11::find_window(name).map(|w| w.rect)
         }
         ScreenTarget::Primary | ScreenTarget::Monitor(_) => {
+            if !is_wayland() {
+                // A clear "cannot connect to :N" before xcap's bare connection error.
+                x11::X11::connect()?;
+            }
             let monitor = pick_monitor(target)?;
             monitor_rect(&monitor)
         }
