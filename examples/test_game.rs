@@ -67,13 +67,13 @@ fn pair(s: &str) -> Result<(f32, f32), String> {
 
 /// Reads puzzle `index` of a collection file.
 fn read_puzzle(path: &PathBuf, index: usize) -> anyhow::Result<[u8; 81]> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let line = text
         .lines()
         .filter_map(|l| {
-            l.split_whitespace().find(|t| {
-                t.len() == 81 && t.chars().all(|c| c.is_ascii_digit() || c == '.')
-            })
+            l.split_whitespace()
+                .find(|t| t.len() == 81 && t.chars().all(|c| c.is_ascii_digit() || c == '.'))
         })
         .nth(index)
         .with_context(|| format!("{} has no puzzle {index}", path.display()))?;
@@ -155,7 +155,8 @@ impl Game {
         let text: String = self.grid.iter().map(|d| char::from(b'0' + d)).collect();
         // Written whole then renamed, so a reader never sees half a grid.
         let tmp = path.with_extension("tmp");
-        let result = std::fs::write(&tmp, format!("{text}\n")).and_then(|()| std::fs::rename(&tmp, path));
+        let result =
+            std::fs::write(&tmp, format!("{text}\n")).and_then(|()| std::fs::rename(&tmp, path));
         if let Err(e) = result {
             eprintln!("test_game: cannot write {}: {e}", path.display());
         }
@@ -184,7 +185,9 @@ impl Game {
             .filter(|&d| {
                 (0..9).all(|k| {
                     let (br, bc) = (r / 3 * 3 + k / 3, c / 3 * 3 + k % 3);
-                    self.grid[r * 9 + k] != d && self.grid[k * 9 + c] != d && self.grid[br * 9 + bc] != d
+                    self.grid[r * 9 + k] != d
+                        && self.grid[k * 9 + c] != d
+                        && self.grid[br * 9 + bc] != d
                 })
             })
             .collect()
@@ -204,10 +207,16 @@ impl Game {
             pal.thick,
         );
         let side = 450.0;
-        let board = Rect::from_min_size(Pos2::new(full.center().x - side / 2.0, full.top() + 56.0), Vec2::splat(side));
+        let board = Rect::from_min_size(
+            Pos2::new(full.center().x - side / 2.0, full.top() + 56.0),
+            Vec2::splat(side),
+        );
         let cell = side / 9.0;
         let response = ui.interact(board, egui::Id::new("board"), Sense::click());
-        if let Some(p) = response.interact_pointer_pos().filter(|_| response.clicked()) {
+        if let Some(p) = response
+            .interact_pointer_pos()
+            .filter(|_| response.clicked())
+        {
             let c = ((p.x - board.left()) / cell).clamp(0.0, 8.0) as usize;
             let r = ((p.y - board.top()) / cell).clamp(0.0, 8.0) as usize;
             self.selected = r * 9 + c;
@@ -216,13 +225,18 @@ impl Game {
         let (sr, sc) = (self.selected / 9, self.selected % 9);
         for i in 0..81 {
             let (r, c) = (i / 9, i % 9);
-            let rect = Rect::from_min_size(board.min + Vec2::new(c as f32 * cell, r as f32 * cell), Vec2::splat(cell));
+            let rect = Rect::from_min_size(
+                board.min + Vec2::new(c as f32 * cell, r as f32 * cell),
+                Vec2::splat(cell),
+            );
             if let Some(tint) = pal.box_tint
                 && (r / 3 + c / 3) % 2 == 0
             {
                 painter.rect_filled(rect, 0.0, tint);
             }
-            if self.theme == Theme::Highlight && (r == sr || c == sc || (r / 3 == sr / 3 && c / 3 == sc / 3)) {
+            if self.theme == Theme::Highlight
+                && (r == sr || c == sc || (r / 3 == sr / 3 && c / 3 == sc / 3))
+            {
                 painter.rect_filled(rect, 0.0, pal.shade);
             }
             if i == self.selected && self.theme != Theme::Light {
@@ -230,21 +244,57 @@ impl Game {
             }
             let d = self.grid[i];
             if d != 0 {
-                let colour = if self.givens[i] != 0 { pal.given } else { pal.entered };
-                painter.text(rect.center(), Align2::CENTER_CENTER, d.to_string(), FontId::proportional(cell * 0.62), colour);
+                let colour = if self.givens[i] != 0 {
+                    pal.given
+                } else {
+                    pal.entered
+                };
+                painter.text(
+                    rect.center(),
+                    Align2::CENTER_CENTER,
+                    d.to_string(),
+                    FontId::proportional(cell * 0.62),
+                    colour,
+                );
             } else if self.theme == Theme::Pencil {
                 for cand in self.candidates(i) {
                     let k = (cand - 1) as f32;
-                    let at = rect.min + Vec2::new((k % 3.0 + 0.5) * cell / 3.0, ((k / 3.0).floor() + 0.5) * cell / 3.0);
-                    painter.text(at, Align2::CENTER_CENTER, cand.to_string(), FontId::proportional(cell * 0.24), pal.pencil);
+                    let at = rect.min
+                        + Vec2::new(
+                            (k % 3.0 + 0.5) * cell / 3.0,
+                            ((k / 3.0).floor() + 0.5) * cell / 3.0,
+                        );
+                    painter.text(
+                        at,
+                        Align2::CENTER_CENTER,
+                        cand.to_string(),
+                        FontId::proportional(cell * 0.24),
+                        pal.pencil,
+                    );
                 }
             }
         }
         for k in 0..=9 {
-            let (w, colour) = if k % 3 == 0 { (3.0, pal.thick) } else { (1.0, pal.thin) };
+            let (w, colour) = if k % 3 == 0 {
+                (3.0, pal.thick)
+            } else {
+                (1.0, pal.thin)
+            };
             let t = k as f32 * cell;
-            painter.line_segment([board.min + Vec2::new(t, 0.0), board.min + Vec2::new(t, side)], Stroke::new(w, colour));
-            painter.line_segment([board.min + Vec2::new(0.0, t), board.min + Vec2::new(side, t)], Stroke::new(w, colour));
+            painter.line_segment(
+                [
+                    board.min + Vec2::new(t, 0.0),
+                    board.min + Vec2::new(t, side),
+                ],
+                Stroke::new(w, colour),
+            );
+            painter.line_segment(
+                [
+                    board.min + Vec2::new(0.0, t),
+                    board.min + Vec2::new(side, t),
+                ],
+                Stroke::new(w, colour),
+            );
         }
         // The number pad, as phone apps have.
         let pad_top = board.bottom() + 18.0;
@@ -254,8 +304,17 @@ impl Game {
                 Vec2::new(cell - 8.0, cell),
             );
             painter.rect_filled(rect, 8.0, pal.shade);
-            painter.text(rect.center(), Align2::CENTER_CENTER, d.to_string(), FontId::proportional(cell * 0.5), pal.entered);
-            if ui.interact(rect, egui::Id::new(("pad", d)), Sense::click()).clicked() {
+            painter.text(
+                rect.center(),
+                Align2::CENTER_CENTER,
+                d.to_string(),
+                FontId::proportional(cell * 0.5),
+                pal.entered,
+            );
+            if ui
+                .interact(rect, egui::Id::new(("pad", d)), Sense::click())
+                .clicked()
+            {
                 self.enter(d, &ctx);
             }
         }
@@ -263,7 +322,12 @@ impl Game {
             let mut out = Vec::new();
             for event in &i.events {
                 if let egui::Event::Text(t) = event {
-                    out.extend(t.chars().filter_map(|c| c.to_digit(10)).filter(|&d| d > 0).map(|d| d as u8));
+                    out.extend(
+                        t.chars()
+                            .filter_map(|c| c.to_digit(10))
+                            .filter(|&d| d > 0)
+                            .map(|d| d as u8),
+                    );
                 }
             }
             if i.key_pressed(egui::Key::Backspace) || i.key_pressed(egui::Key::Delete) {

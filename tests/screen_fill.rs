@@ -117,8 +117,20 @@ fn start_game(x: &Xvfb, dir: &Path, theme: &str, line: usize, extra: &[&str]) ->
     let title = format!("Test Sudoku {theme}");
     let puzzles = data::shared_puzzle_path("top1465.txt");
     let child = Command::new(test_game_binary())
-        .args(["--puzzle", &puzzles.to_string_lossy(), "--line", &line.to_string()])
-        .args(["--theme", theme, "--title", &title, "--state", &state.to_string_lossy()])
+        .args([
+            "--puzzle",
+            &puzzles.to_string_lossy(),
+            "--line",
+            &line.to_string(),
+        ])
+        .args([
+            "--theme",
+            theme,
+            "--title",
+            &title,
+            "--state",
+            &state.to_string_lossy(),
+        ])
         .args(extra)
         .env("DISPLAY", &x.display)
         .env_remove("WAYLAND_DISPLAY")
@@ -128,7 +140,10 @@ fn start_game(x: &Xvfb, dir: &Path, theme: &str, line: usize, extra: &[&str]) ->
         .expect("test game starts");
     let start = Instant::now();
     while !state.exists() {
-        assert!(start.elapsed() < Duration::from_secs(20), "the test game wrote no state");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the test game wrote no state"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     // The first frames are drawn after the state is written.
@@ -195,7 +210,10 @@ fn solution(givens: &[u8; 81]) -> [u8; 81] {
 fn scan_reads_the_game_in_every_theme_and_fill_completes_it() {
     let x = Xvfb::start(0);
     let dir = tempfile::tempdir().expect("temp dir");
-    for (k, theme) in ["light", "dark", "boxes", "highlight", "pencil"].iter().enumerate() {
+    for (k, theme) in ["light", "dark", "boxes", "highlight", "pencil"]
+        .iter()
+        .enumerate()
+    {
         let game = start_game(&x, dir.path(), theme, 10 + 7 * k, &[]);
         let scan = scan_window(&x, &game.title);
         assert_eq!(
@@ -204,10 +222,7 @@ fn scan_reads_the_game_in_every_theme_and_fill_completes_it() {
             "theme {theme}: {scan}"
         );
         if *theme == "light" || *theme == "pencil" {
-            let o = run_cli(
-                &x,
-                &["fill", "--window", &game.title, "--countdown", "0.5"],
-            );
+            let o = run_cli(&x, &["fill", "--window", &game.title, "--countdown", "0.5"]);
             assert!(o.status.success(), "fill in theme {theme}: {}", text(&o));
             assert!(text(&o).contains("filled"), "{}", text(&o));
             assert_eq!(
@@ -230,11 +245,24 @@ fn a_game_window_that_moves_mid_fill_stops_it_with_nothing_more_typed() {
         dir.path(),
         "light",
         3,
-        &["--move-after", &moved_after.to_string(), "--move-by", "150,80"],
+        &[
+            "--move-after",
+            &moved_after.to_string(),
+            "--move-by",
+            "150,80",
+        ],
     );
     let o = run_cli(
         &x,
-        &["fill", "--window", &game.title, "--countdown", "0.5", "--settle-ms", "150"],
+        &[
+            "fill",
+            "--window",
+            &game.title,
+            "--countdown",
+            "0.5",
+            "--settle-ms",
+            "150",
+        ],
     );
     let out = text(&o);
     assert!(!o.status.success(), "the fill went on: {out}");

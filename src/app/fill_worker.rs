@@ -81,10 +81,14 @@ fn fill(
         &mut hands,
         &mut checker,
         &mut |p| match p {
-            FillProgress::Countdown(s) => say(format!("{plan_text}: typing in {s} s"), false, false),
-            FillProgress::Typed { done, total } => {
-                say(format!("typed {done}/{total} — Esc or move the mouse to stop"), false, false)
+            FillProgress::Countdown(s) => {
+                say(format!("{plan_text}: typing in {s} s"), false, false)
             }
+            FillProgress::Typed { done, total } => say(
+                format!("typed {done}/{total} — Esc or move the mouse to stop"),
+                false,
+                false,
+            ),
         },
     )
 }

@@ -56,9 +56,8 @@ impl SudokuLensApp {
         {
             cmds.push(Command::RefreshWindows);
         }
-        let can_fill = self.source.screen.is_some()
-            && self.live.overlay.is_some()
-            && !self.source.filling;
+        let can_fill =
+            self.source.screen.is_some() && self.live.overlay.is_some() && !self.source.filling;
         let why = "Click each empty cell of the game and type its digit, after a 3 s countdown. \
                    Esc or moving the mouse stops it. Needs a locked screen puzzle with one solution.";
         if ui

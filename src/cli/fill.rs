@@ -100,14 +100,20 @@ pub fn run(args: FillArgs) -> anyhow::Result<ExitCode> {
     };
     eprintln!("press Esc or move the mouse to stop");
     let start = Instant::now();
-    let typed = run_fill(&actions, pacing, &mut hands, &mut checker, &mut |p| match p {
-        FillProgress::Countdown(s) => eprintln!("typing in {s} s…"),
-        FillProgress::Typed { done, total } => {
-            if done % 9 == 0 || done == total {
-                eprintln!("typed {done}/{total}");
+    let typed = run_fill(
+        &actions,
+        pacing,
+        &mut hands,
+        &mut checker,
+        &mut |p| match p {
+            FillProgress::Countdown(s) => eprintln!("typing in {s} s…"),
+            FillProgress::Typed { done, total } => {
+                if done % 9 == 0 || done == total {
+                    eprintln!("typed {done}/{total}");
+                }
             }
-        }
-    })
+        },
+    )
     .context("filling the game")?;
     let seconds = (start.elapsed().saturating_sub(pacing.countdown)).as_secs_f64();
     println!("filled {typed} cells in {seconds:.2} s");

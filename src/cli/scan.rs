@@ -102,8 +102,7 @@ fn scan(args: &ScanArgs) -> anyhow::Result<(String, ExitCode)> {
         write_debug(dir, &gray, &trace, result.as_ref().ok())
             .with_context(|| format!("writing debug images to {}", dir.display()))?;
     }
-    let detection =
-        result.with_context(|| format!("{source}: no Sudoku grid found"))?;
+    let detection = result.with_context(|| format!("{source}: no Sudoku grid found"))?;
     let mut report = if args.json {
         String::new()
     } else {

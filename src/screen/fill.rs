@@ -37,7 +37,9 @@ pub enum FillError {
     #[error(transparent)]
     Scan(#[from] ScanError),
     /// No trusted puzzle with one solution was seen in time.
-    #[error("no Sudoku with one solution was read on {target} within {seconds:.1} s (last state: {state})")]
+    #[error(
+        "no Sudoku with one solution was read on {target} within {seconds:.1} s (last state: {state})"
+    )]
     NotLocked {
         /// What was captured.
         target: String,
@@ -58,7 +60,9 @@ pub enum FillError {
         typed: usize,
     },
     /// The target window is no longer where it was when the puzzle was read.
-    #[error("fill stopped: the game window moved from {from} to {to} ({typed} cells typed); scan it again")]
+    #[error(
+        "fill stopped: the game window moved from {from} to {to} ({typed} cells typed); scan it again"
+    )]
     Moved {
         /// Where it was.
         from: ScreenRect,
@@ -68,7 +72,9 @@ pub enum FillError {
         typed: usize,
     },
     /// A re-capture does not show the typed digits where they belong.
-    #[error("fill stopped: the digits typed do not appear in the game at {cells} ({typed} cells typed); the game moved or takes input differently")]
+    #[error(
+        "fill stopped: the digits typed do not appear in the game at {cells} ({typed} cells typed); the game moved or takes input differently"
+    )]
     NotShown {
         /// The cells that do not show their digit (`r1c2, …`).
         cells: String,
@@ -338,8 +344,12 @@ impl DesktopHands {
 impl Hands for DesktopHands {
     fn click(&mut self, at: (i32, i32)) -> Result<(), FillError> {
         let input = |e: enigo::InputError| FillError::Input(e.to_string());
-        self.enigo.move_mouse(at.0, at.1, Coordinate::Abs).map_err(input)?;
-        self.enigo.button(Button::Left, Direction::Click).map_err(input)
+        self.enigo
+            .move_mouse(at.0, at.1, Coordinate::Abs)
+            .map_err(input)?;
+        self.enigo
+            .button(Button::Left, Direction::Click)
+            .map_err(input)
     }
 
     fn type_digit(&mut self, digit: u8) -> Result<(), FillError> {
@@ -355,7 +365,9 @@ impl Hands for DesktopHands {
             return Ok(Some("Esc pressed".into()));
         }
         let now = self.x11.pointer()?;
-        let moved = (now.0 - pointer_should_be.0).abs().max((now.1 - pointer_should_be.1).abs());
+        let moved = (now.0 - pointer_should_be.0)
+            .abs()
+            .max((now.1 - pointer_should_be.1).abs());
         Ok((moved > 2).then(|| "the mouse was moved".to_string()))
     }
 

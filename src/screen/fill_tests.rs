@@ -71,8 +71,18 @@ impl Checker for Checks {
     fn still_in_place(&mut self, typed: usize) -> Result<(), FillError> {
         match self.moved_at {
             Some(at) if typed >= at => Err(FillError::Moved {
-                from: ScreenRect { x: 0, y: 0, width: 1, height: 1 },
-                to: ScreenRect { x: 5, y: 0, width: 1, height: 1 },
+                from: ScreenRect {
+                    x: 0,
+                    y: 0,
+                    width: 1,
+                    height: 1,
+                },
+                to: ScreenRect {
+                    x: 5,
+                    y: 0,
+                    width: 1,
+                    height: 1,
+                },
                 typed,
             }),
             _ => Ok(()),
@@ -81,7 +91,10 @@ impl Checker for Checks {
     fn shows_typed(&mut self, recent: &[FillAction], typed: usize) -> Result<(), FillError> {
         self.checked.push(recent.len());
         if self.fail_check {
-            return Err(FillError::NotShown { cells: "r1c2".into(), typed });
+            return Err(FillError::NotShown {
+                cells: "r1c2".into(),
+                typed,
+            });
         }
         Ok(())
     }
@@ -144,11 +157,20 @@ fn esc_stops_at_once() {
         interrupt_after_clicks: Some(5),
         ..Recorder::default()
     };
-    let err = run_fill(&actions, quick(), &mut hands, &mut Checks::default(), &mut |_| {})
-        .expect_err("stopped");
+    let err = run_fill(
+        &actions,
+        quick(),
+        &mut hands,
+        &mut Checks::default(),
+        &mut |_| {},
+    )
+    .expect_err("stopped");
     // Interrupted between the fifth click and its key: four cells typed, no fifth key.
     assert!(matches!(err, FillError::Aborted { typed: 4, .. }), "{err}");
-    assert_eq!(hands.events.iter().filter(|e| e.starts_with("key")).count(), 4);
+    assert_eq!(
+        hands.events.iter().filter(|e| e.starts_with("key")).count(),
+        4
+    );
 }
 
 #[test]

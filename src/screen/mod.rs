@@ -76,7 +76,8 @@ impl std::str::FromStr for ScreenRect {
 
     /// Parses `WxH+X+Y` (the X11 geometry form).
     fn from_str(s: &str) -> Result<ScreenRect, String> {
-        let bad = || format!("\"{s}\" is not a rectangle: write WIDTHxHEIGHT+X+Y, e.g. 600x600+10+20");
+        let bad =
+            || format!("\"{s}\" is not a rectangle: write WIDTHxHEIGHT+X+Y, e.g. 600x600+10+20");
         let (size, pos) = s.split_once('+').ok_or_else(bad)?;
         let (w, h) = size.split_once('x').ok_or_else(bad)?;
         let (x, y) = pos.split_once('+').ok_or_else(bad)?;
@@ -98,7 +99,9 @@ impl std::str::FromStr for ScreenRect {
 #[derive(thiserror::Error, Debug, Clone, PartialEq)]
 pub enum ScreenError {
     /// Neither `DISPLAY` nor `WAYLAND_DISPLAY` is set.
-    #[error("no display to capture: neither DISPLAY nor WAYLAND_DISPLAY is set (run inside a desktop session, or under Xvfb)")]
+    #[error(
+        "no display to capture: neither DISPLAY nor WAYLAND_DISPLAY is set (run inside a desktop session, or under Xvfb)"
+    )]
     NoDisplay,
     /// The X server named by `DISPLAY` did not answer.
     #[error("cannot connect to the X display {display}: {reason}")]
@@ -109,10 +112,14 @@ pub enum ScreenError {
         reason: String,
     },
     /// A Wayland session refused or could not offer a screenshot.
-    #[error("the Wayland desktop did not allow a screen capture ({0}); it needs xdg-desktop-portal with a screenshot backend, and your permission when asked")]
+    #[error(
+        "the Wayland desktop did not allow a screen capture ({0}); it needs xdg-desktop-portal with a screenshot backend, and your permission when asked"
+    )]
     WaylandRefused(String),
     /// Picking windows needs X11 (or XWayland).
-    #[error("finding a window by name needs X11 (or XWayland); on Wayland capture the screen or a region instead")]
+    #[error(
+        "finding a window by name needs X11 (or XWayland); on Wayland capture the screen or a region instead"
+    )]
     WindowsNeedX11,
     /// No window matches the name.
     #[error("no window titled \"{name}\" is on the screen{}", list_hint(.titles))]

@@ -4,9 +4,7 @@
 //! whether Esc is held (the server's key map, so no focus or grab is needed).
 
 use x11rb::connection::Connection;
-use x11rb::protocol::xproto::{
-    Atom, AtomEnum, ConnectionExt as _, MapState, Window,
-};
+use x11rb::protocol::xproto::{Atom, AtomEnum, ConnectionExt as _, MapState, Window};
 use x11rb::rust_connection::RustConnection;
 
 use super::{ScreenError, ScreenRect};
@@ -79,7 +77,12 @@ impl X11 {
         Ok(found)
     }
 
-    fn walk(&self, window: Window, depth: usize, found: &mut Vec<WindowInfo>) -> Result<(), ScreenError> {
+    fn walk(
+        &self,
+        window: Window,
+        depth: usize,
+        found: &mut Vec<WindowInfo>,
+    ) -> Result<(), ScreenError> {
         let tree = self
             .conn
             .query_tree(window)
@@ -209,7 +212,12 @@ fn pick_window(windows: Vec<WindowInfo>, name: &str) -> Result<WindowInfo, Scree
         }),
         (None, _) => Err(ScreenError::WindowNotFound {
             name: name.into(),
-            titles: windows.iter().rev().take(8).map(|w| w.title.clone()).collect(),
+            titles: windows
+                .iter()
+                .rev()
+                .take(8)
+                .map(|w| w.title.clone())
+                .collect(),
         }),
     }
 }
@@ -233,8 +241,14 @@ mod tests {
     #[test]
     fn exact_title_wins_then_a_unique_part() {
         let list = vec![w("Sudoku Game"), w("Sudoku"), w("Terminal")];
-        assert_eq!(pick_window(list.clone(), "Sudoku").map(|w| w.title), Ok("Sudoku".into()));
-        assert_eq!(pick_window(list.clone(), "term").map(|w| w.title), Ok("Terminal".into()));
+        assert_eq!(
+            pick_window(list.clone(), "Sudoku").map(|w| w.title),
+            Ok("Sudoku".into())
+        );
+        assert_eq!(
+            pick_window(list.clone(), "term").map(|w| w.title),
+            Ok("Terminal".into())
+        );
         assert!(matches!(
             pick_window(list.clone(), "sudoku g"),
             Ok(WindowInfo { ref title, .. }) if title == "Sudoku Game"
