@@ -16,7 +16,9 @@ use serde::Serialize;
 
 use crate::dataset::{Dataset, DatasetError};
 use crate::digits::reliability::{BIN_LOWER_EDGES, CellOutcome, ReliabilityBin, reliability};
-use crate::digits::writing::{GivensScore, missed_givens, score_givens};
+use crate::digits::writing::{
+    GivensScore, missed_givens, score_givens, split_by_mask, true_verdict, verdict_of,
+};
 use crate::scan::{Scan, Scanner};
 use crate::sudoku::Cell;
 use crate::sudoku::solver::solve_values;
@@ -139,6 +141,15 @@ pub struct DigitResult {
     /// model tells them apart).
     #[serde(skip)]
     pub givens: Option<GivensScore>,
+    /// Whether `check` gives the photo's true verdict (the wrong entries by its labels and
+    /// givens mask) with the model's own printed/handwritten calls; absent without a mask or
+    /// without the model's handwriting output.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check_right: Option<bool>,
+    /// … with the mask standing in for the printed/handwritten calls (what the checker and
+    /// the digit reading alone achieve); absent without a mask.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check_right_true_kinds: Option<bool>,
 }
 
 /// A misread cell, in solving values (0 = empty, pencil marks included).
@@ -276,6 +287,16 @@ pub struct EvalSummary {
     /// Number of such photos.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub givens_exact_count: Option<usize>,
+    /// Photos with a givens mask whose entries were checked (`check`'s verdict scored).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check_photos: Option<usize>,
+    /// Share of them where `check` names exactly the wrong entries (none when all are right)
+    /// with the model's printed/handwritten calls; absent without the handwriting output.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check_right: Option<f64>,
+    /// The same share with the mask standing in for the printed/handwritten calls.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check_right_true_kinds: Option<f64>,
 }
 
 /// Why a set could not be evaluated.
@@ -324,8 +345,11 @@ fn read_digits(
     detect_ms: f64,
 ) -> DigitResult {
     let digits = labels.iter().filter(|v| (1..=9).contains(*v)).count();
+    let any_mask = mask;
     let mask = mask.filter(|_| scanner.classifier_mut().has_kind_output());
     let missed = DigitResult {
+        check_right: mask.map(|_| false),
+        check_right_true_kinds: any_mask.map(|_| false),
         score: ReadScore {
             cells: 81,
             digits,
@@ -369,6 +393,17 @@ fn read_digits(
         wrong: Some(wrong),
         outcomes,
         givens: mask.map(|m| score_givens(&scan.readings, labels, &m)),
+        check_right: mask.map(|m| {
+            let w = scan.written();
+            w.kinds_known
+                && verdict_of(&w.givens, &w.entries, &scan.uncertain_mask())
+                    .is_some_and(|v| Some(v) == true_verdict(labels, &m))
+        }),
+        check_right_true_kinds: any_mask.map(|m| {
+            let (g, e) = split_by_mask(&scan.values, &m);
+            verdict_of(&g, &e, &scan.uncertain_mask())
+                .is_some_and(|v| Some(v) == true_verdict(labels, &m))
+        }),
     }
 }
 
@@ -564,6 +599,17 @@ fn summarize_digits(summary: &mut EvalSummary, results: &[ImageResult]) {
         summary.givens_exact = Some(ratio(exact, givens.len()));
         summary.givens_exact_count = Some(exact);
     }
+    let share = |f: fn(&DigitResult) -> Option<bool>| {
+        let calls: Vec<bool> = read.iter().filter_map(|r| f(r)).collect();
+        (!calls.is_empty()).then(|| ratio(calls.iter().filter(|&&c| c).count(), calls.len()))
+    };
+    summary.check_right = share(|r| r.check_right);
+    summary.check_right_true_kinds = share(|r| r.check_right_true_kinds);
+    let checked = read
+        .iter()
+        .filter(|r| r.check_right_true_kinds.is_some())
+        .count();
+    summary.check_photos = (checked > 0).then_some(checked);
 }
 
 #[cfg(test)]

@@ -47,6 +47,9 @@ enum Command {
     /// Esc or moving the mouse stops it).
     #[cfg(feature = "gui")]
     Fill(cli::fill::FillArgs),
+    /// Check the handwritten entries of a half-done puzzle against its printed givens (exit 0
+    /// all right, 1 some wrong, 2 any other failure).
+    Check(cli::check::CheckArgs),
     /// Measure grid detection on a photo data set (images/, labels/, corners.csv).
     Eval(cli::eval::EvalArgs),
     /// Write seeded synthetic data sets: app screenshots or webcam frames of photos.
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
         Some(Command::Count(a)) => cli::count::run(a),
         Some(Command::Dataset(a)) => cli::dataset::run(a),
         Some(Command::Scan(a)) => cli::scan::run(a),
+        Some(Command::Check(a)) => cli::check::run(a),
         Some(Command::Eval(a)) => cli::eval::run(a),
         #[cfg(feature = "gui")]
         Some(Command::Fill(a)) => cli::fill::run(a),
@@ -116,6 +120,7 @@ impl Command {
             Command::Hint(a) => a.json,
             Command::Techniques(a) => a.json,
             Command::Scan(a) => a.json,
+            Command::Check(a) => a.json,
             Command::Eval(a) => a.json,
             Command::Replay(a) => a.json,
             _ => false,

@@ -7,14 +7,20 @@
 //!
 //! Owns the glue and the scan result type, not the pieces: detection and cells are `vision`,
 //! the model and repair search `digits`, solving `sudoku`. A repair is only ever a
-//! suggestion: [`Scan::values`] is always the grid as read.
+//! suggestion: [`Scan::values`] is always the grid as read. A half-done puzzle's digits are
+//! split by how they were written ([`Scan::written`]: printed givens, handwritten entries,
+//! pencil-mark cells) and the entries checked against the givens ([`Scan::check`]).
 
 use image::{DynamicImage, GrayImage};
 
 use crate::digits::orientation::{Oriented, lattice_as_read, orient};
-use crate::digits::{CellReading, Classifier, ModelError, Repair, suggest_repair};
+use crate::digits::{
+    CellClass, CellReading, Classifier, ModelError, Repair, Writing, suggest_repair,
+};
 use crate::sudoku::solver::solve_values;
-use crate::sudoku::{Cell, Conflict, Explained, Grid, SolveError, solve_explained};
+use crate::sudoku::{
+    Cell, Check, Conflict, Explained, Grid, SolveError, check_entries_read, solve_explained,
+};
 use crate::vision::{GridDetection, Lattice, NoGrid};
 
 /// Side of a rectified cell in pixels before normalization (training export uses it too).
@@ -121,6 +127,53 @@ impl Scan {
         Grid::from_values(&self.values)
     }
 
+    /// The read digits split into printed givens and handwritten entries, and the
+    /// pencil-mark cells. Without a handwriting probability on every digit reading (a model
+    /// without the `kind` output) every digit counts as a given and `kinds_known` is false.
+    pub fn written(&self) -> Written {
+        let kinds_known = self.readings.iter().any(|r| r.handwritten.is_some())
+            && self
+                .readings
+                .iter()
+                .all(|r| r.class.digit().is_none() || r.handwritten.is_some());
+        let mut w = Written {
+            givens: [0; 81],
+            entries: [0; 81],
+            pencil: [false; 81],
+            kinds_known,
+        };
+        for (i, r) in self.readings.iter().enumerate().take(81) {
+            w.pencil[i] = r.class == CellClass::PencilMarks;
+            let handwritten = kinds_known && r.writing() == Some(Writing::Handwritten);
+            if handwritten {
+                w.entries[i] = self.values[i];
+            } else {
+                w.givens[i] = self.values[i];
+            }
+        }
+        w
+    }
+
+    /// Checks the handwritten entries against the printed givens (see
+    /// `sudoku::check_entries_read`: an entry read uncertain that disagrees with the solution
+    /// is unsure, not wrong); refused when the model cannot tell them apart.
+    pub fn check(&self) -> Result<Check, CheckUnavailable> {
+        let w = self.written();
+        if !w.kinds_known {
+            return Err(CheckUnavailable::NoKindOutput);
+        }
+        Ok(check_entries_read(
+            &w.givens,
+            &w.entries,
+            &self.uncertain_mask(),
+        ))
+    }
+
+    /// Whether each cell's reading is uncertain, row-major.
+    pub fn uncertain_mask(&self) -> [bool; 81] {
+        std::array::from_fn(|i| self.readings.get(i).is_some_and(CellReading::is_uncertain))
+    }
+
     /// Explained, step-by-step solve of the read grid (or of the repaired grid when the read
     /// one is not a proper puzzle and a repair exists).
     pub fn explain(&self) -> Result<Explained, SolveError> {
@@ -130,6 +183,33 @@ impl Scan {
         };
         solve_explained(&Grid::from_values(&values))
     }
+}
+
+/// The read digits split by how they were written (see [`Scan::written`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// Printed digits (the puzzle's givens), 0 elsewhere. Every digit when the kinds are not
+    /// known.
+    pub givens: [u8; 81],
+    /// Handwritten digits (the solver's entries), 0 elsewhere; all 0 when the kinds are not
+    /// known.
+    pub entries: [u8; 81],
+    /// Cells read as holding pencil marks.
+    pub pencil: [bool; 81],
+    /// Whether the model told print from handwriting (it has the `kind` output). When false,
+    /// `givens` holds every digit: entries cannot be told apart.
+    pub kinds_known: bool,
+}
+
+/// Why a scan's entries cannot be checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CheckUnavailable {
+    /// The digit model has no `kind` output.
+    #[error(
+        "the digit model cannot tell printed givens from handwritten entries (it has no `kind` \
+         output), so entries cannot be checked"
+    )]
+    NoKindOutput,
 }
 
 /// Runs the pipeline; holds the loaded classifier.

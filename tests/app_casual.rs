@@ -477,6 +477,7 @@ impl sudoku_lens::app::pipeline::PhotoScanner for ReadsPuzzle {
                 confidence: [0.99; 81],
             }),
             repair: None,
+            writing: None,
         })
     }
 }

@@ -73,6 +73,7 @@ impl PhotoScanner for FixedScanner {
             lattice: None,
             reading: Some(self.0.clone()),
             repair: None,
+            writing: None,
         })
     }
 }

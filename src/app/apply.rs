@@ -45,6 +45,7 @@ impl SudokuLensApp {
     /// The board changed (new scan or edit): new generation, solve off the UI thread.
     pub(super) fn board_changed(&mut self, new_puzzle: bool) {
         self.puzzle.generation += 1;
+        self.puzzle.check = None;
         if new_puzzle {
             self.ui.selected = None;
         }
@@ -61,6 +62,8 @@ impl SudokuLensApp {
                 solver.request(SolveRequest {
                     generation: self.puzzle.generation,
                     values: self.puzzle.board.values,
+                    entries: self.puzzle.board.entries,
+                    from_start: self.puzzle.full_path,
                 });
                 self.puzzle.solve = SolveState::Solving;
             }
@@ -282,6 +285,12 @@ impl SudokuLensApp {
             }
             Command::SetShowSolution(on) => self.settings.show_solution = on,
             Command::SetShowCandidates(on) => self.settings.show_candidates = on,
+            Command::SetFullPath(on) => {
+                if self.puzzle.full_path != on {
+                    self.puzzle.full_path = on;
+                    self.board_changed(false);
+                }
+            }
             Command::CopyPuzzle => {
                 let text = self.puzzle.board.to_text();
                 if let Some(ctx) = &self.threads.ctx {

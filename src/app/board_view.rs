@@ -5,7 +5,7 @@
 
 use egui::{Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 
-use crate::sudoku::{Candidate, Cell, CellSet, Role, Step};
+use crate::sudoku::{Candidate, Cell, CellSet, Check, Role, Step};
 
 use super::command::Command;
 use super::steps_view::where_houses;
@@ -44,6 +44,9 @@ pub fn role_color(role: Role) -> Color32 {
 pub struct BoardView<'a> {
     /// Digits and flags.
     pub board: &'a Board,
+    /// The handwritten entries' check (entries in pen colour, wrong ones red with the
+    /// reason on hover).
+    pub check: Option<&'a Check>,
     /// The solution walk, when solved.
     pub walk: Option<&'a Walkthrough>,
     /// The selected cell.
@@ -107,6 +110,12 @@ pub const MAX_SIDE: f32 = 460.0;
 pub const FOCUS_STROKE: Color32 = Color32::from_rgb(20, 90, 230);
 /// Revealed solution digits.
 pub const REVEALED_COLOR: Color32 = Color32::from_rgb(20, 140, 70);
+/// The user's handwritten entries on a half-done puzzle: a pen's ink.
+pub const PEN_COLOR: Color32 = Color32::from_rgb(70, 40, 170);
+/// A wrong handwritten entry's digit (and its outline on the photo).
+pub const WRONG_ENTRY_COLOR: Color32 = Color32::from_rgb(215, 20, 20);
+/// A wrong handwritten entry's cell.
+pub const WRONG_ENTRY_FILL: Color32 = Color32::from_rgb(255, 200, 200);
 
 /// Draws the board and handles clicks and digit keys.
 pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>) -> Rect {
@@ -123,6 +132,10 @@ pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>)
         )
     };
     let conflicts = view.board.conflicts();
+    let mut wrong: [Option<String>; 81] = std::array::from_fn(|_| None);
+    for (cell, why) in super::entries_view::wrong_entries(view.check) {
+        wrong[cell.index()] = Some(why);
+    }
     let grid = view.walk.map(|w| w.grid());
     let visible = step_visibility(view.hint);
     let step: Option<&Step> = view
@@ -135,8 +148,18 @@ pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>)
     // Interaction first (so the painting below reflects this frame's clicks next frame).
     for c in Cell::all() {
         let value = shown_value(view, c);
-        let response = ui.interact(cell_rect(c), id.with(c.index()), Sense::click());
-        let label = cell_label(c, value);
+        let mut response = ui.interact(cell_rect(c), id.with(c.index()), Sense::click());
+        let mut label = cell_label(c, value);
+        if view.board.is_entry(c) {
+            label.push_str(if wrong[c.index()].is_some() {
+                ", your entry, wrong"
+            } else {
+                ", your entry"
+            });
+        }
+        if let Some(why) = &wrong[c.index()] {
+            response = response.on_hover_text(why.as_str());
+        }
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
         if response.clicked() {
             cmds.push(Command::SelectCell(Some(c)));
@@ -209,7 +232,9 @@ pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>)
     }
     for c in Cell::all() {
         let i = c.index();
-        let fill = if conflicts[i] {
+        let fill = if wrong[i].is_some() {
+            Some(WRONG_ENTRY_FILL)
+        } else if conflicts[i] {
             Some(CONFLICT_FILL)
         } else if view.board.uncertain[i] {
             Some(UNCERTAIN_FILL)
@@ -246,7 +271,11 @@ pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>)
         let r = cell_rect(c);
         let board_value = view.board.values[i];
         if board_value != 0 {
-            let color = if view.board.is_edited(c) {
+            let color = if wrong[i].is_some() {
+                WRONG_ENTRY_COLOR
+            } else if view.board.is_entry(c) {
+                PEN_COLOR
+            } else if view.board.is_edited(c) {
                 Color32::from_rgb(20, 70, 200)
             } else {
                 Color32::BLACK

@@ -108,6 +108,9 @@ pub enum Command {
     SetShowSolution(bool),
     /// Show candidates on the board or not.
     SetShowCandidates(bool),
+    /// On a half-done puzzle: walk the full path from the printed givens (`true`) or go on
+    /// from the givens plus the right handwritten entries (`false`).
+    SetFullPath(bool),
     /// Copy the puzzle as 81 characters to the clipboard.
     CopyPuzzle,
     /// Show the Save dialog and write the annotated PNG.

@@ -2,7 +2,8 @@
 //! lattice — the lattice itself (yellow while searching, orange while following or reading,
 //! green when locked), the solution written into the empty cells, and the current step
 //! (pattern cells, placements, eliminated candidates as struck digits in their candidate
-//! positions, chain links). Whether the solution and the
+//! positions, chain links), and a half-done puzzle's wrong handwritten entries outlined in red
+//! on the paper with the reason on hover. Whether the solution and the
 //! step may be drawn on this picture is the caller's decision.
 
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2};
@@ -14,7 +15,7 @@ use crate::annotate::projection::image_from_grid;
 use crate::annotate::strokes::digit_strokes;
 
 use super::board_view::{
-    ELIMINATION_COLOR, PLACEMENT_FILL, candidate_offset, draw_link, role_color,
+    ELIMINATION_COLOR, PLACEMENT_FILL, WRONG_ENTRY_COLOR, candidate_offset, draw_link, role_color,
 };
 use super::geometry::ScreenFromImage;
 use crate::live::LiveState;
@@ -30,6 +31,8 @@ pub struct Overlay<'a> {
     pub solution: Option<(&'a [u8; 81], &'a [u8; 81])>,
     /// The current step, and whether to show it fully (`false`: pattern only).
     pub step: Option<(&'a Step, bool)>,
+    /// Wrong handwritten entries and why (outlined in red, the reason on hover).
+    pub wrong: &'a [(Cell, String)],
 }
 
 /// Draws the image filling the available space, then the overlay; returns the image's
@@ -146,6 +149,27 @@ pub fn image_ui(
                 );
             }
         }
+    }
+
+    // Wrong entries: outlined in red on the paper; hovering one says why.
+    for (cell, why) in overlay.wrong {
+        let (x, y) = (cell.col() as f32, cell.row() as f32);
+        let corners = [
+            to_screen(x, y),
+            to_screen(x + 1.0, y),
+            to_screen(x + 1.0, y + 1.0),
+            to_screen(x, y + 1.0),
+        ];
+        painter.add(Shape::closed_line(
+            corners.to_vec(),
+            Stroke::new((cell_px * 0.08).clamp(2.0, 5.0), WRONG_ENTRY_COLOR),
+        ));
+        let area = Rect::from_points(&corners);
+        let id = egui::Id::unique("sudoku-lens-wrong-entry").with(cell.index());
+        let label = format!("{cell} wrong on the photo");
+        ui.interact(area, id, Sense::hover())
+            .on_hover_text(why.as_str())
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &label));
     }
 
     // The solution, written on the paper.

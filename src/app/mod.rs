@@ -18,6 +18,7 @@ mod apply;
 pub mod board_view;
 pub mod command;
 mod diagnostics;
+pub mod entries_view;
 pub mod file_picker;
 mod fill_worker;
 pub mod geometry;
@@ -206,6 +207,11 @@ impl SudokuLensApp {
     /// The solve state.
     pub fn solve_state(&self) -> &SolveState {
         &self.puzzle.solve
+    }
+
+    /// The handwritten entries' check of the board shown (boards with entries, once solved).
+    pub fn check(&self) -> Option<&crate::sudoku::Check> {
+        self.puzzle.check.as_deref()
     }
 
     /// The source status.

@@ -308,6 +308,7 @@ impl SudokuLensApp {
             ui.heading("Board — reading…");
             let view = board_view::BoardView {
                 board: &reading,
+                check: None,
                 walk: None,
                 selected: None,
                 show_candidates: false,
@@ -339,6 +340,7 @@ impl SudokuLensApp {
         let revealed = self.revealed_cells();
         let view = board_view::BoardView {
             board: &self.puzzle.board,
+            check: self.puzzle.check.as_deref(),
             walk: self.puzzle.solve.walkthrough(),
             selected: self.ui.selected,
             show_candidates: self.settings.show_candidates,
@@ -347,6 +349,14 @@ impl SudokuLensApp {
             max_side,
         };
         board_view::board_ui(ui, view, cmds);
+        super::entries_view::entries_ui(
+            ui,
+            &self.puzzle.board,
+            self.puzzle.check.as_deref(),
+            self.puzzle.full_path,
+            self.ui.selected,
+            cmds,
+        );
         let uncertain = self.puzzle.board.uncertain.iter().filter(|&&u| u).count();
         let conflicts = self.puzzle.board.conflict_words();
         if uncertain > 0 {
@@ -438,11 +448,13 @@ impl SudokuLensApp {
             .filter(|_| same_paper)
             .and_then(|w| w.current())
             .and_then(|s| visible.map(|full| (s, full)));
+        let wrong = super::entries_view::wrong_entries(self.puzzle.check.as_deref());
         let overlay = image_view::Overlay {
             lattice: self.live.lattice.as_ref(),
             state: self.live.state,
             solution,
             step,
+            wrong: &wrong,
         };
         let size = Vec2::new(view.image.width() as f32, view.image.height() as f32);
         image_view::image_ui(ui, &view.texture, size, overlay);

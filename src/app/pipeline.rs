@@ -31,6 +31,16 @@ impl Reading {
     }
 }
 
+/// How the digits of a still photo were written: the handwritten entries and the pencil-mark
+/// cells (from a model that tells handwriting from print).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PhotoWriting {
+    /// Cells holding a handwritten digit (the solver's entry).
+    pub entries: [bool; 81],
+    /// Cells holding pencil marks.
+    pub pencil: [bool; 81],
+}
+
 /// Everything a still photo yields.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct PhotoScan {
@@ -40,6 +50,9 @@ pub struct PhotoScan {
     pub reading: Option<Reading>,
     /// A repair, when the reading is not a valid unique puzzle (never one with no changes).
     pub repair: Option<Repair>,
+    /// Handwritten entries and pencil marks; `None` when the model cannot tell handwriting
+    /// from print (every digit is then a given).
+    pub writing: Option<PhotoWriting>,
 }
 
 /// Scans one still image. Called on a worker thread.
@@ -79,6 +92,7 @@ impl PhotoScanner for KnownGrid {
             lattice: self.0,
             reading: None,
             repair: None,
+            writing: None,
         })
     }
 }

@@ -92,11 +92,30 @@ impl SudokuLensApp {
                     self.puzzle.photo = path;
                     if let Some(reading) = scan.reading {
                         let uncertain = reading.uncertain();
-                        self.load_board(Board::new(reading.values, uncertain, scan.repair));
+                        let mut board = Board::new(reading.values, uncertain, scan.repair);
+                        if let Some(w) = &scan.writing {
+                            board = board.with_writing(w.entries, w.pencil);
+                        }
+                        self.load_board(board);
                         let n = self.puzzle.board.filled();
+                        let entries = self.puzzle.board.entries.iter().filter(|&&e| e).count();
+                        let writing = match &scan.writing {
+                            Some(_) if entries > 0 => {
+                                format!(
+                                    " ({entries} handwritten, checked against the printed ones)"
+                                )
+                            }
+                            Some(_) => String::new(),
+                            None => " (this model cannot tell handwriting from print: every digit \
+                                     is taken as printed)"
+                                .to_string(),
+                        };
                         self.say(
                             Severity::Info,
-                            format!("read {n} digits from {label} in {} ms", r.took.as_millis()),
+                            format!(
+                                "read {n} digits{writing} from {label} in {} ms",
+                                r.took.as_millis()
+                            ),
                         );
                     }
                 }
@@ -132,6 +151,7 @@ impl SudokuLensApp {
         if let Some(r) = result
             && r.generation == self.puzzle.generation
         {
+            self.puzzle.check = r.check;
             self.puzzle.solve = match r.result {
                 Ok(explained) => {
                     let mut walk = Walkthrough::new(explained);
@@ -145,6 +165,8 @@ impl SudokuLensApp {
                     );
                     SolveState::Solved(Box::new(walk))
                 }
+                // With handwritten entries only the printed givens were solved.
+                Err(msg) if self.puzzle.board.has_entries() => SolveState::Unsolvable(msg),
                 Err(msg) => SolveState::Unsolvable(match self.puzzle.board.dead_end() {
                     Some(place) => format!("{msg}: {place}"),
                     None => format!(

@@ -201,6 +201,11 @@ pub(crate) struct PuzzleState {
     pub edited: bool,
     /// The solve of the current generation.
     pub solve: SolveState,
+    /// The handwritten entries' check of the current generation (boards with entries).
+    pub check: Option<Arc<crate::sudoku::Check>>,
+    /// Walk the full path from the printed givens, not from the givens plus the right
+    /// entries.
+    pub full_path: bool,
     /// The step to go to once the restored puzzle is solved.
     pub restore_step: Option<usize>,
     /// The camera puzzle the board was loaded from (`None`: not from the camera session).
@@ -223,6 +228,8 @@ impl Default for PuzzleState {
             generation: 0,
             edited: false,
             solve: SolveState::default(),
+            check: None,
+            full_path: false,
             restore_step: None,
             camera: None,
             history: History::default(),

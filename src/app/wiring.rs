@@ -13,7 +13,7 @@ use crate::live::{LiveAnalyzer, LiveReader};
 use crate::scan::Scanner;
 use crate::session::LoadFailure;
 
-use super::pipeline::{PhotoScan, PhotoScanner, Pipeline, Reading};
+use super::pipeline::{PhotoScan, PhotoScanner, PhotoWriting, Pipeline, Reading};
 
 /// The bundled recognizer.
 pub fn default_pipeline() -> Pipeline {
@@ -59,10 +59,21 @@ impl PhotoScanner for BundledPhotoScanner {
         };
         let scan = scanner.scan_gray(&gray)?;
         drop(guard);
+        let written = scan.written();
+        // With handwritten entries the repair of all digits as givens does not apply: the
+        // entries are checked against the printed digits instead.
+        let has_entries = written.entries.iter().any(|&v| v != 0);
+        let writing = written.kinds_known.then(|| PhotoWriting {
+            entries: written.entries.map(|v| v != 0),
+            pencil: written.pencil,
+        });
         Ok(PhotoScan {
+            writing,
             lattice: Some(scan.detection.lattice()),
             reading: Some(reading_of(&scan.values, &scan.readings)),
-            repair: scan.repair.filter(|r| !r.changes.is_empty()),
+            repair: scan
+                .repair
+                .filter(|r| !r.changes.is_empty() && !has_entries),
         })
     }
 }

@@ -1,7 +1,8 @@
 //! The app's worker threads, each named and each talking to the UI only through a bounded
 //! [`Mailbox`] (newest wins) plus a `notify` callback (the UI's `request_repaint`):
 //!
-//! - `solver`: solves the board with the explained solver, newest request wins;
+//! - `solver`: checks a half-done board's handwritten entries and solves the board with the
+//!   explained solver (`session::solve_progress`), newest request wins;
 //! - `scanner`: feeds the newest camera frame (stale frames are dropped by the mailbox) to the
 //!   live path ([`crate::live`]) and reports each [`ScanUpdate`], waking the UI only when
 //!   there is something new to show;
@@ -18,8 +19,8 @@ use image::RgbImage;
 
 use crate::camera::{Frame, Mailbox};
 use crate::live::{FrameWork, LiveOutput};
-use crate::session::LoadFailure;
-use crate::sudoku::{Explained, Grid, solve_explained};
+use crate::session::{Board, LoadFailure, solve_progress};
+use crate::sudoku::{Check, Explained};
 
 use super::pipeline::{LiveAnalyzerFactory, PhotoScan, PhotoScanner};
 
@@ -33,6 +34,10 @@ pub struct SolveRequest {
     pub generation: u64,
     /// The values (0 empty).
     pub values: [u8; 81],
+    /// Cells holding handwritten entries (checked against the other digits, the givens).
+    pub entries: [bool; 81],
+    /// Solve from the givens alone, not from the givens plus the right entries.
+    pub from_start: bool,
 }
 
 /// The answer to a [`SolveRequest`].
@@ -42,6 +47,8 @@ pub struct SolveResult {
     pub generation: u64,
     /// The explained solution, or why there is none.
     pub result: Result<Arc<Explained>, String>,
+    /// The handwritten entries' check, for a board with entries.
+    pub check: Option<Arc<Check>>,
     /// How long solving took.
     pub took: Duration,
 }
@@ -71,13 +78,17 @@ impl SolverWorker {
                             continue;
                         };
                         let start = Instant::now();
-                        let result = solve_explained(&Grid::from_values(&req.values))
-                            .map(Arc::new)
-                            .map_err(|e| e.to_string());
+                        let board = Board::new(req.values, [false; 81], None)
+                            .with_writing(req.entries, [false; 81]);
+                        let (result, check) = match solve_progress(&board, req.from_start) {
+                            Ok(p) => (Ok(Arc::new(p.explained)), p.check.map(Arc::new)),
+                            Err(e) => (Err(e), None),
+                        };
                         tracing::debug!(generation = req.generation, ok = result.is_ok(), "solved");
                         results.put(SolveResult {
                             generation: req.generation,
                             result,
+                            check,
                             took: start.elapsed(),
                         });
                         notify();
@@ -426,6 +437,8 @@ mod tests {
         worker.request(SolveRequest {
             generation: 3,
             values,
+            entries: [false; 81],
+            from_start: false,
         });
         let res = worker.results.wait_take(Duration::from_secs(30)).unwrap();
         assert_eq!(res.generation, 3);
@@ -437,6 +450,8 @@ mod tests {
         worker.request(SolveRequest {
             generation: 4,
             values: bad,
+            entries: [false; 81],
+            from_start: false,
         });
         let res = worker.results.wait_take(Duration::from_secs(30)).unwrap();
         assert_eq!(res.generation, 4);

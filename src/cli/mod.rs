@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 #[cfg(feature = "gui")]
 pub mod app;
+pub mod check;
 pub mod count;
 pub mod dataset;
 pub mod eval;

@@ -189,7 +189,10 @@ fn write_debug(
 /// (81), `uncertain` (cell names), `solution` (81 chars or null), `unique`, `repair`
 /// (null or `{changes, grid, solution}`), `conflicts`, `corners` (TL, TR, BR, BL as the
 /// puzzle reads), `rotation_deg` (how far the puzzle appears turned clockwise: 0, 90,
-/// 180 or 270), and `error` when there is no solution (exit status 1).
+/// 180 or 270), `givens` / `entries` (81 chars: the printed / handwritten digits, `.`
+/// elsewhere), `pencil` (81 chars, `p` where a cell holds pencil marks), `kinds_known`
+/// (false when the model cannot tell print from handwriting: then every digit is in
+/// `givens`), and `error` when there is no solution (exit status 1).
 fn report_json(scan: &Scan) -> serde_json::Value {
     let repair = scan.repair.as_ref().map(|r| {
         serde_json::json!({
@@ -201,8 +204,13 @@ fn report_json(scan: &Scan) -> serde_json::Value {
             "solution": values_line(&r.solution, '.'),
         })
     });
+    let written = scan.written();
     let mut json = serde_json::json!({
         "grid": values_line(&scan.values, '.'),
+        "givens": values_line(&written.givens, '.'),
+        "entries": values_line(&written.entries, '.'),
+        "pencil": super::check::pencil_line(&written.pencil),
+        "kinds_known": written.kinds_known,
         "confidence": scan.readings.iter().map(|r| r.confidence).collect::<Vec<_>>(),
         "uncertain": scan.uncertain_cells().iter().map(|c| c.to_string()).collect::<Vec<_>>(),
         "solution": scan.best_solution().map(|s| values_line(&s, '.')),
@@ -239,10 +247,32 @@ fn report_text(scan: &Scan) -> String {
             scan.rotation_deg()
         ));
     }
-    out.push_str("read grid (`?` before a cell marks an uncertain reading, `.` empty):\n");
+    let written = scan.written();
+    if written.kinds_known {
+        out.push_str(
+            "read grid (`?` before a cell marks an uncertain reading, `+` a handwritten entry, \
+             `.` empty):\n",
+        );
+    } else {
+        out.push_str(
+            "read grid (`?` before a cell marks an uncertain reading, `.` empty; this model \
+             cannot tell handwritten entries from printed givens):\n",
+        );
+    }
     out.push_str(&boxed_board(&scan.values, |c| {
-        scan.readings[c.index()].is_uncertain().then_some('?')
+        let i = c.index();
+        if scan.readings[i].is_uncertain() {
+            Some('?')
+        } else {
+            (written.entries[i] != 0).then_some('+')
+        }
     }));
+    let pencil = written.pencil.iter().filter(|&&p| p).count();
+    if pencil > 0 {
+        out.push_str(&format!(
+            "{pencil} cell(s) hold pencil marks (read as empty)\n"
+        ));
+    }
     for c in &scan.conflicts {
         out.push_str(&format!(
             "conflict: {} appears in both {} and {}\n",

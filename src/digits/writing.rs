@@ -1,10 +1,54 @@
 //! How well a reading tells the puzzle's printed givens from the solver's handwriting, scored
-//! against a printed-givens mask (`dataset::parse_givens`). Pure arithmetic over readings,
-//! labels and the mask; whoever reads photos (`eval`) supplies them.
+//! against a printed-givens mask (`dataset::parse_givens`), and whether checking the entries
+//! read (`sudoku::check_entries`) gives the verdict the labels and mask give. Pure arithmetic
+//! over readings, labels and the mask; whoever reads photos (`eval`) supplies them.
 
 use serde::Serialize;
 
 use super::{CellReading, Writing};
+use crate::sudoku::{Check, check_entries_read};
+
+/// The verdict of checking a photo's entries: the wrong cells (row-major indices) of a puzzle
+/// with exactly one solution; `None` for no verdict (the givens are not a proper puzzle, or
+/// the entries could not be told apart).
+pub type Verdict = Option<Vec<usize>>;
+
+/// The verdict of `check_entries_read` on `givens` and `entries` read with `unsure` cells
+/// (entries read unsure are never named wrong).
+pub fn verdict_of(givens: &[u8; 81], entries: &[u8; 81], unsure: &[bool; 81]) -> Verdict {
+    match check_entries_read(givens, entries, unsure) {
+        check @ Check::Checked { unique: true, .. } => {
+            Some(check.wrong_cells().iter().map(|c| c.index()).collect())
+        }
+        _ => None,
+    }
+}
+
+/// `values` split by the printed-givens `mask`: (digits where printed, digits elsewhere).
+pub fn split_by_mask(values: &[u8; 81], mask: &[bool; 81]) -> ([u8; 81], [u8; 81]) {
+    let mut givens = [0u8; 81];
+    let mut entries = [0u8; 81];
+    for i in 0..81 {
+        let v = if (1..=9).contains(&values[i]) {
+            values[i]
+        } else {
+            0
+        };
+        if mask[i] {
+            givens[i] = v;
+        } else {
+            entries[i] = v;
+        }
+    }
+    (givens, entries)
+}
+
+/// The verdict the labels (0–10) and the printed-givens mask give: the truth a check of the
+/// photo is scored against.
+pub fn true_verdict(labels: &[u8; 81], mask: &[bool; 81]) -> Verdict {
+    let (givens, entries) = split_by_mask(labels, mask);
+    verdict_of(&givens, &entries, &[false; 81])
+}
 
 /// The printed/handwritten score of one photo.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -76,6 +120,28 @@ mod tests {
             Some(h) => r.with_handwritten(h),
             None => r,
         }
+    }
+
+    #[test]
+    fn verdicts_name_the_wrong_entries() {
+        let labels = crate::sudoku::parse_values(
+            "003020600900305001001806400008102900700000008006708200002609500800203009005010300",
+        )
+        .unwrap();
+        let mask = labels.map(|v| v != 0);
+        let solution = crate::sudoku::solver::solve_values(&labels, 1)
+            .first
+            .unwrap();
+        let mut half = labels;
+        half[0] = solution[0];
+        half[1] = solution[1] % 9 + 1; // a wrong entry
+        half[4] = 10; // pencil marks
+        assert_eq!(true_verdict(&half, &mask), Some(vec![1]));
+        assert_eq!(true_verdict(&labels, &mask), Some(vec![]));
+        // Every digit taken for print: the givens have no solution, no verdict.
+        assert_eq!(true_verdict(&half, &[true; 81]), None);
+        let (g, e) = split_by_mask(&half, &mask);
+        assert_eq!((g[0], e[0], e[1], e[4]), (0, solution[0], half[1], 0));
     }
 
     #[test]

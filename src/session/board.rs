@@ -1,6 +1,8 @@
 //! The [`Board`]: the 81 digits being worked on — as recognized or loaded, after the user's
 //! edits — with the cells the recognizer doubted, the repeated digits, and the repair the
-//! recognizer proposed. Also whether the board is worth sending to the solver.
+//! recognizer proposed, and for a half-done puzzle which digits are the solver's handwritten
+//! entries (the rest are the printed givens) and which cells hold pencil marks. Also whether
+//! the board is worth sending to the solver.
 //!
 //! Owns no solving (see [`super::walkthrough`]) and no persistence (see [`super::persist`]).
 
@@ -21,6 +23,12 @@ pub struct Board {
     pub uncertain: [bool; 81],
     /// A proposed repair of the recognized values, if they are not a valid unique puzzle.
     pub repair: Option<Repair>,
+    /// Cells read as handwritten entries (the solver's own digits, checked against the
+    /// printed givens rather than solved from); all false for a typed puzzle or a model that
+    /// cannot tell handwriting from print.
+    pub entries: [bool; 81],
+    /// Cells read as holding pencil marks (empty for solving; which digits is not read).
+    pub pencil: [bool; 81],
 }
 
 impl Default for Board {
@@ -38,7 +46,36 @@ impl Board {
             values,
             uncertain,
             repair,
+            entries: [false; 81],
+            pencil: [false; 81],
         }
+    }
+
+    /// The board with the cells read as handwritten entries and as pencil marks.
+    pub fn with_writing(mut self, entries: [bool; 81], pencil: [bool; 81]) -> Board {
+        self.entries = entries;
+        self.pencil = pencil;
+        self
+    }
+
+    /// Whether any digit on the board is a handwritten entry.
+    pub fn has_entries(&self) -> bool {
+        (0..81).any(|i| self.entries[i] && self.values[i] != 0)
+    }
+
+    /// Whether `cell` holds a handwritten entry.
+    pub fn is_entry(&self, cell: Cell) -> bool {
+        self.entries[cell.index()] && self.values[cell.index()] != 0
+    }
+
+    /// The printed givens: every digit that is not a handwritten entry.
+    pub fn givens(&self) -> [u8; 81] {
+        std::array::from_fn(|i| if self.entries[i] { 0 } else { self.values[i] })
+    }
+
+    /// The handwritten entries' digits, 0 elsewhere.
+    pub fn entry_values(&self) -> [u8; 81] {
+        std::array::from_fn(|i| if self.entries[i] { self.values[i] } else { 0 })
     }
 
     /// Reads a board from puzzle text in the 81-cell form of [`crate::sudoku::parse_puzzle`]
@@ -88,15 +125,19 @@ impl Board {
     /// Why the board is not sent to the solver (too few digits, a repeated digit); `None` when
     /// it should be solved. An empty board is not unsolvable, just idle: callers check
     /// [`Board::filled`] first.
+    /// With handwritten entries only the printed givens are solved (the entries are checked
+    /// against them), so only they must be enough and must not repeat.
     pub fn unsolvable_reason(&self) -> Option<String> {
-        let filled = self.filled();
+        let givens = self.givens();
+        let filled = givens.iter().filter(|&&v| v != 0).count();
+        let printed = if self.has_entries() { " printed" } else { "" };
         if filled < MIN_CLUES {
             return Some(format!(
-                "only {filled} digits — a Sudoku needs at least {MIN_CLUES}"
+                "only {filled}{printed} digits — a Sudoku needs at least {MIN_CLUES}"
             ));
         }
-        if let Some(words) = self.conflict_words() {
-            return Some(format!("the red cells repeat a digit: {words}"));
+        if let Some(words) = conflict_words_of(&givens) {
+            return Some(format!("the red cells repeat a{printed} digit: {words}"));
         }
         None
     }
@@ -104,24 +145,7 @@ impl Board {
     /// The repeated digits in words naming the cells, e.g. `3 is in both r1c1 and r1c3
     /// (row 1)`, at most three, `None` when nothing repeats.
     pub fn conflict_words(&self) -> Option<String> {
-        let all = conflicts_of(&self.values);
-        let mut words: Vec<String> = all
-            .iter()
-            .take(3)
-            .map(|c| {
-                format!(
-                    "{} is in both {} and {} ({})",
-                    c.digit,
-                    c.first,
-                    c.second,
-                    house_words(c.house)
-                )
-            })
-            .collect();
-        if all.len() > 3 {
-            words.push(format!("{} more", all.len() - 3));
-        }
-        (!words.is_empty()).then(|| words.join("; "))
+        conflict_words_of(&self.values)
     }
 
     /// Where a board with no solution runs dry, found by filling in singles: the first cell
@@ -191,6 +215,28 @@ pub fn house_words(h: House) -> String {
         HouseKind::Box => "box",
     };
     format!("{kind} {}", h.number() + 1)
+}
+
+/// The repeated digits of `values` in words (see [`Board::conflict_words`]).
+fn conflict_words_of(values: &[u8; 81]) -> Option<String> {
+    let all = conflicts_of(values);
+    let mut words: Vec<String> = all
+        .iter()
+        .take(3)
+        .map(|c| {
+            format!(
+                "{} is in both {} and {} ({})",
+                c.digit,
+                c.first,
+                c.second,
+                house_words(c.house)
+            )
+        })
+        .collect();
+    if all.len() > 3 {
+        words.push(format!("{} more", all.len() - 3));
+    }
+    (!words.is_empty()).then(|| words.join("; "))
 }
 
 fn after_singles(filled: usize) -> String {

@@ -1,5 +1,7 @@
 //! The puzzle being worked on, as plain data: the [`Board`] (recognized digits, user edits,
-//! uncertain and conflicting cells, the suggested repair), the [`Walkthrough`] of its explained
+//! uncertain and conflicting cells, the suggested repair, a half-done puzzle's handwritten
+//! entries and pencil-mark cells), the [`Progress`] of a half-done puzzle (its entries checked,
+//! the position to go on from), the [`Walkthrough`] of its explained
 //! solution with the [`SolveState`], the undo [`History`] of board edits, what is remembered
 //! between runs ([`Settings`], [`SavedPuzzle`]), and why a photo did not load in plain words
 //! ([`LoadFailure`], [`Advice`]).
@@ -10,6 +12,7 @@
 pub mod board;
 pub mod history;
 pub mod persist;
+pub mod progress;
 pub mod trouble;
 pub mod walkthrough;
 
@@ -18,5 +21,6 @@ pub use history::History;
 pub use persist::{
     PUZZLE_KEY, ResolutionRequest, SEQUENCE_FPS_RANGE, SETTINGS_KEY, SavedPuzzle, Settings,
 };
+pub use progress::{Progress, solve_progress, start_position};
 pub use trouble::{Advice, LoadFailure};
 pub use walkthrough::{HintLevel, SolveState, Walkthrough};

@@ -129,6 +129,10 @@ pub struct SavedPuzzle {
     pub values: String,
     /// Indices of cells flagged uncertain.
     pub uncertain: Vec<u8>,
+    /// Indices of cells read as handwritten entries (a half-done photo).
+    pub entries: Vec<u8>,
+    /// Indices of cells read as holding pencil marks.
+    pub pencil: Vec<u8>,
     /// Step position in the walkthrough.
     pub step: usize,
     /// Where the puzzle came from (file name, "camera", …).
@@ -146,9 +150,9 @@ impl SavedPuzzle {
         SavedPuzzle {
             recognized,
             values: board.to_text(),
-            uncertain: (0..81u8)
-                .filter(|&i| board.uncertain[usize::from(i)])
-                .collect(),
+            uncertain: indices(&board.uncertain),
+            entries: indices(&board.entries),
+            pencil: indices(&board.pencil),
             step,
             label: label.to_string(),
             photo: None,
@@ -178,13 +182,24 @@ impl SavedPuzzle {
         for c in Cell::all() {
             board.values[c.index()] = values.values[c.index()];
         }
-        for &i in &self.uncertain {
-            if let Some(c) = Cell::new(usize::from(i)) {
-                board.uncertain[c.index()] = true;
+        for (list, flags) in [
+            (&self.uncertain, &mut board.uncertain),
+            (&self.entries, &mut board.entries),
+            (&self.pencil, &mut board.pencil),
+        ] {
+            for &i in list {
+                if let Some(c) = Cell::new(usize::from(i)) {
+                    flags[c.index()] = true;
+                }
             }
         }
         Some(board)
     }
+}
+
+/// The indices of the cells flagged in `flags`.
+fn indices(flags: &[bool; 81]) -> Vec<u8> {
+    (0..81u8).filter(|&i| flags[usize::from(i)]).collect()
 }
 
 #[cfg(test)]
@@ -198,6 +213,8 @@ mod tests {
         let mut board = Board::from_text(text).unwrap();
         board.set(Cell::from_index(0), 4);
         board.uncertain[5] = true;
+        board.entries[1] = true;
+        board.pencil[3] = true;
         let saved = SavedPuzzle::capture(&board, 7, "photo.jpg");
         let json = serde_json::to_string(&saved).unwrap();
         let back: SavedPuzzle = serde_json::from_str(&json).unwrap();

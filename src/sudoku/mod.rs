@@ -4,6 +4,7 @@
 //! Pure logic: knows nothing of images, models or GUIs, and depends only on std, serde,
 //! thiserror and tracing.
 
+pub mod check;
 pub mod explain;
 pub mod format;
 pub mod glossary;
@@ -18,6 +19,7 @@ pub mod technique;
 pub mod techniques;
 pub mod types;
 
+pub use check::{Check, EntryCheck, Proof, Verdict, check_entries, check_entries_read};
 pub use explain::{Explained, SolveError, solve_explained};
 pub use grid::{Candidate, Conflict, Grid, conflicts_of};
 pub use parse::{

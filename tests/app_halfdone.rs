@@ -1,0 +1,163 @@
+//! The app on a half-done puzzle (kittest): a recognizer double reads a photo's printed givens
+//! and four handwritten entries, one of them wrong. The entries are checked against the
+//! givens: the wrong one is named on the board, on the photo and in the panel with the step
+//! that proves it; the walk goes on from the givens plus the right entries, and the switch
+//! shows the full path from the printed givens. A model that cannot tell handwriting from
+//! print says so.
+
+#![cfg(feature = "gui")]
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use common::app::{PUZZLE_TEXT, harness_sized, step_until};
+use egui_kittest::kittest::Queryable;
+use sudoku_lens::app::pipeline::{PhotoScan, PhotoScanner, PhotoWriting, Reading};
+use sudoku_lens::app::{AppOptions, Pipeline, SudokuLensApp};
+use sudoku_lens::session::{LoadFailure, SolveState};
+use sudoku_lens::sudoku::solver::solve_values;
+use sudoku_lens::vision::{Lattice, Point};
+
+/// Givens of the text puzzle plus handwritten entries: `entries` as (cell index, digit).
+struct ReadsHalfDone {
+    entries: Vec<(usize, u8)>,
+    kinds: bool,
+}
+
+fn givens() -> [u8; 81] {
+    std::array::from_fn(|i| PUZZLE_TEXT.as_bytes()[i] - b'0')
+}
+
+impl PhotoScanner for ReadsHalfDone {
+    fn scan(&self, _image: &image::RgbImage) -> Result<PhotoScan, LoadFailure> {
+        let mut values = givens();
+        let mut entries = [false; 81];
+        for &(i, d) in &self.entries {
+            values[i] = d;
+            entries[i] = true;
+        }
+        let mut pencil = [false; 81];
+        pencil[80] = true;
+        Ok(PhotoScan {
+            lattice: Some(Lattice::from_corners([
+                Point::new(20.0, 20.0),
+                Point::new(280.0, 20.0),
+                Point::new(280.0, 280.0),
+                Point::new(20.0, 280.0),
+            ])),
+            reading: Some(Reading {
+                values,
+                confidence: [0.99; 81],
+            }),
+            repair: None,
+            writing: self.kinds.then_some(PhotoWriting { entries, pencil }),
+        })
+    }
+}
+
+fn app_on(scanner: ReadsHalfDone) -> egui_kittest::Harness<'static, SudokuLensApp> {
+    let dir = tempfile::tempdir().unwrap();
+    let photo = dir.path().join("half-done.png");
+    image::RgbImage::from_pixel(300, 300, image::Rgb([230, 230, 230]))
+        .save(&photo)
+        .unwrap();
+    let base = sudoku_lens::app::wiring::default_pipeline();
+    let app = SudokuLensApp::new(
+        AppOptions {
+            start_camera: false,
+            fresh: true,
+            photo: Some(photo),
+            pipeline: Some(Pipeline {
+                photo: Arc::new(scanner),
+                live: base.live,
+            }),
+            ..AppOptions::default()
+        },
+        None,
+    );
+    let mut h = harness_sized(app, 1280.0, 800.0);
+    step_until(
+        &mut h,
+        Duration::from_secs(60),
+        "the photo read and solved",
+        |a| !a.is_busy() && !matches!(a.solve_state(), SolveState::Idle | SolveState::Solving),
+    );
+    h.run_steps(2);
+    h
+}
+
+#[test]
+fn wrong_entries_are_named_and_the_walk_goes_on_from_the_right_ones() {
+    let g = givens();
+    let solution = solve_values(&g, 1).first.unwrap();
+    let empty: Vec<usize> = (0..81).filter(|&i| g[i] == 0).collect();
+    // Three right entries, then one wrong one.
+    let mut entries: Vec<(usize, u8)> = empty[..3].iter().map(|&i| (i, solution[i])).collect();
+    let bad = empty[3];
+    let wrong_digit = solution[bad] % 9 + 1;
+    entries.push((bad, wrong_digit));
+    let mut h = app_on(ReadsHalfDone {
+        entries,
+        kinds: true,
+    });
+    let cell = sudoku_lens::sudoku::Cell::from_index(bad);
+    let check = h.state().check().expect("the entries are checked").clone();
+    assert_eq!(check.wrong_cells(), vec![cell]);
+    let why = check.wrong()[0].text();
+    assert!(
+        why.starts_with(&format!(
+            "{cell}: you wrote {wrong_digit}, but {cell} must be {}",
+            solution[bad]
+        )),
+        "{why}"
+    );
+    // On the board (red, the reason on hover), on the photo, in the panel.
+    h.get_by_label(&format!("{cell} {wrong_digit}, your entry, wrong"));
+    h.get_by_label(&format!(
+        "{} {}, your entry",
+        sudoku_lens::sudoku::Cell::from_index(empty[0]),
+        solution[empty[0]]
+    ));
+    h.get_by_label(&format!("{cell} wrong on the photo"));
+    h.get_by_label("Your entries: 3 right, 1 wrong.");
+    h.get_by_label(&why);
+    // The walk starts from the givens plus the three right entries, never the wrong one.
+    let givens_count = g.iter().filter(|&&v| v != 0).count();
+    let start = |a: &SudokuLensApp| {
+        a.solve_state()
+            .walkthrough()
+            .map(|w| w.explained().puzzle.clone())
+    };
+    let from = start(h.state()).expect("solved");
+    assert_eq!(from.filled_count(), givens_count + 3);
+    assert_eq!(from.value(cell), None);
+    let steps_on = h.state().solve_state().walkthrough().unwrap().len();
+    // The switch: the full path from the printed givens.
+    h.get_by_label("Full path from the start").click();
+    step_until(&mut h, Duration::from_secs(60), "the full path", |a| {
+        start(a).is_some_and(|p| p.filled_count() == givens_count)
+    });
+    let steps_full = h.state().solve_state().walkthrough().unwrap().len();
+    assert!(steps_full > steps_on, "{steps_full} vs {steps_on}");
+    assert_eq!(h.state().check().unwrap().wrong_cells(), vec![cell]);
+}
+
+#[test]
+fn a_model_that_cannot_tell_handwriting_says_so() {
+    let g = givens();
+    let solution = solve_values(&g, 1).first.unwrap();
+    let i = (0..81).find(|&i| g[i] == 0).unwrap();
+    let h = app_on(ReadsHalfDone {
+        entries: vec![(i, solution[i])],
+        kinds: false,
+    });
+    let message = h.state().message().expect("a status message").text.clone();
+    assert!(
+        message.contains("cannot tell handwriting from print"),
+        "{message}"
+    );
+    assert!(h.state().check().is_none());
+    assert!(!h.state().board().has_entries());
+}
