@@ -58,6 +58,13 @@ impl PhotoScanner for ReadsHalfDone {
 }
 
 fn app_on(scanner: ReadsHalfDone) -> egui_kittest::Harness<'static, SudokuLensApp> {
+    app_on_with(scanner, false)
+}
+
+fn app_on_with(
+    scanner: ReadsHalfDone,
+    wgpu: bool,
+) -> egui_kittest::Harness<'static, SudokuLensApp> {
     let dir = tempfile::tempdir().unwrap();
     let photo = dir.path().join("half-done.png");
     image::RgbImage::from_pixel(300, 300, image::Rgb([230, 230, 230]))
@@ -77,7 +84,14 @@ fn app_on(scanner: ReadsHalfDone) -> egui_kittest::Harness<'static, SudokuLensAp
         },
         None,
     );
-    let mut h = harness_sized(app, 1280.0, 800.0);
+    let mut h = if wgpu {
+        egui_kittest::Harness::builder()
+            .with_size(egui::Vec2::new(1280.0, 800.0))
+            .wgpu()
+            .build_ui_state(|ui, app: &mut SudokuLensApp| app.show(ui), app)
+    } else {
+        harness_sized(app, 1280.0, 800.0)
+    };
     step_until(
         &mut h,
         Duration::from_secs(60),
@@ -160,4 +174,38 @@ fn a_model_that_cannot_tell_handwriting_says_so() {
     );
     assert!(h.state().check().is_none());
     assert!(!h.state().board().has_entries());
+}
+
+/// Rendered: the entries are in pen colour and the wrong one's cell is red (on the board;
+/// the photo gets a red outline).
+#[test]
+fn entries_are_drawn_in_pen_colour_and_the_wrong_one_red() {
+    let g = givens();
+    let solution = solve_values(&g, 1).first.unwrap();
+    let empty: Vec<usize> = (0..81).filter(|&i| g[i] == 0).collect();
+    let mut entries: Vec<(usize, u8)> = empty[..6].iter().map(|&i| (i, solution[i])).collect();
+    entries.push((empty[6], solution[empty[6]] % 9 + 1));
+    let mut h = app_on_with(
+        ReadsHalfDone {
+            entries,
+            kinds: true,
+        },
+        true,
+    );
+    h.step();
+    let img = match h.render() {
+        Ok(img) => img,
+        Err(e) => panic!("wgpu rendering failed (is mesa-vulkan-drivers installed?): {e}"),
+    };
+    img.save(std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("app_halfdone.png"))
+        .ok();
+    let near = |c: [u8; 4], tolerance: i32| {
+        img.pixels()
+            .filter(|p| (0..3).all(|k| (i32::from(p.0[k]) - i32::from(c[k])).abs() <= tolerance))
+            .count()
+    };
+    let pen = near(sudoku_lens::app::board_view::PEN_COLOR.to_array(), 12);
+    let wrong_fill = near(sudoku_lens::app::board_view::WRONG_ENTRY_FILL.to_array(), 6);
+    assert!(pen > 30, "pen-coloured pixels: {pen}");
+    assert!(wrong_fill > 300, "wrong-entry cell pixels: {wrong_fill}");
 }

@@ -164,3 +164,42 @@ fn check_refuses_a_model_without_the_handwriting_output() {
         .unwrap();
     assert_eq!(missing.status.code(), Some(2));
 }
+
+/// `scan --json` with a model that has the handwriting output (the fixture's tiny random
+/// model, so the digits themselves mean nothing): every read digit is in exactly one of
+/// `givens` and `entries`, and `pencil` marks cells only where the grid reads empty.
+#[test]
+fn scan_json_splits_every_digit_into_givens_or_entries() {
+    let set = Dataset::open(common::shared_dataset("kubiesa-val")).unwrap();
+    let out = Command::new(BIN)
+        .args(["scan", "--json", "--model"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kind_output.onnx"))
+        .arg(&set.photos[0].image_path)
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(json["kinds_known"], true, "{json}");
+    let field = |k: &str| json[k].as_str().unwrap().chars().collect::<Vec<char>>();
+    let (grid, givens, entries, pencil) = (
+        field("grid"),
+        field("givens"),
+        field("entries"),
+        field("pencil"),
+    );
+    for f in [&givens, &entries, &pencil] {
+        assert_eq!(f.len(), 81);
+    }
+    for i in 0..81 {
+        let split = match (givens[i], entries[i]) {
+            ('.', e) => e,
+            (g, '.') => g,
+            _ => panic!("cell {i} is both a given and an entry: {json}"),
+        };
+        assert_eq!(split, grid[i], "cell {i}");
+        assert!(
+            pencil[i] == '.' || (pencil[i] == 'p' && grid[i] == '.'),
+            "cell {i}"
+        );
+    }
+}
