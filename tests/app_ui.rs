@@ -34,6 +34,10 @@ fn dataset() -> PathBuf {
     common::shared_dataset("wichtounet-v2-train")
 }
 
+/// A photo of wichtounet-v2-train's held-back fifth (`models/train/holdout/wichtounet.txt`),
+/// for the tests that read through the real model: the model never trained on it.
+const HELD_BACK_PHOTO: &str = "image1001";
+
 fn photo(name: &str) -> PathBuf {
     dataset().join("images").join(format!("{name}.jpg"))
 }
@@ -94,7 +98,7 @@ fn fixed_pipeline(values: [u8; 81], uncertain_cell: Option<usize>) -> Pipeline {
 /// the solution walk starts, and the lattice is locked on the paper.
 #[test]
 fn camera_source_reads_the_givens_of_a_shared_photo() {
-    let name = "image1";
+    let name = HELD_BACK_PHOTO;
     let app = SudokuLensApp::new(
         AppOptions {
             source: Some(photo(name)),
@@ -165,7 +169,7 @@ fn frames_drawn_over(h: &mut Harness<'static, SudokuLensApp>, span: Duration) ->
 /// nothing wakes the UI: no frame is drawn and nothing is analysed over seconds of idling.
 #[test]
 fn a_locked_still_photo_draws_no_frames_while_idle() {
-    let name = "image1";
+    let name = HELD_BACK_PHOTO;
     let app = SudokuLensApp::new(
         AppOptions {
             source: Some(photo(name)),
@@ -379,7 +383,7 @@ fn lock_progress_reading_board_and_overlay_follow_the_live_path() {
 /// A photo opened through the real recognizer shows its givens.
 #[test]
 fn photo_reads_the_givens() {
-    let name = "image1";
+    let name = HELD_BACK_PHOTO;
     let mut h = harness(photo_app(name, None));
     step_until(
         &mut h,

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Exports every training cell of the committed digit model into $OUT (default /tmp/cells):
 # the shared photo sets less their held-back fifths (with synthetic handwriting written into
-# empty cells of the printed sets), seeded app screenshots in the training fonts, seeded
-# webcam frames of the training photos, synthetic font cells and synthetic handwriting. See
+# empty cells of the printed sets), seeded app screenshots and printed-page photos in the
+# training fonts, seeded webcam frames of the training photos, synthetic font cells and
+# synthetic handwriting. See
 # models/README.md; kubiesa-val and the held-back lists are never exported.
 #
 #   BIN=path/to/sudoku-lens models/train/make_data.sh [OUT]
+#
+# Counts (environment): SCREENS screenshots (1500), PRINTS photographed printed pages (400),
+# JITTER_COPIES jittered cuts of each real photo (5). The committed model's cells were made
+# before the printed pages were added: PRINTS=0 SCREENS=1500 reproduces them.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-/tmp/cells}
@@ -20,7 +25,8 @@ mkdir -p "$OUT" "$GEN"
 # derived masks of wichtounet-mixed and rozet (make_givens.py); wichtounet-v2 and the
 # screenshots are print only.
 GIVENS=(--givens $G --givens $G/wichtounet-mixed-train --givens $G/rozet-handwritten
-        --all-printed wichtounet-v2-train --all-printed screens --all-printed webcam-wichtounet)
+        --all-printed wichtounet-v2-train --all-printed screens --all-printed webcam-wichtounet
+        --all-printed print)
 
 # Held-back wichtounet photos stay out of the webcam frames made from them too: the frames
 # are named NAME_camK.
@@ -28,11 +34,16 @@ held_frames=$OUT/held-frames.txt
 grep -v '^#' $H/wichtounet.txt | sed 's/$/_cam0/' > "$held_frames"
 
 "$BIN" synth screens --out "$GEN/screens" --count "${SCREENS:-1500}" --seed 1 --fonts train
+PRINT_PHOTOS=()
+if [ "${PRINTS:-400}" -gt 0 ]; then
+    "$BIN" synth print --out "$GEN/print" --count "${PRINTS:-400}" --seed 6 --fonts train
+    PRINT_PHOTOS=(--photos "$GEN/print")
+fi
 "$BIN" synth webcam --from "$D/kubiesa-train" --out "$GEN/webcam-kubiesa" --seed 2 --copies 1 --harsh
 "$BIN" synth webcam --from "$D/wichtounet-v2-train" --out "$GEN/webcam-wichtounet" --seed 3 --copies 1 --harsh
 "$BIN" synth webcam --from "$D/wichtounet-mixed-train" --out "$GEN/webcam-mixed" --seed 5 --copies 1 --harsh
 
-"$BIN" dataset --out "$OUT/real" --seed 1 --jitter-copies 5 --jitter 0.015 \
+"$BIN" dataset --out "$OUT/real" --seed 1 --jitter-copies "${JITTER_COPIES:-5}" --jitter 0.015 \
     --handwriting-copies 2 --handwriting-share 0.5 "${GIVENS[@]}" \
     --photos "$D/wichtounet-v2-train" --photos "$D/kubiesa-train" \
     --photos "$D/wichtounet-mixed-train" --photos "$D/rozet-handwritten" \
@@ -40,5 +51,5 @@ grep -v '^#' $H/wichtounet.txt | sed 's/$/_cam0/' > "$held_frames"
 "$BIN" dataset --out "$OUT/generated-cells" --seed 4 --jitter-copies 2 --jitter 0.015 \
     "${GIVENS[@]}" \
     --photos "$GEN/screens" --photos "$GEN/webcam-kubiesa" --photos "$GEN/webcam-wichtounet" \
-    --photos "$GEN/webcam-mixed" --exclude "$held_frames"
+    --photos "$GEN/webcam-mixed" "${PRINT_PHOTOS[@]}" --exclude "$held_frames"
 "$BIN" dataset --out "$OUT/synth" --synthetic-per-class 4000 --handwriting-per-class 4000 --seed 2

@@ -87,6 +87,43 @@ class DigitNet(nn.Module):
         return self.head[4](h), self.kind(h)
 
 
+def init_from_onnx(model, path):
+    """Loads the weights of an exported model (`export`: batch norm folded into the
+    convolutions, logits possibly scaled by a temperature) into `model`: each convolution
+    gets the folded weights, its batch norm becomes the identity plus the folded bias (running
+    mean 0, variance 1 - eps, scale 1), the class head its weights; the kind head stays new.
+    Train such a model with `freeze_bn` so the batch norms keep acting as these affine maps."""
+    import onnx
+    from onnx import numpy_helper
+
+    m = onnx.load(path)
+    init = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in m.graph.initializer}
+    convs = [n for n in m.graph.node if n.op_type == "Conv"]
+    gemms = [n for n in m.graph.node if n.op_type == "Gemm"]
+    layers = [l for l in model.features if isinstance(l, nn.Conv2d)]
+    bns = [l for l in model.features if isinstance(l, nn.BatchNorm2d)]
+    linears = [l for l in model.head if isinstance(l, nn.Linear)]
+    assert len(convs) == len(layers) and len(gemms) == len(linears), f"{path}: another architecture"
+    with torch.no_grad():
+        for node, conv, bn in zip(convs, layers, bns):
+            conv.weight.copy_(init[node.input[1]])
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(init[node.input[2]])
+        for node, lin in zip(gemms, linears):
+            lin.weight.copy_(init[node.input[1]])
+            lin.bias.copy_(init[node.input[2]])
+    print(f"initialized from {path}")
+
+
+def freeze_bn(model):
+    """Batch norms use their running statistics (no batch statistics, no updates)."""
+    for layer in model.modules():
+        if isinstance(layer, nn.BatchNorm2d):
+            layer.eval()
+
+
 def macs_per_cell(model):
     total, x = 0, torch.zeros(1, 1, SIDE, SIDE)
     for layer in list(model.features) + list(model.head) + [model.kind]:
@@ -143,17 +180,24 @@ def load(dirs):
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(ks), np.array(srcs)
 
 
-def split(src, holdout_groups, holdout_kubiesa, seed):
+def split(src, holdout_groups, holdout_kubiesa, seed, keep_held=None):
     """Boolean masks (train, held_out) and the held-out groups. kubiesa: the
     `holdout_kubiesa` earliest puzzles (names are dates; kubiesa-val holds the earlier ones,
-    so the nearest in time stand in for it); other sets: a random `holdout_groups` share."""
+    so the nearest in time stand in for it); other sets: a random `holdout_groups` share.
+    With `keep_held` (the held-out groups of the model training starts from) exactly those
+    groups are held out of the sets it had, so nothing it learned from lands in the
+    hold-out; sets it never had get a random share as above."""
     groups = np.array([group_of(s) or "" for s in src])
     rng = np.random.default_rng(seed)
     held = set()
     by_set = collections.defaultdict(list)
     for g in sorted(set(groups) - {""}):
         by_set[g.split("/")[0]].append(g)
+    kept_sets = {g.split("/")[0] for g in keep_held or []}
     for name, gs in sorted(by_set.items()):
+        if keep_held is not None and name in kept_sets:
+            held.update(g for g in gs if g in keep_held)
+            continue
         if name.startswith("kubiesa"):
             held.update(str(g) for g in gs[:holdout_kubiesa])
             continue
@@ -403,6 +447,10 @@ def main():
     ap.add_argument("--pencil-composites", type=float, default=0.03, help="share of each batch made pencil cells")
     ap.add_argument("--kind-weight", type=float, default=0.5, help="weight of the printed/handwritten loss")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--init", default=None, metavar="ONNX",
+                    help="start from this exported model's weights (same arch; batch norms frozen)")
+    ap.add_argument("--init-report", default=None, metavar="JSON",
+                    help="report.json of --init: hold out exactly its held-out groups")
     ap.add_argument("--fixtures", default=None, help="write fixture crops + probabilities here")
     ap.add_argument("--fixture-count", type=int, default=44)
     ap.add_argument("--report", default=None)
@@ -413,7 +461,11 @@ def main():
     torch.set_num_threads(args.threads)
 
     x, y, k, src = load(args.data)
-    train_mask, held_mask, held_groups = split(src, args.holdout_groups, args.holdout_kubiesa, args.seed)
+    keep_held = None
+    if args.init_report:
+        with open(args.init_report) as f:
+            keep_held = set(json.load(f)["held_out_groups"])
+    train_mask, held_mask, held_groups = split(src, args.holdout_groups, args.holdout_kubiesa, args.seed, keep_held)
     train_idx, held_idx = np.nonzero(train_mask)[0], np.nonzero(held_mask)[0]
     print(f"held out {len(held_groups)} groups ({len(held_idx)} cells): {held_groups}")
     w = sample_weights(x[train_idx], y[train_idx], src[train_idx], args.empty_weight, args.kubiesa_weight,
@@ -421,6 +473,8 @@ def main():
                        [(k, float(v)) for k, v in (sw.split("=", 1) for sw in args.set_weight)])
 
     model = DigitNet(args.arch, args.hidden)
+    if args.init:
+        init_from_onnx(model, args.init)
     params = sum(p.numel() for p in model.parameters())
     macs = macs_per_cell(model)
     print(f"model {args.arch}: {params} parameters, {macs} MAC per cell; train pool {len(train_idx)}")
@@ -435,6 +489,8 @@ def main():
     history = []
     for epoch in range(args.epochs):
         model.train()
+        if args.init:
+            freeze_bn(model)
         draw = np.random.choice(train_idx, size=steps_per_epoch * args.batch, p=w)
         loss_sum, correct = 0.0, 0
         for s in range(steps_per_epoch):
