@@ -413,7 +413,16 @@ fn read_digits(
 /// counts as none: check them with `Dataset::givens` first).
 pub fn evaluate(
     ds: &Dataset,
+    scanner: Option<&mut Scanner>,
+) -> Result<(Vec<ImageResult>, EvalSummary), EvalError> {
+    evaluate_with_progress(ds, scanner, |_, _| {})
+}
+
+/// [`evaluate`], calling `starting(index, name)` before each photo (a progress display).
+pub fn evaluate_with_progress(
+    ds: &Dataset,
     mut scanner: Option<&mut Scanner>,
+    mut starting: impl FnMut(usize, &str),
 ) -> Result<(Vec<ImageResult>, EvalSummary), EvalError> {
     let labels = if scanner.is_some() {
         read_all_labels(ds)?
@@ -421,7 +430,8 @@ pub fn evaluate(
         vec![None; ds.photos.len()]
     };
     let mut results = Vec::with_capacity(ds.photos.len());
-    for (photo, labels) in ds.photos.iter().zip(&labels) {
+    for (i, (photo, labels)) in ds.photos.iter().zip(&labels).enumerate() {
+        starting(i, &photo.name);
         let image = match vision::load_image(&photo.image_path) {
             Ok(img) => img,
             Err(e) => {

@@ -15,6 +15,8 @@ use sudoku_lens::digits::export::{
 use sudoku_lens::scan::CELL_SIZE_PX;
 use sudoku_lens::synthetic::{FontBank, Rng};
 
+use super::progress::{Progress, ProgressArgs};
+
 /// Arguments of `dataset`.
 #[derive(Args, Debug)]
 pub struct DatasetArgs {
@@ -73,6 +75,8 @@ pub struct DatasetArgs {
     /// evaluation split such as models/train/holdout/*.txt; repeatable.
     #[arg(long = "exclude")]
     pub exclude: Vec<PathBuf>,
+    #[command(flatten)]
+    pub progress: ProgressArgs,
 }
 
 /// Runs `dataset`.
@@ -117,11 +121,17 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
         handwriting_copies: args.handwriting_copies,
         handwriting_share: args.handwriting_share,
     };
+    // One step per photo set, then the synthetic and handwritten cells.
+    let parts = args.photos.len()
+        + usize::from(args.synthetic_per_class > 0)
+        + usize::from(args.handwriting_per_class > 0);
+    let bar = Progress::new(args.progress, Some(parts as u64), "parts");
     for dir in &args.photos {
         let name = dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        bar.set_message(name.clone());
         let stats = export_photo_set(
             &mut writer,
             dir,
@@ -131,7 +141,8 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
             Some(&mut verifier),
         )
         .with_context(|| format!("exporting {}", dir.display()))?;
-        eprintln!(
+        bar.inc();
+        bar.println(format!(
             "{name}: {} labelled photos ({} without labels left out; {} held back; {} without \
              corners, {} of them cut along the model-checked detector lattice), detector \
              lattice also used on {}, {} cells ({} with synthetic handwriting)",
@@ -143,11 +154,12 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
             stats.detector_used,
             stats.cells,
             stats.handwritten_composites
-        );
+        ));
     }
     if args.synthetic_per_class > 0 {
         let bank = FontBank::from_dirs(&args.fonts)?;
-        eprintln!("synthetic: {} fonts", bank.len());
+        bar.set_message("synthetic cells");
+        bar.println(format!("synthetic: {} fonts", bank.len()));
         let n = export_synthetic(
             &mut writer,
             &bank,
@@ -155,17 +167,21 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
             CELL_SIZE_PX,
             &mut rng,
         )?;
-        eprintln!("synthetic: {n} cells");
+        bar.inc();
+        bar.println(format!("synthetic: {n} cells"));
     }
     if args.handwriting_per_class > 0 {
+        bar.set_message("handwritten cells");
         let n = export_handwritten(
             &mut writer,
             args.handwriting_per_class,
             CELL_SIZE_PX,
             &mut rng,
         )?;
-        eprintln!("handwriting: {n} cells");
+        bar.inc();
+        bar.println(format!("handwriting: {n} cells"));
     }
+    bar.finish();
     let per_class = writer.per_class();
     let total = writer.finish()?;
     eprintln!(

@@ -13,7 +13,9 @@ use anyhow::Context as _;
 use clap::Args;
 
 use sudoku_lens::dataset::{Dataset, NameList};
-use sudoku_lens::eval::{CORNER_TOLERANCE_PCT, EvalSummary, ImageResult, evaluate};
+use sudoku_lens::eval::{CORNER_TOLERANCE_PCT, EvalSummary, ImageResult, evaluate_with_progress};
+
+use super::progress::{Progress, ProgressArgs};
 use sudoku_lens::scan::Scanner;
 
 /// Arguments of `eval`.
@@ -42,6 +44,8 @@ pub struct EvalArgs {
     /// Digit model to use instead of the built-in one (ONNX).
     #[arg(long)]
     pub model: Option<PathBuf>,
+    #[command(flatten)]
+    pub progress: ProgressArgs,
     /// Run the digit model on ONNX Runtime loaded from this shared library (needs the
     /// `onnxruntime` feature; default: $SUDOKU_LENS_ORT_LIB, else tract).
     #[arg(long)]
@@ -71,7 +75,12 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         )?;
         Some(Scanner::new(classifier))
     };
-    let (results, summary) = evaluate(&ds, scanner.as_mut())?;
+    let bar = Progress::new(args.progress, Some(ds.photos.len() as u64), "photos");
+    let (results, summary) = evaluate_with_progress(&ds, scanner.as_mut(), |i, name| {
+        bar.set_position(i as u64);
+        bar.set_message(name.to_string());
+    })?;
+    bar.finish();
     if args.json {
         for r in &results {
             println!("{}", serde_json::to_string(r)?);

@@ -14,6 +14,7 @@ pub mod eval;
 #[cfg(feature = "gui")]
 pub mod fill;
 pub mod input;
+pub mod progress;
 pub mod rate;
 pub mod replay;
 pub mod scan;

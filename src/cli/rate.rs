@@ -15,6 +15,7 @@ use serde::Serialize;
 use sudoku_lens::sudoku::{RankCorrelation, parse_puzzle, solve_explained};
 
 use super::input::for_each_entry;
+use super::progress::{Progress, ProgressArgs};
 use super::stats::Histogram;
 
 /// Arguments of `rate`.
@@ -25,6 +26,8 @@ pub struct RateArgs {
     /// lines are skipped.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub progress: ProgressArgs,
 }
 
 #[derive(Serialize)]
@@ -61,11 +64,14 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
     let mut bad = 0usize;
     let mut by_hardest: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut correlation = RankCorrelation::default();
+    // Files are streamed, so the count of puzzles is not known beforehand: a counter.
+    let bar = Progress::new(args.progress, None, "puzzles");
     let report = for_each_entry(&args.files, |file, line_no, entry| {
+        bar.inc();
         let grid = match parse_puzzle(entry.puzzle) {
             Ok(g) => g,
             Err(e) => {
-                eprintln!("{file}:{line_no}: invalid puzzle: {e}");
+                bar.println(format!("{file}:{line_no}: invalid puzzle: {e}"));
                 bad += 1;
                 return Ok(());
             }
@@ -76,7 +82,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         let e = match result {
             Ok(e) => e,
             Err(err) => {
-                eprintln!("{file}:{line_no}: {err}");
+                bar.println(format!("{file}:{line_no}: {err}"));
                 bad += 1;
                 return Ok(());
             }
@@ -106,6 +112,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         serde_json::to_writer(&mut out, &rec).context("writing JSON")?;
         writeln!(out).context("writing output")
     })?;
+    bar.finish();
     out.flush().context("writing output")?;
     let n = micros.len();
     eprintln!("puzzles: {n} ({bad} bad lines)");

@@ -14,6 +14,8 @@ use sudoku_lens::clip::{ClipTruth, clip_dirs, clip_frames};
 use sudoku_lens::live::replay::{ClipSummary, FrameRecord, overall, replay_frames, summarize};
 use sudoku_lens::live::{LiveReader, digits_text};
 
+use super::progress::{Progress, ProgressArgs};
+
 /// Arguments of `replay`.
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
@@ -35,6 +37,8 @@ pub struct ReplayArgs {
     /// Lock latency bound of the overall line, milliseconds (0 to 10,000,000).
     #[arg(long, default_value_t = 500.0, value_parser = super::number_in(0.0f64..=1e7))]
     pub within_ms: f64,
+    #[command(flatten)]
+    pub progress: ProgressArgs,
 }
 
 /// Runs `replay`.
@@ -51,14 +55,24 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     if clips.is_empty() {
         anyhow::bail!("{} holds no frames and no clip folders", args.dir.display());
     }
+    let total_frames: usize = clips
+        .iter()
+        .map(|c| clip_frames(c).map_or(0, |f| f.len()))
+        .sum();
+    let bar = Progress::new(args.progress, Some(total_frames as u64), "frames");
     let mut results = Vec::new();
     for clip in &clips {
         // A fresh reader per clip: a clip is one camera session.
         let mut reader = LiveReader::with_default_model().context("loading the digit model")?;
-        let (summary, records) = replay_clip(&mut reader, clip, &args)?;
-        print_summary(&summary, args.json);
+        bar.set_message(
+            clip.file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+        );
+        let (summary, records) = replay_clip(&mut reader, clip, &args, &bar)?;
+        bar.suspend(|| print_summary(&summary, args.json));
         results.push((summary, records));
     }
+    bar.finish();
     if clips.len() > 1 {
         let total = overall(&results, args.within_ms);
         if args.json {
@@ -89,6 +103,7 @@ fn replay_clip(
     reader: &mut LiveReader,
     clip: &Path,
     args: &ReplayArgs,
+    bar: &Progress,
 ) -> anyhow::Result<(ClipSummary, Vec<FrameRecord>)> {
     let frames = clip_frames(clip).with_context(|| format!("reading {}", clip.display()))?;
     let truth_path = clip.join("truth.json");
@@ -105,8 +120,9 @@ fn replay_clip(
     let json = args.json;
     let records = replay_frames(reader, &frames, fps, args.realtime, |r| {
         if per_frame {
-            print_frame(r, json);
+            bar.suspend(|| print_frame(r, json));
         }
+        bar.inc();
     })?;
     Ok((summarize(clip, &records, truth.as_ref()), records))
 }

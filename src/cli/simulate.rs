@@ -13,6 +13,8 @@ use sudoku_lens::dataset::{Dataset, NameList};
 use sudoku_lens::synthetic::clip::{ClipOptions, FPS, KindChoice, PuzzleSource, write_clip};
 use sudoku_lens::synthetic::{FontBank, FrameSize};
 
+use super::progress::{Progress, ProgressArgs};
+
 /// Which clips to make.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum KindArg {
@@ -72,6 +74,8 @@ pub struct SimulateArgs {
     /// Threads drawing frames, 1 to 256 (default: every core).
     #[arg(long, value_parser = super::number_in(1usize..=256))]
     pub threads: Option<usize>,
+    #[command(flatten)]
+    pub progress: ProgressArgs,
 }
 
 /// Most steady frames a clip may ask for (an hour at 30 fps).
@@ -173,6 +177,7 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<ExitCode> {
     };
     let (mut by_kind, mut frames, mut bytes) = ([0usize; 3], 0usize, 0u64);
     let mut sizes = std::collections::BTreeMap::new();
+    let bar = Progress::new(args.progress, Some(args.clips as u64), "clips");
     for k in 0..args.clips {
         let clip_start = Instant::now();
         let report = write_clip(
@@ -190,7 +195,7 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<ExitCode> {
             (None, false) => report.photos.join(" → "),
             (None, true) => String::new(),
         };
-        eprintln!(
+        bar.println(format!(
             "{}: {}×{}, {} frames, {:.1} MB, {what} ({:.1} s)",
             report.dir.display(),
             report.size.0,
@@ -198,7 +203,8 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<ExitCode> {
             report.frames,
             report.bytes as f64 / 1e6,
             clip_start.elapsed().as_secs_f64()
-        );
+        ));
+        bar.inc();
         let i = ClipKind::ALL
             .iter()
             .position(|k| *k == report.kind)
@@ -210,6 +216,7 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<ExitCode> {
             .entry(format!("{}x{}", report.size.0, report.size.1))
             .or_insert(0) += 1;
     }
+    bar.finish();
     let sizes: Vec<String> = sizes.iter().map(|(s, n)| format!("{n} {s}")).collect();
     eprintln!(
         "wrote {} clips ({} single, {} swap, {} nopuzzle; {}) to {}: {frames} frames = {:.1} s \

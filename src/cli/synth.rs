@@ -16,6 +16,8 @@ use sudoku_lens::synthetic::{
 };
 use sudoku_lens::vision::load_image;
 
+use super::progress::{Progress, ProgressArgs};
+
 /// Arguments of `synth`.
 #[derive(Args, Debug)]
 pub struct SynthArgs {
@@ -64,6 +66,8 @@ pub struct ScreensArgs {
     /// Folders searched (recursively) for fonts; repeatable.
     #[arg(long = "font-dir", default_value = "/usr/share/fonts")]
     pub font_dirs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub progress: ProgressArgs,
 }
 
 /// Arguments of `synth print`.
@@ -87,6 +91,8 @@ pub struct PrintArgs {
     /// The camera.
     #[arg(long, value_enum, default_value_t = CameraArg::Mixed)]
     pub camera: CameraArg,
+    #[command(flatten)]
+    pub progress: ProgressArgs,
 }
 
 /// Cameras of `synth print`.
@@ -137,6 +143,8 @@ pub struct WebcamArgs {
     /// the default, slight degradation).
     #[arg(long)]
     pub harsh: bool,
+    #[command(flatten)]
+    pub progress: ProgressArgs,
 }
 
 /// Runs `synth`.
@@ -165,6 +173,7 @@ fn run_screens(args: ScreensArgs) -> anyhow::Result<ExitCode> {
     let mut writer = DatasetWriter::create(&args.out)
         .with_context(|| format!("creating data set {}", args.out.display()))?;
     let mut jpeg = 0;
+    let bar = Progress::new(args.progress, Some(args.count as u64), "screenshots");
     for i in 0..args.count {
         let mut rng = Rng::for_item(args.seed, i as u64);
         let spec = ScreenSpec::random(&mut rng, &fonts);
@@ -179,7 +188,9 @@ fn run_screens(args: ScreensArgs) -> anyhow::Result<ExitCode> {
             Some(&screen.labels),
             screen.corners_in_image,
         )?;
+        bar.inc();
     }
+    bar.finish();
     let n = writer.finish()?;
     eprintln!(
         "wrote {n} screenshots ({} PNG, {jpeg} JPEG) to {} with {} {:?} fonts in {:.1} s",
@@ -203,6 +214,7 @@ fn run_print(args: PrintArgs) -> anyhow::Result<ExitCode> {
     };
     let mut writer = DatasetWriter::create(&args.out)
         .with_context(|| format!("creating data set {}", args.out.display()))?;
+    let bar = Progress::new(args.progress, Some(args.count as u64), "photos");
     for i in 0..args.count {
         let mut rng = Rng::for_item(args.seed, i as u64);
         let photo = print_photo(&mut rng, &fonts, camera).with_context(|| {
@@ -218,7 +230,9 @@ fn run_print(args: PrintArgs) -> anyhow::Result<ExitCode> {
             Some(&photo.labels),
             photo.corners_in_image,
         )?;
+        bar.inc();
     }
+    bar.finish();
     let n = writer.finish()?;
     eprintln!(
         "wrote {n} photos of printed pages to {} with {} {:?} fonts in {:.1} s",
@@ -242,7 +256,9 @@ fn run_webcam(args: WebcamArgs) -> anyhow::Result<ExitCode> {
     let mut writer = DatasetWriter::create(&args.out)
         .with_context(|| format!("creating data set {}", args.out.display()))?;
     let (mut used, mut no_corners, mut degenerate) = (0, 0, 0);
-    for photo in &source.photos {
+    let bar = Progress::new(args.progress, Some(source.photos.len() as u64), "photos");
+    for (i, photo) in source.photos.iter().enumerate() {
+        bar.set_position(i as u64);
         let Some(corners) = photo.corners_in_image else {
             no_corners += 1;
             continue;
@@ -272,6 +288,7 @@ fn run_webcam(args: WebcamArgs) -> anyhow::Result<ExitCode> {
             )?;
         }
     }
+    bar.finish();
     let n = writer.finish()?;
     eprintln!(
         "wrote {n} webcam frames from {used} photos of {} to {} ({no_corners} photos without \
