@@ -212,7 +212,7 @@ impl Game {
             Vec2::splat(side),
         );
         let cell = side / 9.0;
-        let response = ui.interact(board, egui::Id::new("board"), Sense::click());
+        let response = ui.interact(board, egui::Id::unique("test-game-board"), Sense::click());
         if let Some(p) = response
             .interact_pointer_pos()
             .filter(|_| response.clicked())
@@ -312,7 +312,7 @@ impl Game {
                 pal.entered,
             );
             if ui
-                .interact(rect, egui::Id::new(("pad", d)), Sense::click())
+                .interact(rect, egui::Id::unique(("test-game-pad", d)), Sense::click())
                 .clicked()
             {
                 self.enter(d, &ctx);

@@ -2,7 +2,7 @@
 //! the user's explicit request. [`lock_on_screen`] captures the target through the live path
 //! (the same `LiveReader` lock, read and solve as the camera) until it trusts a board with one
 //! solution; [`plan`] turns that board into clicks (cell centre on the screen = capture offset
-//! + the lattice's cell centre) and digits; [`run_fill`] counts down, then clicks and types
+//! plus the lattice's cell centre) and digits; [`run_fill`] counts down, then clicks and types
 //! cell by cell, stopping at once when the user presses Esc or moves the mouse, when the
 //! target window moved, or when a re-capture every [`CHECK_EVERY_CELLS`] cells does not show
 //! the typed digits where they belong.
@@ -135,7 +135,7 @@ pub fn lock_on_screen(
                 target: target.clone(),
                 target_rect: rect,
                 origin: shot.origin,
-                lattice: lattice.clone(),
+                lattice: *lattice,
                 givens: overlay.givens,
                 solution: overlay.solution,
                 frames,
