@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 
 use sudoku_lens::sudoku::Grid;
 use sudoku_lens::sudoku::solver::solve;
+use x11rb::connection::Connection as _;
+use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _, InputFocus};
 
 const BIN: &str = env!("CARGO_BIN_EXE_sudoku-lens");
 
@@ -148,12 +150,40 @@ fn start_game(x: &Xvfb, dir: &Path, theme: &str, line: usize, extra: &[&str]) ->
     }
     // The first frames are drawn after the state is written.
     std::thread::sleep(Duration::from_millis(1500));
+    focus_window(x, &title);
     Game {
         child,
         state,
         givens: puzzle_line(line),
         title,
     }
+}
+
+/// Gives the keyboard focus to the top-level window titled `title`, as a desktop's window
+/// manager does when a window opens or is clicked (Xvfb runs none, and the game, like any
+/// winit app, takes keys only while it has the focus).
+fn focus_window(x: &Xvfb, title: &str) {
+    let (conn, screen) = x11rb::connect(Some(&x.display)).expect("connect to Xvfb");
+    let root = conn.setup().roots[screen].root;
+    let tree = conn
+        .query_tree(root)
+        .expect("query_tree")
+        .reply()
+        .expect("window tree");
+    let window = tree
+        .children
+        .into_iter()
+        .find(|&w| {
+            conn.get_property(false, w, AtomEnum::WM_NAME, AtomEnum::ANY, 0, 256)
+                .ok()
+                .and_then(|c| c.reply().ok())
+                .is_some_and(|r| r.value == title.as_bytes())
+        })
+        .unwrap_or_else(|| panic!("no top-level window titled {title} on {}", x.display));
+    conn.set_input_focus(InputFocus::PARENT, window, x11rb::CURRENT_TIME)
+        .expect("set_input_focus")
+        .check()
+        .expect("focus the game window");
 }
 
 fn run_cli(x: &Xvfb, args: &[&str]) -> Output {

@@ -116,7 +116,7 @@ fn plan_clicks_every_empty_cell_centre_with_its_solution_digit() {
     // r1c2: lattice cell 40 px, centre (10 + 60, 20 + 20) + origin (100, 50).
     assert_eq!(first.index, 1);
     assert_eq!(first.at_screen, (170, 90));
-    assert_eq!(PUZZLE.chars().filter(|&c| c != '.').count(), 17);
+    assert_eq!(PUZZLE.chars().filter(|&c| c != '.').count(), 18);
     assert_eq!(first.digit, p.solution[1]);
     assert!(actions.iter().all(|a| p.givens[a.index] == 0));
 }
@@ -142,12 +142,25 @@ fn fill_clicks_then_types_and_checks_every_nine_cells() {
         }
     })
     .expect("fill");
-    assert_eq!(n, 64);
-    assert_eq!(typed_reports, 64);
-    assert_eq!(hands.events.len(), 128);
+    // 18 givens, 63 empty cells.
+    assert_eq!(n, 63);
+    assert_eq!(typed_reports, 63);
+    assert_eq!(hands.events.len(), 126);
     assert!(hands.events[0].starts_with("click") && hands.events[1].starts_with("key"));
-    // 64 = 7 × 9 + 1: seven checks of nine, one of the last cell.
-    assert_eq!(checks.checked, vec![9, 9, 9, 9, 9, 9, 9, 1]);
+    // 63 = 7 × 9: seven checks of nine cells each.
+    assert_eq!(checks.checked, vec![9; 7]);
+    // A plan that does not end on a multiple of nine checks its last cells too.
+    let (mut hands, mut checks) = (Recorder::default(), Checks::default());
+    let n = run_fill(
+        &actions[..13],
+        quick(),
+        &mut hands,
+        &mut checks,
+        &mut |_| {},
+    )
+    .expect("fill");
+    assert_eq!(n, 13);
+    assert_eq!(checks.checked, vec![9, 4]);
 }
 
 #[test]
