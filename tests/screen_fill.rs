@@ -254,6 +254,13 @@ fn scan_reads_the_game_in_every_theme_and_fill_completes_it() {
         if *theme == "light" || *theme == "pencil" {
             let o = run_cli(&x, &["fill", "--window", &game.title, "--countdown", "0.5"]);
             assert!(o.status.success(), "fill in theme {theme}: {}", text(&o));
+            // The figures, for the log (speed is measured, not asserted, here).
+            for line in text(&o)
+                .lines()
+                .filter(|l| l.contains("locked and solved") || l.starts_with("filled"))
+            {
+                eprintln!("{theme}: {line}");
+            }
             assert!(text(&o).contains("filled"), "{}", text(&o));
             assert_eq!(
                 read_state(&game),
@@ -295,6 +302,7 @@ fn a_game_window_that_moves_mid_fill_stops_it_with_nothing_more_typed() {
         ],
     );
     let out = text(&o);
+    eprintln!("{out}");
     assert!(!o.status.success(), "the fill went on: {out}");
     assert!(out.contains("moved"), "{out}");
     let state: Vec<u8> = read_state(&game).bytes().map(|b| b - b'0').collect();
@@ -306,4 +314,27 @@ fn a_game_window_that_moves_mid_fill_stops_it_with_nothing_more_typed() {
     for i in typed {
         assert_eq!(state[i], solved[i], "cell {i}");
     }
+}
+
+#[test]
+fn without_a_display_or_the_window_the_commands_say_so() {
+    let o = Command::new(BIN)
+        .args(["scan", "--screen"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("sudoku-lens runs");
+    assert!(!o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("no display to capture"), "{}", text(&o));
+    let x = Xvfb::start(2);
+    let o = run_cli(
+        &x,
+        &["fill", "--window", "No Such Game", "--countdown", "0"],
+    );
+    assert!(!o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("no window titled \"No Such Game\""),
+        "{}",
+        text(&o)
+    );
 }

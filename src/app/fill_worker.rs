@@ -63,7 +63,12 @@ fn fill(
     say: &dyn Fn(String, bool, bool),
 ) -> Result<usize, FillError> {
     let mut reader = LiveReader::with_default_model()?;
-    let puzzle = lock_on_screen(target, &mut reader, READ_TIMEOUT)?;
+    let puzzle = lock_on_screen(
+        target,
+        crate::screen::DEFAULT_SCREEN_FPS,
+        &mut reader,
+        READ_TIMEOUT,
+    )?;
     let actions = plan(&puzzle, scope);
     if actions.is_empty() {
         return Ok(0);

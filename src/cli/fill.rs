@@ -13,6 +13,7 @@ use clap::Args;
 use sudoku_lens::digits::{Backend, Classifier};
 use sudoku_lens::live::{LiveConfig, LiveReader, digits_text};
 use sudoku_lens::scan::Scanner;
+use sudoku_lens::screen::DEFAULT_SCREEN_FPS;
 use sudoku_lens::screen::fill::{
     DesktopHands, FillPacing, FillProgress, FillScope, ScreenChecker, lock_on_screen, plan,
     run_fill,
@@ -59,11 +60,13 @@ pub fn run(args: FillArgs) -> anyhow::Result<ExitCode> {
     let target = args.target.target();
     let puzzle = lock_on_screen(
         &target,
+        DEFAULT_SCREEN_FPS,
         &mut reader,
         Duration::from_secs_f32(args.read_timeout),
     )?;
     println!(
-        "read {target}: locked and solved in {:.0} ms ({} captures)",
+        "read {target}: locked and solved in {:.0} ms from the first capture ({} captures, paced \
+         as the app's {DEFAULT_SCREEN_FPS} fps screen source)",
         puzzle.elapsed.as_secs_f64() * 1000.0,
         puzzle.frames
     );

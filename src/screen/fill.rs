@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use enigo::{Button, Coordinate, Direction, Enigo, Key, Keyboard as _, Mouse as _, Settings};
 
 use super::x11::X11;
-use super::{ScreenError, ScreenRect, ScreenTarget, capture_rect, locate};
+use super::{ScreenError, ScreenRect, ScreenSource, ScreenTarget, capture_rect, locate};
 use crate::annotate::projection::image_from_grid;
 use crate::live::LiveReader;
 use crate::scan::{ScanError, Scanner};
@@ -25,6 +25,9 @@ use crate::vision::Lattice;
 
 /// Cells typed between two re-captures that check the typed digits.
 pub const CHECK_EVERY_CELLS: usize = 9;
+
+/// How long a check looks for the typed digits before it stops the fill.
+pub const CHECK_PATIENCE: Duration = Duration::from_millis(1500);
 
 /// Why a fill did not run or stopped. Messages are written for the user; `typed` says how
 /// many cells were typed before the stop.
@@ -116,25 +119,30 @@ impl LockedPuzzle {
     }
 }
 
-/// Captures `target` repeatedly through the live path until it trusts a board (one solution),
-/// at most for `timeout`.
+/// Captures `target` through the live path until it trusts a board (one solution), at most
+/// for `timeout`. The captures are paced as the app's screen source paces them
+/// ([`ScreenSource`] at `fps`: quick captures after a change, then the steady rate).
 pub fn lock_on_screen(
     target: &ScreenTarget,
+    fps: f32,
     reader: &mut LiveReader,
     timeout: Duration,
 ) -> Result<LockedPuzzle, FillError> {
     let start = Instant::now();
+    let mut source = ScreenSource::open(target.clone(), fps)?;
     let mut frames = 0u32;
     loop {
-        let rect = locate(target)?;
-        let shot = capture_rect(rect)?;
+        let shot = source.capture_next()?;
+        let origin = shot.origin;
         frames += 1;
         let out = reader.push_frame(&shot.image, start.elapsed().as_millis() as u64);
-        if let (Some(overlay), Some(lattice)) = (&out.overlay, &out.lattice) {
+        if let (Some(overlay), Some(lattice), Some(rect)) =
+            (&out.overlay, &out.lattice, source.last_rect())
+        {
             return Ok(LockedPuzzle {
                 target: target.clone(),
                 target_rect: rect,
-                origin: shot.origin,
+                origin,
                 lattice: *lattice,
                 givens: overlay.givens,
                 solution: overlay.solution,
@@ -405,21 +413,28 @@ impl Checker for ScreenChecker {
     }
 
     fn shows_typed(&mut self, recent: &[FillAction], typed: usize) -> Result<(), FillError> {
-        let shot = capture_rect(self.puzzle.target_rect)?;
-        let gray = crate::vision::rgb_to_gray(&shot.image);
-        let readings = self.scanner.read_cells(&gray, &self.puzzle.lattice)?;
-        let wrong: Vec<String> = recent
-            .iter()
-            .filter(|a| readings.get(a.index).map(|r| r.class.value()) != Some(a.digit))
-            .map(|a| format!("r{}c{}", a.index / 9 + 1, a.index % 9 + 1))
-            .collect();
-        if wrong.is_empty() {
-            Ok(())
-        } else {
-            Err(FillError::NotShown {
-                cells: wrong.join(", "),
-                typed,
-            })
+        // A game redraws on its own time (a busy machine, an animation): look again for a
+        // while before calling the digits missing.
+        let deadline = Instant::now() + CHECK_PATIENCE;
+        loop {
+            let shot = capture_rect(self.puzzle.target_rect)?;
+            let gray = crate::vision::rgb_to_gray(&shot.image);
+            let readings = self.scanner.read_cells(&gray, &self.puzzle.lattice)?;
+            let wrong: Vec<String> = recent
+                .iter()
+                .filter(|a| readings.get(a.index).map(|r| r.class.value()) != Some(a.digit))
+                .map(|a| format!("r{}c{}", a.index / 9 + 1, a.index % 9 + 1))
+                .collect();
+            if wrong.is_empty() {
+                return Ok(());
+            }
+            if Instant::now() >= deadline {
+                return Err(FillError::NotShown {
+                    cells: wrong.join(", "),
+                    typed,
+                });
+            }
+            std::thread::sleep(Duration::from_millis(100));
         }
     }
 }

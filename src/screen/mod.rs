@@ -303,15 +303,26 @@ fn capture_error(e: xcap::XCapError) -> ScreenError {
     }
 }
 
-/// The screen played as a camera: captures `target` at a fixed rate. A window that is not
-/// found (closed, renamed) is reported as a device error and retried by the capture thread's
-/// stall handling like an unplugged camera.
+/// Captures in a row, [`QUICK_INTERVAL`] apart, after the picture changed: enough for the live
+/// path to see a steady grid and vote its reads (2 steady frames, then 3 reads), so a new
+/// puzzle locks within a fraction of a second instead of waiting seconds at the steady rate.
+pub const QUICK_FRAMES_AFTER_CHANGE: u32 = 5;
+
+/// Time between the quick captures after a change.
+pub const QUICK_INTERVAL: Duration = Duration::from_millis(50);
+
+/// The screen played as a camera: captures `target` at a steady rate, and quickly for a few
+/// frames whenever the picture changed (a screen, unlike a camera, is still until something
+/// on it changes; then the live path needs a few frames to lock). A window that is not found
+/// (closed, renamed) is reported as a device error and retried by the capture thread's stall
+/// handling like an unplugged camera.
 #[derive(Debug)]
 pub struct ScreenSource {
     target: ScreenTarget,
     frame_interval: Duration,
     next_due: Option<Instant>,
-    last_origin: Option<(i32, i32)>,
+    last: Option<(ScreenRect, ScreenCapture)>,
+    quick_left: u32,
 }
 
 impl ScreenSource {
@@ -328,13 +339,48 @@ impl ScreenSource {
             target,
             frame_interval: Duration::from_secs_f32(1.0 / fps),
             next_due: None,
-            last_origin: None,
+            last: None,
+            quick_left: 0,
         })
     }
 
-    /// Screen position of the last frame's top-left pixel.
-    pub fn last_origin(&self) -> Option<(i32, i32)> {
-        self.last_origin
+    /// Waits until the next capture is due, captures, and schedules the one after.
+    pub fn capture_next(&mut self) -> Result<&ScreenCapture, ScreenError> {
+        if let Some(due) = self.next_due {
+            let now = Instant::now();
+            if due > now {
+                std::thread::sleep(due - now);
+            }
+        }
+        let rect = locate(&self.target)?;
+        let shot = capture_rect(rect)?;
+        let changed = self
+            .last
+            .as_ref()
+            .is_none_or(|(r, s)| *r != rect || s.image != shot.image);
+        let wait;
+        (wait, self.quick_left) = next_wait(changed, self.quick_left, self.frame_interval);
+        self.next_due = Some(Instant::now() + wait);
+        Ok(&self.last.insert((rect, shot)).1)
+    }
+
+    /// Where the target was on the screen at the last capture.
+    pub fn last_rect(&self) -> Option<ScreenRect> {
+        self.last.as_ref().map(|(r, _)| *r)
+    }
+}
+
+/// The wait before the next capture and the quick captures left after it: a change starts
+/// [`QUICK_FRAMES_AFTER_CHANGE`] quick captures, then the steady `interval` comes back.
+fn next_wait(changed: bool, quick_left: u32, interval: Duration) -> (Duration, u32) {
+    let quick_left = if changed {
+        QUICK_FRAMES_AFTER_CHANGE
+    } else {
+        quick_left
+    };
+    match quick_left {
+        0 => (interval, 0),
+        n => (QUICK_INTERVAL.min(interval), n - 1),
     }
 }
 
@@ -344,16 +390,9 @@ impl FrameSource for ScreenSource {
     }
 
     fn next_frame(&mut self) -> Result<RgbImage, CameraError> {
-        if let Some(due) = self.next_due {
-            let now = Instant::now();
-            if due > now {
-                std::thread::sleep(due - now);
-            }
-        }
-        self.next_due = Some(Instant::now() + self.frame_interval);
-        let shot = capture(&self.target).map_err(|e| CameraError::Device(e.to_string()))?;
-        self.last_origin = Some(shot.origin);
-        Ok(shot.image)
+        self.capture_next()
+            .map(|shot| shot.image.clone())
+            .map_err(|e| CameraError::Device(e.to_string()))
     }
 }
 
@@ -403,6 +442,31 @@ mod tests {
         );
         let away = ScreenRect { x: 200, ..r };
         assert_eq!(intersect(away, m), None);
+    }
+
+    #[test]
+    fn a_change_brings_quick_captures_then_the_steady_rate() {
+        let steady = Duration::from_millis(500);
+        // First capture (a change): quick captures follow.
+        let (mut wait, mut left) = next_wait(true, 0, steady);
+        let mut waits = vec![wait];
+        for _ in 0..7 {
+            (wait, left) = next_wait(false, left, steady);
+            waits.push(wait);
+        }
+        let quick = QUICK_FRAMES_AFTER_CHANGE as usize;
+        assert!(
+            waits[..quick].iter().all(|&w| w == QUICK_INTERVAL),
+            "{waits:?}"
+        );
+        assert!(waits[quick..].iter().all(|&w| w == steady), "{waits:?}");
+        // A change while steady starts them again; a steady rate faster than quick stays.
+        assert_eq!(
+            next_wait(true, 0, steady),
+            (QUICK_INTERVAL, quick as u32 - 1)
+        );
+        let fast = Duration::from_millis(20);
+        assert_eq!(next_wait(true, 0, fast).0, fast);
     }
 
     #[test]
