@@ -48,15 +48,21 @@ impl Xvfb {
                 )
             });
         let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-        let start = Instant::now();
-        while !socket.exists() {
-            assert!(
-                start.elapsed() < Duration::from_secs(15),
-                "Xvfb {display} did not come up within 15 s"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        wait_for(&socket, 15, &format!("Xvfb {display} did not come up"));
         Xvfb { child, display }
+    }
+}
+
+/// Waits until `path` exists; fails with `what` after `seconds`.
+fn wait_for(path: &Path, seconds: u64, what: &str) {
+    let start = Instant::now();
+    while !path.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(seconds),
+            "{what} within {seconds} s ({} missing)",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
@@ -140,14 +146,7 @@ fn start_game(x: &Xvfb, dir: &Path, theme: &str, line: usize, extra: &[&str]) ->
         .stderr(Stdio::inherit())
         .spawn()
         .expect("test game starts");
-    let start = Instant::now();
-    while !state.exists() {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "the test game wrote no state"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for(&state, 20, "the test game wrote no state");
     // The first frames are drawn after the state is written.
     std::thread::sleep(Duration::from_millis(1500));
     focus_window(x, &title);
@@ -298,7 +297,7 @@ fn a_game_window_that_moves_mid_fill_stops_it_with_nothing_more_typed() {
             "--countdown",
             "0.5",
             "--settle-ms",
-            "150",
+            "250",
         ],
     );
     let out = text(&o);

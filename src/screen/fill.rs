@@ -315,6 +315,9 @@ pub fn run_fill(
         if let Some(reason) = hands.interrupted(pointer)? {
             return Err(stop(reason, typed));
         }
+        // Again before the key: a game that moved as the click went out has had the settle
+        // time to show it, and a click is harmless where a digit is not.
+        checker.still_in_place(typed)?;
         hands.type_digit(action.digit)?;
         std::thread::sleep(pacing.settle);
         let done = typed + 1;
