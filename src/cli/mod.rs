@@ -12,6 +12,7 @@ pub mod count;
 pub mod dataset;
 pub mod eval;
 pub mod input;
+pub mod model;
 pub mod progress;
 pub mod rate;
 pub mod replay;
