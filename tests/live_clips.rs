@@ -129,18 +129,24 @@ fn simulated_clips_never_show_a_wrong_overlay_and_lock_in_time() {
     );
 }
 
-#[test]
-fn a_still_picture_locks_then_costs_nothing_and_asks_for_no_repaint() {
-    let set = Dataset::open(common::shared_dataset("kubiesa-val")).expect("kubiesa-val opens");
+/// Photo `name` of shared set `set` as one frame, and its givens (pencil-mark cells empty).
+fn still_photo(set: &str, name: &str) -> (image::RgbImage, [u8; 81]) {
+    let set = Dataset::open(common::shared_dataset(set)).expect("data set opens");
     let photo = set
         .photos
         .iter()
-        .find(|p| p.name == "01_28_iphone_14_1")
-        .expect("photo in kubiesa-val");
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("{name} is not in the data set"));
     let labels = set.labels(photo).expect("labels").expect("labelled");
     let frame = sudoku_lens::vision::load_image(&photo.image_path)
         .expect("photo loads")
         .to_rgb8();
+    (frame, labels.map(|v| if v > 9 { 0 } else { v }))
+}
+
+#[test]
+fn a_still_picture_locks_then_costs_nothing_and_asks_for_no_repaint() {
+    let (frame, givens) = still_photo("kubiesa-val", "01_28_iphone_14_1");
     let mut reader = LiveReader::with_default_model().expect("bundled model");
     let outputs: Vec<_> = (0..12).map(|i| reader.push_frame(&frame, i * 33)).collect();
     let locked = outputs
@@ -152,7 +158,7 @@ fn a_still_picture_locks_then_costs_nothing_and_asks_for_no_repaint() {
         .overlay
         .as_ref()
         .expect("overlay when locked");
-    assert_eq!(overlay.givens, labels.map(|v| if v > 9 { 0 } else { v }));
+    assert_eq!(overlay.givens, givens);
     // Once locked, nothing changes: no work beyond the thumbnail, no repaint.
     for o in &outputs[locked + 1..] {
         assert_eq!(o.work, FrameWork::Unchanged);
@@ -172,17 +178,7 @@ fn a_still_picture_locks_then_costs_nothing_and_asks_for_no_repaint() {
 /// held-back newspaper photo).
 #[test]
 fn a_still_with_doubtful_cells_fed_while_its_output_changes_locks() {
-    let set =
-        Dataset::open(common::shared_dataset("wichtounet-v2-train")).expect("wichtounet opens");
-    let photo = set
-        .photos
-        .iter()
-        .find(|p| p.name == "image1001")
-        .expect("photo in wichtounet-v2-train");
-    let labels = set.labels(photo).expect("labels").expect("labelled");
-    let frame = sudoku_lens::vision::load_image(&photo.image_path)
-        .expect("photo loads")
-        .to_rgb8();
+    let (frame, givens) = still_photo("wichtounet-v2-train", "image1001");
     let mut reader = LiveReader::with_default_model().expect("bundled model");
     let mut outputs = Vec::new();
     loop {
@@ -210,5 +206,5 @@ fn a_still_with_doubtful_cells_fed_while_its_output_changes_locks() {
         last.progress
     );
     let overlay = last.overlay.as_ref().expect("overlay when locked");
-    assert_eq!(overlay.givens, labels.map(|v| if v > 9 { 0 } else { v }));
+    assert_eq!(overlay.givens, givens);
 }
