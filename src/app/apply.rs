@@ -11,7 +11,7 @@ use std::sync::Arc;
 use image::RgbImage;
 
 use crate::camera::{self, FrameSource, ImageSequenceSource, NokhwaSource, Opener};
-use crate::session::{Board, HintLevel, History, SolveState};
+use crate::session::{Board, BoardAt, HintLevel, History, SolveState};
 use crate::sudoku::Cell;
 
 use super::SudokuLensApp;
@@ -81,20 +81,29 @@ impl SudokuLensApp {
         self.board_changed(true);
     }
 
+    /// The board and the step the user is at on it, as undo and redo keep them.
+    fn board_at(&self) -> BoardAt {
+        BoardAt {
+            board: self.puzzle.board.clone(),
+            step: self.puzzle.solve.walkthrough().map_or(0, |w| w.pos()),
+        }
+    }
+
     /// A user action on the board: remembered for undo, then re-solved.
     fn edit_board(&mut self, action: impl FnOnce(&mut Board)) {
-        self.puzzle.history.record(self.puzzle.board.clone());
+        let before = self.board_at();
+        self.puzzle.history.record(before);
         action(&mut self.puzzle.board);
         self.puzzle.edited = true;
         self.puzzle.restore_step = None;
         self.board_changed(false);
     }
 
-    /// A board from the history (undo/redo).
-    fn restore_board(&mut self, board: Board) {
-        self.puzzle.board = board;
+    /// A board from the history (undo/redo), back at the step the user was at on it.
+    fn restore_board(&mut self, at: BoardAt) {
+        self.puzzle.board = at.board;
         self.puzzle.edited = true;
-        self.puzzle.restore_step = None;
+        self.puzzle.restore_step = Some(at.step);
         self.board_changed(false);
     }
 
@@ -242,11 +251,11 @@ impl SudokuLensApp {
                     self.say(Severity::Info, "board reverted to what was read");
                 }
             }
-            Command::Undo => match self.puzzle.history.undo(&self.puzzle.board) {
+            Command::Undo => match self.puzzle.history.undo(&self.board_at()) {
                 Some(board) => self.restore_board(board),
                 None => self.say(Severity::Info, "nothing to undo"),
             },
-            Command::Redo => match self.puzzle.history.redo(&self.puzzle.board) {
+            Command::Redo => match self.puzzle.history.redo(&self.board_at()) {
                 Some(board) => self.restore_board(board),
                 None => self.say(Severity::Info, "nothing to redo"),
             },

@@ -13,7 +13,7 @@ use image::RgbImage;
 
 use crate::camera::{CameraDescriptor, CameraError, CaptureHandle, Frame, Mailbox};
 use crate::live::{LiveState, LockProgress, Overlay, VotedBoard};
-use crate::session::{Advice, Board, History, SolveState};
+use crate::session::{Advice, Board, BoardAt, History, SolveState};
 use crate::sudoku::Cell;
 use crate::vision::Lattice;
 
@@ -211,7 +211,7 @@ pub(crate) struct PuzzleState {
     /// The camera puzzle the board was loaded from (`None`: not from the camera session).
     pub camera: Option<CameraPuzzle>,
     /// Boards before the user's actions, for undo/redo.
-    pub history: History,
+    pub history: History<BoardAt>,
     /// Cells whose solution the user revealed.
     pub revealed: [bool; 81],
     /// The photo file the board was read from, if any (restored at restart).

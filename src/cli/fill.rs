@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use clap::Args;
 
-use sudoku_lens::digits::{Backend, Classifier};
 use sudoku_lens::live::{LiveConfig, LiveReader, digits_text};
 use sudoku_lens::scan::Scanner;
 use sudoku_lens::screen::DEFAULT_SCREEN_FPS;
@@ -19,6 +18,7 @@ use sudoku_lens::screen::fill::{
     run_fill,
 };
 
+use super::model::ModelArgs;
 use super::number_in;
 use super::screen::ScreenArgs;
 
@@ -43,19 +43,14 @@ pub struct FillArgs {
     /// Only show what would be typed; type nothing.
     #[arg(long)]
     pub dry_run: bool,
-    /// Digit model to use instead of the built-in one (ONNX).
-    #[arg(long)]
-    pub model: Option<std::path::PathBuf>,
+    /// The digit model (`--model`, `--ort-lib`).
+    #[command(flatten)]
+    pub model: ModelArgs,
 }
 
 /// Runs `fill`.
 pub fn run(args: FillArgs) -> anyhow::Result<ExitCode> {
-    let load = || -> anyhow::Result<Scanner> {
-        Ok(Scanner::new(Classifier::load(
-            args.model.as_deref(),
-            Backend::choose(None),
-        )?))
-    };
+    let load = || -> anyhow::Result<Scanner> { Ok(Scanner::new(args.model.load()?)) };
     let mut reader = LiveReader::new(load()?, LiveConfig::default());
     let target = args.target.target();
     let puzzle = lock_on_screen(

@@ -14,6 +14,7 @@ pub mod eval;
 #[cfg(feature = "gui")]
 pub mod fill;
 pub mod input;
+pub mod model;
 pub mod progress;
 pub mod rate;
 pub mod replay;

@@ -14,6 +14,7 @@ use clap::Args;
 use image::{Rgb, RgbImage};
 use imageproc::drawing::draw_line_segment_mut;
 
+use super::model::ModelArgs;
 use sudoku_lens::scan::{MAX_REPAIR_CHANGES, Scan, Scanner};
 use sudoku_lens::sudoku::format::{boxed_board, values_line};
 use sudoku_lens::vision::detect::{DetectOptions, DetectTrace, detect_with};
@@ -47,13 +48,8 @@ pub struct ScanArgs {
     /// Print the detection as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Digit model to use instead of the built-in one (ONNX).
-    #[arg(long)]
-    pub model: Option<PathBuf>,
-    /// Run the digit model on ONNX Runtime loaded from this shared library (needs the
-    /// `onnxruntime` feature; default: $SUDOKU_LENS_ORT_LIB, else tract).
-    #[arg(long)]
-    pub ort_lib: Option<PathBuf>,
+    #[command(flatten)]
+    pub model: ModelArgs,
 }
 
 /// Runs `scan`.
@@ -90,10 +86,7 @@ fn load_input(args: &ScanArgs) -> anyhow::Result<(image::DynamicImage, String)> 
 /// The report to print and the exit code, or why the photo could not be scanned.
 fn scan(args: &ScanArgs) -> anyhow::Result<(String, ExitCode)> {
     // The model first: a bad `--model` is the user's to know even for a photo without a grid.
-    let classifier = sudoku_lens::digits::Classifier::load(
-        args.model.as_deref(),
-        sudoku_lens::digits::Backend::choose(args.ort_lib.as_deref()),
-    )?;
+    let classifier = args.model.load()?;
     let (image, source) = load_input(args)?;
     let gray = vision::to_gray(&image);
     let mut trace = DetectTrace::default();
