@@ -6,11 +6,17 @@
 # - mesa-vulkan-drivers, libegl1, libgl1-mesa-dri: CPU rendering for UI snapshot tests and the app
 # - xvfb, xauth: headless screenshots of the real window
 # - libxkbcommon-x11-0: the app's X11 keyboard handling at run time
+# - libxcb1-dev, libxcb-randr0-dev, libpipewire-0.3-dev, libdbus-1-dev, libwayland-dev, libegl-dev,
+#   libgbm-dev, libdrm-dev: xcap (the screen source) links libxcb on X11 and pipewire, EGL/GBM
+#   and the Wayland client library for Wayland capture; enigo (`fill`) and x11rb (windows, the
+#   Esc/pointer watch) speak X11 in pure Rust (input through XTEST, which Xvfb has): no package
 # - fonts-*: the faces the screenshot generator draws digits with; tests render screenshots
 #   in the held-out families (C059, URW Gothic, Z003, Noto Sans Display) and need them
 set -euo pipefail
 pkgs=(libclang-dev pkg-config nasm libudev-dev mesa-vulkan-drivers libegl1 libgl1-mesa-dri
       xvfb xauth libxkbcommon-x11-0
+      libxcb1-dev libxcb-randr0-dev libpipewire-0.3-dev libdbus-1-dev libwayland-dev libegl-dev
+      libgbm-dev libdrm-dev
       fonts-dejavu fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core)
 missing=()
 for p in "${pkgs[@]}"; do

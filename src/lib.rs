@@ -19,6 +19,8 @@ pub mod digits;
 pub mod eval;
 pub mod live;
 pub mod scan;
+#[cfg(feature = "gui")]
+pub mod screen;
 pub mod session;
 pub mod sudoku;
 pub mod synthetic;

@@ -40,8 +40,13 @@ enum Command {
     Count(cli::count::CountArgs),
     /// Export labelled, normalized training cells for the digit model (see models/README.md).
     Dataset(cli::dataset::DatasetArgs),
-    /// Find the grid in a photo and print its corners (`--debug DIR` writes stage images).
+    /// Find the grid in a photo (or, with `--screen`, on the screen) and print its corners and
+    /// reading (`--debug DIR` writes stage images).
     Scan(cli::scan::ScanArgs),
+    /// Read the Sudoku on the screen and type its solution into the game (clicks and keys;
+    /// Esc or moving the mouse stops it).
+    #[cfg(feature = "gui")]
+    Fill(cli::fill::FillArgs),
     /// Check the handwritten entries of a half-done puzzle against its printed givens (exit 0
     /// all right, 1 some wrong, 2 any other failure).
     Check(cli::check::CheckArgs),
@@ -84,6 +89,8 @@ fn main() -> ExitCode {
         Some(Command::Scan(a)) => cli::scan::run(a),
         Some(Command::Check(a)) => cli::check::run(a),
         Some(Command::Eval(a)) => cli::eval::run(a),
+        #[cfg(feature = "gui")]
+        Some(Command::Fill(a)) => cli::fill::run(a),
         Some(Command::Synth(a)) => cli::synth::run(a),
         Some(Command::Replay(a)) => cli::replay::run(a),
         Some(Command::Simulate(a)) => cli::simulate::run(a),

@@ -211,6 +211,60 @@ fn board_changes_undo_redo_and_revert() {
     step_until(&mut h, Duration::from_secs(60), "the re-solve", solved);
 }
 
+/// Undo and redo take the user back to the step they were at on that board, not to step 1:
+/// walk to step 5, change a digit (a new puzzle, its steps from the start), Undo — step 5
+/// again, with the same sentence.
+#[test]
+fn undo_goes_back_to_the_step_the_user_was_at() {
+    let mut h = puzzle_app(1280.0, 800.0);
+    h.state_mut().apply(Command::GoToStep(5));
+    h.step();
+    assert_eq!(step_pos(h.state()), 5);
+    let text_at_5 =
+        |a: &SudokuLensApp| a.solve_state().walkthrough().map(|w| w.text(4).to_string());
+    let sentence = text_at_5(h.state());
+    let empty = (0..81)
+        .find(|&i| h.state().board().values[i] == 0)
+        .expect("an empty cell");
+    let solution = h
+        .state()
+        .solve_state()
+        .walkthrough()
+        .unwrap()
+        .explained()
+        .solution;
+    h.state_mut().apply(Command::SetCell {
+        cell: Cell::from_index(empty),
+        value: solution[empty],
+    });
+    step_until(
+        &mut h,
+        Duration::from_secs(60),
+        "the edited board's solve",
+        |a| solved(a) && step_pos(a) == 0,
+    );
+    h.state_mut().apply(Command::Undo);
+    step_until(
+        &mut h,
+        Duration::from_secs(60),
+        "the undone board's solve",
+        solved,
+    );
+    assert_eq!(h.state().board().values[empty], 0);
+    assert_eq!(step_pos(h.state()), 5, "undo went back to step 5");
+    assert_eq!(text_at_5(h.state()), sentence);
+    // Redo: the edited board, at the step the user was at on it (its start).
+    h.state_mut().apply(Command::Redo);
+    step_until(
+        &mut h,
+        Duration::from_secs(60),
+        "the redone board's solve",
+        solved,
+    );
+    assert_eq!(h.state().board().values[empty], solution[empty]);
+    assert_eq!(step_pos(h.state()), 0);
+}
+
 /// The solution is hidden until asked for: a PNG saved at the start holds only the givens;
 /// a revealed cell adds exactly its digit; "Show solution" reveals all. The PNG is what is
 /// shown.

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use image::RgbImage;
 
 use crate::camera::{self, FrameSource, ImageSequenceSource, NokhwaSource, Opener};
-use crate::session::{Board, HintLevel, History, SolveState};
+use crate::session::{Board, BoardAt, HintLevel, History, SolveState};
 use crate::sudoku::Cell;
 
 use super::SudokuLensApp;
@@ -81,20 +81,29 @@ impl SudokuLensApp {
         self.board_changed(true);
     }
 
+    /// The board and the step the user is at on it, as undo and redo keep them.
+    fn board_at(&self) -> BoardAt {
+        BoardAt {
+            board: self.puzzle.board.clone(),
+            step: self.puzzle.solve.walkthrough().map_or(0, |w| w.pos()),
+        }
+    }
+
     /// A user action on the board: remembered for undo, then re-solved.
     fn edit_board(&mut self, action: impl FnOnce(&mut Board)) {
-        self.puzzle.history.record(self.puzzle.board.clone());
+        let before = self.board_at();
+        self.puzzle.history.record(before);
         action(&mut self.puzzle.board);
         self.puzzle.edited = true;
         self.puzzle.restore_step = None;
         self.board_changed(false);
     }
 
-    /// A board from the history (undo/redo).
-    fn restore_board(&mut self, board: Board) {
-        self.puzzle.board = board;
+    /// A board from the history (undo/redo), back at the step the user was at on it.
+    fn restore_board(&mut self, at: BoardAt) {
+        self.puzzle.board = at.board;
         self.puzzle.edited = true;
-        self.puzzle.restore_step = None;
+        self.puzzle.restore_step = Some(at.step);
         self.board_changed(false);
     }
 
@@ -188,6 +197,20 @@ impl SudokuLensApp {
                     self.apply(Command::StartCamera);
                 }
             }
+            Command::StartScreen(target) => {
+                let fps = crate::screen::DEFAULT_SCREEN_FPS;
+                let label = target.to_string();
+                let for_opener = target.clone();
+                let opener: Opener = Arc::new(move || {
+                    crate::screen::ScreenSource::open(for_opener.clone(), fps)
+                        .map(|s| Box::new(s) as Box<dyn FrameSource>)
+                        .map_err(|e| camera::CameraError::Device(e.to_string()))
+                });
+                self.start_capture(label, opener);
+                self.source.screen = Some(target);
+            }
+            Command::RefreshWindows => self.source.windows = None,
+            Command::FillGame { next_step } => self.start_fill(next_step),
             Command::RefreshCameras => {
                 self.source.cameras = Some(camera::list_cameras());
             }
@@ -228,11 +251,11 @@ impl SudokuLensApp {
                     self.say(Severity::Info, "board reverted to what was read");
                 }
             }
-            Command::Undo => match self.puzzle.history.undo(&self.puzzle.board) {
+            Command::Undo => match self.puzzle.history.undo(&self.board_at()) {
                 Some(board) => self.restore_board(board),
                 None => self.say(Severity::Info, "nothing to undo"),
             },
-            Command::Redo => match self.puzzle.history.redo(&self.puzzle.board) {
+            Command::Redo => match self.puzzle.history.redo(&self.board_at()) {
                 Some(board) => self.restore_board(board),
                 None => self.say(Severity::Info, "nothing to redo"),
             },
@@ -462,7 +485,33 @@ impl SudokuLensApp {
         }
     }
 
+    /// Starts "Fill in the game" on the screen target being captured, if a puzzle with one
+    /// solution is locked there and no fill runs.
+    fn start_fill(&mut self, next_step: bool) {
+        let Some(target) = self.source.screen.clone() else {
+            self.say(Severity::Warning, "fill needs the screen as the source");
+            return;
+        };
+        if self.source.filling || self.live.overlay.is_none() {
+            return;
+        }
+        let scope = if next_step {
+            crate::screen::fill::FillScope::NextStep
+        } else {
+            crate::screen::fill::FillScope::All
+        };
+        let notes = Arc::clone(&self.source.fill_notes);
+        match super::fill_worker::start(target, scope, notes, self.notify()) {
+            Ok(()) => {
+                self.source.filling = true;
+                self.say(Severity::Info, "reading the game before filling it…");
+            }
+            Err(e) => self.say(Severity::Error, format!("cannot start the fill: {e}")),
+        }
+    }
+
     pub(super) fn stop_camera(&mut self) {
+        self.source.screen = None;
         if let Some(cam) = self.source.camera.take() {
             tracing::debug!(label = %cam.label, "camera stopped");
             cam.capture.stop();

@@ -11,8 +11,8 @@ use super::command::Command;
 use super::steps_view::where_houses;
 use crate::session::{Board, HintLevel, Walkthrough};
 
-/// Amber background of an uncertain cell.
-pub const UNCERTAIN_FILL: Color32 = Color32::from_rgb(255, 196, 70);
+/// Amber of an uncertain cell (its outline on the board, its words in the panels).
+pub const UNCERTAIN_COLOR: Color32 = Color32::from_rgb(255, 176, 30);
 /// Red background of a conflicting cell.
 pub const CONFLICT_FILL: Color32 = Color32::from_rgb(240, 90, 90);
 /// Background of the selected cell.
@@ -236,8 +236,6 @@ pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>)
             Some(WRONG_ENTRY_FILL)
         } else if conflicts[i] {
             Some(CONFLICT_FILL)
-        } else if view.board.uncertain[i] {
-            Some(UNCERTAIN_FILL)
         } else if view.selected == Some(c) {
             Some(SELECTED_FILL)
         } else {
@@ -353,6 +351,20 @@ pub fn board_ui(ui: &mut egui::Ui, view: BoardView<'_>, cmds: &mut Vec<Command>)
                     Stroke::new(2.0, ELIMINATION_COLOR),
                 );
             }
+        }
+    }
+
+    // Uncertain readings get an amber outline, not a fill: the step's highlight (a placement,
+    // a pattern cell — whose Cover colour is amber-like too) stays visible under it.
+    for c in Cell::all() {
+        let i = c.index();
+        if view.board.uncertain[i] && wrong[i].is_none() && !conflicts[i] {
+            painter.rect_stroke(
+                cell_rect(c).shrink(1.0),
+                0.0,
+                Stroke::new((cell_size * 0.08).max(2.0), UNCERTAIN_COLOR),
+                egui::StrokeKind::Inside,
+            );
         }
     }
 

@@ -40,6 +40,16 @@ pub enum Command {
     SelectResolution(Option<ResolutionRequest>),
     /// Re-list the cameras.
     RefreshCameras,
+    /// Capture part of the screen as the live source.
+    StartScreen(crate::screen::ScreenTarget),
+    /// Re-list the windows the screen source can capture.
+    RefreshWindows,
+    /// Type the locked screen puzzle's solution into the game (the explicit request): every
+    /// empty cell, or only the next step's.
+    FillGame {
+        /// Only the cell(s) of the next placing step.
+        next_step: bool,
+    },
     /// Select a board cell (or none).
     SelectCell(Option<Cell>),
     /// Type a digit into a cell (0 clears).

@@ -8,7 +8,7 @@ use egui::RichText;
 use crate::session::Board;
 use crate::sudoku::{Cell, Check, Verdict};
 
-use super::board_view::{UNCERTAIN_FILL, WRONG_ENTRY_COLOR};
+use super::board_view::{UNCERTAIN_COLOR, WRONG_ENTRY_COLOR};
 use super::command::Command;
 
 /// The wrong entries and why, row-major (empty without a check).
@@ -67,7 +67,7 @@ pub fn entries_ui(
                     .filter(|e| matches!(e.verdict, Verdict::Unsure { .. }))
                     .take(4)
                 {
-                    ui.add(egui::Label::new(RichText::new(e.text()).color(UNCERTAIN_FILL)).wrap());
+                    ui.add(egui::Label::new(RichText::new(e.text()).color(UNCERTAIN_COLOR)).wrap());
                 }
             }
         }

@@ -192,6 +192,8 @@ impl SudokuLensApp {
                     }
                 });
             ui.separator();
+            self.screen_controls(ui, cmds);
+            ui.separator();
             let history = &self.puzzle.history;
             if ui
                 .add_enabled(history.can_undo(), egui::Button::new("Undo"))
@@ -318,7 +320,7 @@ impl SudokuLensApp {
             board_view::board_ui(ui, view, &mut Vec::new());
             let uncertain = reading.uncertain.iter().filter(|&&u| u).count();
             ui.colored_label(
-                board_view::UNCERTAIN_FILL,
+                board_view::UNCERTAIN_COLOR,
                 format!("{uncertain} cell(s) still uncertain — hold the paper still."),
             );
             return;
@@ -359,7 +361,7 @@ impl SudokuLensApp {
         let conflicts = self.puzzle.board.conflict_words();
         if uncertain > 0 {
             ui.colored_label(
-                board_view::UNCERTAIN_FILL,
+                board_view::UNCERTAIN_COLOR,
                 format!("{uncertain} uncertain cell(s): check them against the paper."),
             );
         }

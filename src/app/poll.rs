@@ -32,6 +32,15 @@ impl SudokuLensApp {
         for e in events {
             self.on_capture_event(e);
         }
+        if let Some(note) = self.source.fill_notes.take() {
+            self.source.filling = !note.finished;
+            let severity = if note.failed {
+                Severity::Error
+            } else {
+                Severity::Info
+            };
+            self.say(severity, note.text);
+        }
         // Scanner: the frame it analysed, with what it found there.
         let report = self
             .source

@@ -13,7 +13,7 @@ use image::RgbImage;
 
 use crate::camera::{CameraDescriptor, CameraError, CaptureHandle, Frame, Mailbox};
 use crate::live::{LiveState, LockProgress, Overlay, VotedBoard};
-use crate::session::{Advice, Board, History, SolveState};
+use crate::session::{Advice, Board, BoardAt, History, SolveState};
 use crate::sudoku::Cell;
 use crate::vision::Lattice;
 
@@ -126,6 +126,14 @@ pub(crate) struct SourceState {
     pub status: SourceStatus,
     /// Seconds without frames of the last stall, until the camera reopens.
     pub last_stall: Option<f32>,
+    /// What the running capture shows when it is the screen (`None`: a camera or sequence).
+    pub screen: Option<crate::screen::ScreenTarget>,
+    /// The windows the screen source can capture (listed on first use of its menu).
+    pub windows: Option<Result<Vec<crate::screen::WindowInfo>, crate::screen::ScreenError>>,
+    /// Notes of the running "Fill in the game" (newest wins).
+    pub fill_notes: Arc<Mailbox<super::fill_worker::FillNote>>,
+    /// Whether a fill is running.
+    pub filling: bool,
 }
 
 impl Default for SourceState {
@@ -142,6 +150,10 @@ impl Default for SourceState {
             status_before_scan: SourceStatus::Idle,
             status: SourceStatus::Idle,
             last_stall: None,
+            screen: None,
+            windows: None,
+            fill_notes: Arc::new(Mailbox::new()),
+            filling: false,
         }
     }
 }
@@ -199,7 +211,7 @@ pub(crate) struct PuzzleState {
     /// The camera puzzle the board was loaded from (`None`: not from the camera session).
     pub camera: Option<CameraPuzzle>,
     /// Boards before the user's actions, for undo/redo.
-    pub history: History,
+    pub history: History<BoardAt>,
     /// Cells whose solution the user revealed.
     pub revealed: [bool; 81],
     /// The photo file the board was read from, if any (restored at restart).

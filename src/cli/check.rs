@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use sudoku_lens::digits::{Backend, Classifier};
+use super::model::ModelArgs;
 use sudoku_lens::scan::{Scanner, Written};
 use sudoku_lens::sudoku::format::{boxed_board, values_line};
 use sudoku_lens::sudoku::{Cell, Check, Verdict};
@@ -31,13 +31,10 @@ pub struct CheckArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
-    /// Digit model to use instead of the built-in one (ONNX; it needs the `kind` output).
-    #[arg(long)]
-    pub model: Option<PathBuf>,
-    /// Run the digit model on ONNX Runtime loaded from this shared library (needs the
-    /// `onnxruntime` feature; default: $SUDOKU_LENS_ORT_LIB, else tract).
-    #[arg(long)]
-    pub ort_lib: Option<PathBuf>,
+    /// The digit model (`--model` must have the `kind` output that tells print from
+    /// handwriting).
+    #[command(flatten)]
+    pub model: ModelArgs,
 }
 
 /// Runs `check`; failures are reported here (exit 2), never passed to `main` (exit 1).
@@ -52,10 +49,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn check(args: &CheckArgs) -> anyhow::Result<(String, ExitCode)> {
-    let classifier = Classifier::load(
-        args.model.as_deref(),
-        Backend::choose(args.ort_lib.as_deref()),
-    )?;
+    let classifier = args.model.load()?;
     let image = vision::load_image(&args.image)?;
     let scan = Scanner::new(classifier)
         .scan(&image)

@@ -15,6 +15,7 @@ use clap::Args;
 use sudoku_lens::dataset::{Dataset, NameList};
 use sudoku_lens::eval::{CORNER_TOLERANCE_PCT, EvalSummary, ImageResult, evaluate_with_progress};
 
+use super::model::ModelArgs;
 use super::progress::{Progress, ProgressArgs};
 use sudoku_lens::scan::Scanner;
 
@@ -41,15 +42,10 @@ pub struct EvalArgs {
     /// Only measure detection (no digit reading).
     #[arg(long)]
     pub detect_only: bool,
-    /// Digit model to use instead of the built-in one (ONNX).
-    #[arg(long)]
-    pub model: Option<PathBuf>,
+    #[command(flatten)]
+    pub model: ModelArgs,
     #[command(flatten)]
     pub progress: ProgressArgs,
-    /// Run the digit model on ONNX Runtime loaded from this shared library (needs the
-    /// `onnxruntime` feature; default: $SUDOKU_LENS_ORT_LIB, else tract).
-    #[arg(long)]
-    pub ort_lib: Option<PathBuf>,
 }
 
 /// Runs `eval`.
@@ -69,10 +65,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let mut scanner = if args.detect_only {
         None
     } else {
-        let classifier = sudoku_lens::digits::Classifier::load(
-            args.model.as_deref(),
-            sudoku_lens::digits::Backend::choose(args.ort_lib.as_deref()),
-        )?;
+        let classifier = args.model.load()?;
         Some(Scanner::new(classifier))
     };
     let bar = Progress::new(args.progress, Some(ds.photos.len() as u64), "photos");

@@ -11,11 +11,16 @@ pub mod check;
 pub mod count;
 pub mod dataset;
 pub mod eval;
+#[cfg(feature = "gui")]
+pub mod fill;
 pub mod input;
+pub mod model;
 pub mod progress;
 pub mod rate;
 pub mod replay;
 pub mod scan;
+#[cfg(feature = "gui")]
+pub mod screen;
 pub mod simulate;
 pub mod solve;
 pub mod stats;

@@ -14,6 +14,7 @@ use clap::Args;
 use image::{Rgb, RgbImage};
 use imageproc::drawing::draw_line_segment_mut;
 
+use super::model::ModelArgs;
 use sudoku_lens::scan::{MAX_REPAIR_CHANGES, Scan, Scanner};
 use sudoku_lens::sudoku::format::{boxed_board, values_line};
 use sudoku_lens::vision::detect::{DetectOptions, DetectTrace, detect_with};
@@ -26,20 +27,29 @@ const DEBUG_CELL_PX: u32 = 40;
 #[derive(Args, Debug)]
 pub struct ScanArgs {
     /// The photo.
-    pub image: PathBuf,
+    #[cfg_attr(
+        feature = "gui",
+        arg(required_unless_present_any = ["screen", "window", "monitor", "region"])
+    )]
+    #[cfg_attr(not(feature = "gui"), arg(required = true))]
+    pub image: Option<PathBuf>,
+    /// Capture the screen once instead of reading a photo (with `--window`, `--monitor` or
+    /// `--region`: that part of it).
+    #[cfg(feature = "gui")]
+    #[arg(long, conflicts_with = "image")]
+    pub screen: bool,
+    /// What part of the screen `--screen` captures.
+    #[cfg(feature = "gui")]
+    #[command(flatten)]
+    pub screen_target: super::screen::ScreenArgs,
     /// Write stage images (threshold, candidates, lattice, rectified grid) into this folder.
     #[arg(long)]
     pub debug: Option<PathBuf>,
     /// Print the detection as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Digit model to use instead of the built-in one (ONNX).
-    #[arg(long)]
-    pub model: Option<PathBuf>,
-    /// Run the digit model on ONNX Runtime loaded from this shared library (needs the
-    /// `onnxruntime` feature; default: $SUDOKU_LENS_ORT_LIB, else tract).
-    #[arg(long)]
-    pub ort_lib: Option<PathBuf>,
+    #[command(flatten)]
+    pub model: ModelArgs,
 }
 
 /// Runs `scan`.
@@ -50,14 +60,34 @@ pub fn run(args: ScanArgs) -> anyhow::Result<ExitCode> {
     Ok(code)
 }
 
+/// The picture to scan and how to name it in messages: the photo, or (with `--screen`) one
+/// capture of the screen.
+fn load_input(args: &ScanArgs) -> anyhow::Result<(image::DynamicImage, String)> {
+    #[cfg(feature = "gui")]
+    if args.screen || args.screen_target.any() {
+        let target = args.screen_target.target();
+        let shot = sudoku_lens::screen::capture(&target)?;
+        let name = format!(
+            "{target} ({}x{} at {},{})",
+            shot.image.width(),
+            shot.image.height(),
+            shot.origin.0,
+            shot.origin.1
+        );
+        return Ok((image::DynamicImage::ImageRgb8(shot.image), name));
+    }
+    let path = args
+        .image
+        .as_deref()
+        .context("give a photo to scan (or --screen)")?;
+    Ok((vision::load_image(path)?, path.display().to_string()))
+}
+
 /// The report to print and the exit code, or why the photo could not be scanned.
 fn scan(args: &ScanArgs) -> anyhow::Result<(String, ExitCode)> {
     // The model first: a bad `--model` is the user's to know even for a photo without a grid.
-    let classifier = sudoku_lens::digits::Classifier::load(
-        args.model.as_deref(),
-        sudoku_lens::digits::Backend::choose(args.ort_lib.as_deref()),
-    )?;
-    let image = vision::load_image(&args.image)?;
+    let classifier = args.model.load()?;
+    let (image, source) = load_input(args)?;
     let gray = vision::to_gray(&image);
     let mut trace = DetectTrace::default();
     let result = detect_with(&gray, &DetectOptions::default(), Some(&mut trace));
@@ -65,8 +95,7 @@ fn scan(args: &ScanArgs) -> anyhow::Result<(String, ExitCode)> {
         write_debug(dir, &gray, &trace, result.as_ref().ok())
             .with_context(|| format!("writing debug images to {}", dir.display()))?;
     }
-    let detection =
-        result.with_context(|| format!("{}: no Sudoku grid found", args.image.display()))?;
+    let detection = result.with_context(|| format!("{source}: no Sudoku grid found"))?;
     let mut report = if args.json {
         String::new()
     } else {

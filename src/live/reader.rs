@@ -438,19 +438,25 @@ impl LiveReader {
             .then(|| puzzle.trusted.clone())
             .flatten();
         let turns = puzzle.quarter_turns.unwrap_or(0);
+        let board = puzzle.votes.voted();
+        // The reads still needed count as progress: a still is fed again only while its
+        // output changes, so a doubtful board that needs more reads must show it.
+        let reads_needed = board.as_ref().map_or(self.config.reads_to_trust, |b| {
+            reads_needed(b, &self.config)
+        });
         LiveOutput {
             state,
             progress: LockProgress {
                 steady_frames: steady.min(self.config.read_after_steady_frames),
                 steady_needed: self.config.read_after_steady_frames,
-                reads: (puzzle.votes.len() as u32).min(self.config.reads_to_trust),
-                reads_needed: self.config.reads_to_trust,
+                reads: (puzzle.votes.len() as u32).min(reads_needed),
+                reads_needed,
             },
             puzzle_id: puzzle.id,
             lattice: found.map(|l| Lattice {
                 points_in_image: lattice_as_read(&l.points_in_image, turns),
             }),
-            board: puzzle.votes.voted(),
+            board,
             overlay,
             work,
             read_cells,
@@ -565,15 +571,19 @@ fn read(
 /// solution is the strong guard: a misread digit almost always leaves none or several.
 fn trustworthy(voted: &VotedBoard, config: &LiveConfig) -> bool {
     let doubtful = voted.uncertain().iter().filter(|&&u| u).count();
-    let reads_needed = if doubtful > 0 {
-        config.reads_to_trust_doubtful
-    } else {
-        config.reads_to_trust
-    };
-    voted.reads >= reads_needed
+    voted.reads >= reads_needed(voted, config)
         && voted.min_confidence() >= config.trust_min_confidence
         && doubtful <= config.trust_max_doubtful_cells
         && voted.clue_count() >= MIN_CLUES
+}
+
+/// Reads a vote needs before it may be trusted: more while some cell is doubtful.
+fn reads_needed(voted: &VotedBoard, config: &LiveConfig) -> u32 {
+    if voted.uncertain().contains(&true) {
+        config.reads_to_trust_doubtful
+    } else {
+        config.reads_to_trust
+    }
 }
 
 /// Whether every cell voted empty is safe to leave empty. A faint digit read as empty can

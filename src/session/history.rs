@@ -1,6 +1,8 @@
 //! Undo and redo over the board: the [`History`] of [`Board`]s before each user action (an
 //! edit, an accepted repair, a revert, Clear), so every change the user makes can be taken
-//! back. Loading a new puzzle starts a new history only where the caller says so.
+//! back — with the step of the solution the user was at on that board ([`BoardAt`]), so an
+//! undo also takes them back to their place. Loading a new puzzle starts a new history only
+//! where the caller says so.
 //!
 //! Plain data: no egui; the app records before it changes the board.
 
@@ -9,16 +11,34 @@ use super::board::Board;
 /// How many actions can be undone.
 pub const UNDO_DEPTH: usize = 200;
 
-/// Boards before (undo) and after (redo) the user's actions.
-#[derive(Clone, Debug, Default)]
-pub struct History {
-    undo: Vec<Board>,
-    redo: Vec<Board>,
+/// A board and the step of its solution the user was at on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardAt {
+    /// The board.
+    pub board: Board,
+    /// The position in its step list (0: before the first step).
+    pub step: usize,
 }
 
-impl History {
+/// Boards (or [`BoardAt`]s) before (undo) and after (redo) the user's actions.
+#[derive(Clone, Debug)]
+pub struct History<T = Board> {
+    undo: Vec<T>,
+    redo: Vec<T>,
+}
+
+impl<T> Default for History<T> {
+    fn default() -> Self {
+        History {
+            undo: Vec::new(),
+            redo: Vec::new(),
+        }
+    }
+}
+
+impl<T: Clone> History<T> {
     /// Remembers `before`, the board as it was before an action; forgets what could be redone.
-    pub fn record(&mut self, before: Board) {
+    pub fn record(&mut self, before: T) {
         if self.undo.len() == UNDO_DEPTH {
             self.undo.remove(0);
         }
@@ -28,7 +48,7 @@ impl History {
 
     /// The board before the last action, given the `current` one (kept for redo); `None` when
     /// there is nothing to undo.
-    pub fn undo(&mut self, current: &Board) -> Option<Board> {
+    pub fn undo(&mut self, current: &T) -> Option<T> {
         let before = self.undo.pop()?;
         self.redo.push(current.clone());
         Some(before)
@@ -36,7 +56,7 @@ impl History {
 
     /// The board after the last undone action, given the `current` one; `None` when there is
     /// nothing to redo.
-    pub fn redo(&mut self, current: &Board) -> Option<Board> {
+    pub fn redo(&mut self, current: &T) -> Option<T> {
         let after = self.redo.pop()?;
         self.undo.push(current.clone());
         Some(after)

@@ -17,7 +17,7 @@ pub mod trouble;
 pub mod walkthrough;
 
 pub use board::{Board, MIN_CLUES, repair_summary};
-pub use history::History;
+pub use history::{BoardAt, History};
 pub use persist::{
     PUZZLE_KEY, ResolutionRequest, SEQUENCE_FPS_RANGE, SETTINGS_KEY, SavedPuzzle, Settings,
 };
