@@ -31,6 +31,15 @@ fn puzzle_app(w: f32, h: f32) -> Harness<'static, SudokuLensApp> {
     h
 }
 
+/// The solution of the solved puzzle on the board.
+fn solution_of(app: &SudokuLensApp) -> [u8; 81] {
+    app.solve_state()
+        .walkthrough()
+        .expect("a solved puzzle")
+        .explained()
+        .solution
+}
+
 fn step_pos(app: &SudokuLensApp) -> usize {
     app.solve_state()
         .walkthrough()
@@ -226,13 +235,7 @@ fn undo_goes_back_to_the_step_the_user_was_at() {
     let empty = (0..81)
         .find(|&i| h.state().board().values[i] == 0)
         .expect("an empty cell");
-    let solution = h
-        .state()
-        .solve_state()
-        .walkthrough()
-        .unwrap()
-        .explained()
-        .solution;
+    let solution = solution_of(h.state());
     h.state_mut().apply(Command::SetCell {
         cell: Cell::from_index(empty),
         value: solution[empty],
@@ -421,13 +424,7 @@ fn the_in_app_file_picker_opens_and_saves() {
 fn conflicts_and_no_solution_say_where() {
     let mut h = puzzle_app(1280.0, 800.0);
     let board = h.state().board().clone();
-    let solution = h
-        .state()
-        .solve_state()
-        .walkthrough()
-        .unwrap()
-        .explained()
-        .solution;
+    let solution = solution_of(h.state());
     h.state_mut().apply(Command::SetCell {
         cell: Cell::from_index(0),
         value: 3,
