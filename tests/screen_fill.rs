@@ -160,29 +160,44 @@ fn start_game(x: &Xvfb, dir: &Path, theme: &str, line: usize, extra: &[&str]) ->
 
 /// Gives the keyboard focus to the top-level window titled `title`, as a desktop's window
 /// manager does when a window opens or is clicked (Xvfb runs none, and the game, like any
-/// winit app, takes keys only while it has the focus).
+/// winit app, takes keys only while it has the focus). Waits up to 20 s for the window to
+/// appear: on a loaded machine the game's window can come well after its state file.
 fn focus_window(x: &Xvfb, title: &str) {
     let (conn, screen) = x11rb::connect(Some(&x.display)).expect("connect to Xvfb");
     let root = conn.setup().roots[screen].root;
-    let tree = conn
-        .query_tree(root)
-        .expect("query_tree")
-        .reply()
-        .expect("window tree");
-    let window = tree
-        .children
-        .into_iter()
-        .find(|&w| {
+    let find = || {
+        let tree = conn
+            .query_tree(root)
+            .expect("query_tree")
+            .reply()
+            .expect("window tree");
+        tree.children.into_iter().find(|&w| {
             conn.get_property(false, w, AtomEnum::WM_NAME, AtomEnum::ANY, 0, 256)
                 .ok()
                 .and_then(|c| c.reply().ok())
                 .is_some_and(|r| r.value == title.as_bytes())
         })
-        .unwrap_or_else(|| panic!("no top-level window titled {title} on {}", x.display));
-    conn.set_input_focus(InputFocus::PARENT, window, x11rb::CURRENT_TIME)
-        .expect("set_input_focus")
-        .check()
-        .expect("focus the game window");
+    };
+    // Focusing a window that is not mapped yet is an X error: that is retried too.
+    let focused = |w| {
+        conn.set_input_focus(InputFocus::PARENT, w, x11rb::CURRENT_TIME)
+            .ok()
+            .is_some_and(|c| c.check().is_ok())
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let window = find();
+        if window.is_some_and(focused) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no top-level window titled {title} on {} took the focus within 20 s (found: {})",
+            x.display,
+            window.is_some()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 fn run_cli(x: &Xvfb, args: &[&str]) -> Output {
