@@ -86,15 +86,16 @@ fn a_removed_candidate_is_its_struck_digit_also_with_candidates_off() {
     };
     h.state_mut().apply(Command::GoToStep(step_index));
     h.run_steps(2);
-    let eliminations: Vec<Candidate> = h
+    // The step stays the same below: only the Candidates switch changes.
+    let step = h
         .state()
         .solve_state()
         .walkthrough()
         .unwrap()
         .current()
         .unwrap()
-        .eliminations
         .clone();
+    let eliminations: Vec<Candidate> = step.eliminations.clone();
     assert!(!eliminations.is_empty());
 
     for candidates_on in [true, false] {
@@ -136,14 +137,6 @@ fn a_removed_candidate_is_its_struck_digit_also_with_candidates_off() {
         }
         // With Candidates off, the other candidates of a struck cell are not drawn: a
         // square of a digit the step does not touch holds no dark ink.
-        let step = h
-            .state()
-            .solve_state()
-            .walkthrough()
-            .unwrap()
-            .current()
-            .unwrap()
-            .clone();
         let grid = h
             .state()
             .solve_state()
