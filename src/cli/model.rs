@@ -1,4 +1,4 @@
-//! The digit-model arguments every reading command shares (`scan`, `check`, `eval`): which
+//! The digit-model arguments every reading command shares (`scan`, `check`, `eval`, `fill`): which
 //! ONNX model and which runtime. It loads the classifier; it does not read pictures.
 
 use std::path::PathBuf;
