@@ -34,6 +34,7 @@
 mod candidates;
 mod hough;
 mod refine;
+mod screen;
 mod threshold;
 pub mod track;
 mod validate;
@@ -138,6 +139,19 @@ pub fn detect_with(
     if width.min(height) < 32 {
         return Err(NoGrid::TooSmall { width, height });
     }
+    // A grid drawn along the pixel rows and columns (a screenshot) is measured from its
+    // brightness edges, in either polarity, before any ink mask is made.
+    if let Some(grid) = screen::find(image) {
+        if let Some(t) = trace {
+            screen_trace(t, image, options, &grid);
+        }
+        let lattice = grid.lattice;
+        return Ok(GridDetection {
+            corners_in_image: lattice.corners(),
+            lattice_in_image: lattice.points_in_image,
+            score: grid.cover.clamp(0.0, 1.0),
+        });
+    }
     // The ink mask looks for dark ink: light lines on a dark ground (dark-mode screens) are
     // dark in the inverted picture. A mostly dark picture is tried that way first; either
     // polarity is tried when the other finds nothing. Last, thin lines printed light and then
@@ -190,6 +204,26 @@ pub fn detect_with(
         }
     }
     Err(first_error.unwrap_or(NoGrid::NoOutline))
+}
+
+/// Fills the debug trace for a grid found by the screen stage: the working images of the
+/// first polarity and the grid's lattice as the one (chosen) candidate, in working pixels.
+fn screen_trace(
+    trace: &mut DetectTrace,
+    image: &GrayImage,
+    options: &DetectOptions,
+    grid: &screen::ScreenGrid,
+) {
+    let working = threshold::working_images(image, options.work_long_side_px, options.ink_delta);
+    let f = working.work_to_image;
+    let lattice = grid
+        .lattice
+        .map(|p| Point::new((p.x + 0.5) / f - 0.5, (p.y + 0.5) / f - 0.5));
+    trace.work = working.gray.into_owned();
+    trace.ink_mask = working.mask;
+    trace.work_to_image = f;
+    trace.candidates = vec![(lattice.corners(), lattice, grid.cover)];
+    trace.initial_lattice = Some(lattice);
 }
 
 /// The ink mask's step (gray levels) of the last try on a picture where nothing was found.

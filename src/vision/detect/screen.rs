@@ -1,0 +1,364 @@
+//! The screen stage: a grid whose lines run exactly along the pixel rows and columns (a
+//! screenshot, a scan), found from where the brightness changes rather than from an ink mask.
+//!
+//! A screenshot is pixel-exact and axis-aligned, which a photo is not, and its grids are
+//! drawn in ways an ink mask handles badly: light lines on a dark ground, cells drawn as
+//! separate tiles (the "lines" are gaps of the page colour), pastel boxes whose thin lines are
+//! barely darker than the fill, a finished grid full of digits that touch the lines. All of
+//! them change the brightness, in either direction, along whole rows and columns of pixels:
+//! the absolute difference between neighbouring rows (columns) is large along most of every
+//! grid line, and along no more than short strokes of a digit. So this stage
+//! 1. marks, for every boundary between two pixel rows (columns), where the two differ by a
+//!    few gray levels or more, and keeps the long straight runs of such marks (short gaps, as
+//!    between tiles, bridged);
+//! 2. takes each long run's extent as the width of a possible grid, whose cells are then about
+//!    a ninth of it (grids are square), and groups the rows marked along most of that width
+//!    into lines (the two edges of a thick line or of a gap between tiles are one line, its
+//!    position their midpoint);
+//! 3. looks among those lines for ten equally spaced ones (within a pixel or two) spanning
+//!    that width, no line a step before the first or after the last (a block of a larger
+//!    grid), no lines half-way between them (a finer grid), at most two thin lines missing;
+//! 4. does the same for the columns across the rows found, and checks that both families
+//!    agree (the columns span the rows' width and the other way round).
+//!
+//! The lines are measured, not refined, so digits that touch them cannot pull them; nothing
+//! here is a colour or a theme. Photos seldom have such lines (a tilt of a fraction of a
+//! degree breaks the runs), so the stage costs one pass over the picture and finds nothing
+//! there. It knows nothing of the ink mask or the other stages.
+
+use image::GrayImage;
+
+use super::threshold::area_downscale;
+use crate::vision::{Lattice, Point};
+
+/// Gray levels two neighbouring pixel rows (columns) must differ by to mark a boundary.
+const EDGE_STEP: u8 = 8;
+/// Pictures larger than this (long side, pixels) are searched at an integer area downscale.
+const MAX_LONG_SIDE_PX: u32 = 1600;
+/// Smallest cell side, in searched pixels.
+const MIN_CELL_PX: f32 = 8.0;
+/// Share of a grid's width along which a row boundary must be marked to count as a line.
+const MIN_LINE_COVER: f32 = 0.45;
+/// Hypotheses (distinct long-run extents) tried per orientation, longest first.
+const MAX_EXTENTS: usize = 40;
+
+/// A grid found by the screen stage, in the picture's pixels.
+#[derive(Clone, Debug)]
+pub(super) struct ScreenGrid {
+    /// Its lattice (the measured row and column lines).
+    pub lattice: Lattice,
+    /// The mean share of the grid's width (height) along which its 20 lines are marked.
+    pub cover: f32,
+}
+
+/// Finds an axis-aligned 9×9 grid in `image`, or `None`.
+pub(super) fn find(image: &GrayImage) -> Option<ScreenGrid> {
+    let long = image.width().max(image.height());
+    let factor = long.div_ceil(MAX_LONG_SIDE_PX).max(1);
+    let small;
+    let picture = if factor > 1 {
+        small = area_downscale(image, 1.0 / factor as f32);
+        &small
+    } else {
+        image
+    };
+    let (w, h) = picture.dimensions();
+    if w < 32 || h < 32 {
+        return None;
+    }
+    let raw = picture.as_raw();
+    let at = |x: usize, y: usize| raw[y * w as usize + x];
+    // Rows: boundaries between pixel rows, marked along x. Columns: the transpose.
+    let rows = Marks::new(w as usize, h as usize, at);
+    let cols = Marks::new(h as usize, w as usize, |x, y| at(y, x));
+    let (ys, xs, cover) = search(&rows, &cols).or_else(|| {
+        let (xs, ys, cover) = search(&cols, &rows)?;
+        Some((ys, xs, cover))
+    })?;
+    let to_image = |v: f32| (v + 0.5) * factor as f32 - 0.5;
+    let mut points_in_image = [[Point::default(); 10]; 10];
+    for (r, row) in points_in_image.iter_mut().enumerate() {
+        for (c, p) in row.iter_mut().enumerate() {
+            *p = Point::new(to_image(xs[c]), to_image(ys[r]));
+        }
+    }
+    Some(ScreenGrid {
+        lattice: Lattice { points_in_image },
+        cover,
+    })
+}
+
+/// The marked boundaries of one orientation: boundary `b` lies between pixel rows `b` and
+/// `b + 1` (of the picture or its transpose), marked at `x` when the two differ by
+/// [`EDGE_STEP`] or more.
+struct Marks {
+    /// Per boundary, the prefix counts of marks along it (`len + 1` entries).
+    prefix: Vec<Vec<u32>>,
+    /// The long runs of marks: `(boundary, start, end)`, longest first.
+    runs: Vec<(usize, usize, usize)>,
+}
+
+impl Marks {
+    /// Marks the boundaries of a `len` × `count` picture read through `at(x, y)`.
+    fn new(len: usize, count: usize, at: impl Fn(usize, usize) -> u8) -> Marks {
+        let min_run = (len.min(count) as f32 * 0.1).max(9.0 * MIN_CELL_PX) as usize;
+        let mut prefix = Vec::with_capacity(count.saturating_sub(1));
+        let mut runs = Vec::new();
+        let mut marked = vec![false; len];
+        for b in 0..count.saturating_sub(1) {
+            let mut p = Vec::with_capacity(len + 1);
+            p.push(0u32);
+            let mut n = 0;
+            for (x, m) in marked.iter_mut().enumerate() {
+                *m = at(x, b).abs_diff(at(x, b + 1)) >= EDGE_STEP;
+                n += u32::from(*m);
+                p.push(n);
+            }
+            collect_runs(&marked, &p, min_run, |s, e| runs.push((b, s, e)));
+            prefix.push(p);
+        }
+        runs.sort_by_key(|&(_, s, e)| std::cmp::Reverse(e - s));
+        Marks { prefix, runs }
+    }
+
+    /// Distinct extents of the long runs, longest first (ends within 3 px are one extent).
+    fn extents(&self) -> Vec<(usize, usize)> {
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        for &(_, s, e) in &self.runs {
+            if out.len() >= MAX_EXTENTS {
+                break;
+            }
+            if !out
+                .iter()
+                .any(|&(s2, e2)| s.abs_diff(s2) <= 3 && e.abs_diff(e2) <= 3)
+            {
+                out.push((s, e));
+            }
+        }
+        out
+    }
+
+    /// The lines across `[start, end)`: boundaries marked along at least [`MIN_LINE_COVER`]
+    /// of it (a small margin at each end left out), those closer than `merge_px` grouped.
+    /// Each line is its position (the midpoint of its group's first and last boundary, in
+    /// pixel-centre coordinates) and its best cover.
+    fn lines(&self, start: f32, end: f32, merge_px: f32) -> Vec<(f32, f32)> {
+        let margin = (end - start) * 0.02;
+        let len = self.prefix.first().map_or(0, |p| p.len() - 1);
+        let a = ((start + margin).round().max(0.0) as usize).min(len);
+        let b = ((end - margin).round().max(0.0) as usize).min(len);
+        if b <= a + 2 {
+            return Vec::new();
+        }
+        let span = (b - a) as f32;
+        let mut lines: Vec<(f32, f32)> = Vec::new();
+        let mut group: Option<(usize, usize, f32)> = None;
+        for (k, p) in self.prefix.iter().enumerate() {
+            let cover = (p[b] - p[a]) as f32 / span;
+            if cover < MIN_LINE_COVER {
+                continue;
+            }
+            group = match group {
+                Some((first, last, best)) if (k - last) as f32 <= merge_px => {
+                    Some((first, k, best.max(cover)))
+                }
+                Some(done) => {
+                    lines.push(line_of(done));
+                    Some((k, k, cover))
+                }
+                None => Some((k, k, cover)),
+            };
+        }
+        if let Some(done) = group {
+            lines.push(line_of(done));
+        }
+        lines
+    }
+}
+
+/// A group of marked boundaries `(first, last, cover)` as a line: position and cover.
+/// Boundary `b` lies at `b + 0.5` in pixel-centre coordinates.
+fn line_of((first, last, cover): (usize, usize, f32)) -> (f32, f32) {
+    ((first + last) as f32 / 2.0 + 0.5, cover)
+}
+
+/// Calls `found(start, end)` for every run of marks at least `min_run` long in which gaps
+/// are shorter than half the run so far (at most 24 px) and at least 60 % is marked.
+fn collect_runs(marked: &[bool], prefix: &[u32], min_run: usize, mut found: impl FnMut(usize, usize)) {
+    let mut run: Option<(usize, usize)> = None; // (start, last marked)
+    let mut close = |(s, last): (usize, usize)| {
+        let end = last + 1;
+        if end - s >= min_run && (prefix[end] - prefix[s]) as f32 >= 0.6 * (end - s) as f32 {
+            found(s, end);
+        }
+    };
+    for (x, &m) in marked.iter().enumerate() {
+        if !m {
+            continue;
+        }
+        run = match run {
+            Some((s, last)) if x - last - 1 <= ((last + 1 - s) / 2).clamp(2, 24) => Some((s, x)),
+            Some(done) => {
+                close(done);
+                Some((x, x))
+            }
+            None => Some((x, x)),
+        };
+    }
+    if let Some(done) = run {
+        close(done);
+    }
+}
+
+/// Ten equally spaced lines among `lines` spanning about `span` (within 12 %): the first and
+/// last of them found, at most two of the eight between missing (their place interpolated),
+/// none a step outside, at most two half-way between. Returns the ten positions and the mean
+/// cover of the lines found.
+fn ten_lines(lines: &[(f32, f32)], span: f32) -> Option<([f32; 10], f32)> {
+    let mut best: Option<([f32; 10], f32, usize)> = None;
+    for (i, &(first, _)) in lines.iter().enumerate() {
+        for &(last, _) in &lines[i + 1..] {
+            let step = (last - first) / 9.0;
+            if step < MIN_CELL_PX || ((last - first) / span - 1.0).abs() > 0.12 {
+                continue;
+            }
+            let tol = (0.06 * step).max(1.5);
+            let near = |at: f32| {
+                lines
+                    .iter()
+                    .filter(|l| (l.0 - at).abs() <= tol)
+                    .min_by(|a, b| (a.0 - at).abs().total_cmp(&(b.0 - at).abs()))
+                    .copied()
+            };
+            let mut found = [None; 10];
+            for (k, f) in found.iter_mut().enumerate() {
+                *f = near(first + step * k as f32);
+            }
+            let count = found.iter().flatten().count();
+            if count < 8 {
+                continue;
+            }
+            // A line one step outside: a 9×9 block of a larger lattice.
+            if near(first - step).is_some() || near(last + step).is_some() {
+                continue;
+            }
+            let halves = (0..9)
+                .filter(|&k| near(first + step * (k as f32 + 0.5)).is_some())
+                .count();
+            if halves > 2 {
+                continue;
+            }
+            let cover = found.iter().flatten().map(|l| l.1).sum::<f32>() / count as f32;
+            let mut pos = [0.0f32; 10];
+            for (k, p) in pos.iter_mut().enumerate() {
+                *p = found[k].map_or(first + step * k as f32, |l| l.0);
+            }
+            if best.as_ref().is_none_or(|b| (count, cover) > (b.2, b.1)) {
+                best = Some((pos, cover, count));
+            }
+        }
+    }
+    best.map(|(pos, cover, _)| (pos, cover))
+}
+
+/// The grid whose `first`-orientation lines are found first (over the extents of that
+/// orientation's long runs), then the `second`'s across them, then the first's again across
+/// the second's extent: positions of the first family, of the second, and the mean cover.
+fn search(first: &Marks, second: &Marks) -> Option<([f32; 10], [f32; 10], f32)> {
+    let mut best: Option<([f32; 10], [f32; 10], f32)> = None;
+    for (s, e) in first.extents() {
+        let width = (e - s) as f32;
+        let merge = |span: f32| (0.2 * span / 9.0).max(2.0);
+        let Some((a, _)) = ten_lines(&first.lines(s as f32, e as f32, merge(width)), width)
+        else {
+            continue;
+        };
+        let height = a[9] - a[0];
+        let Some((b, _)) = ten_lines(&second.lines(a[0], a[9], merge(height)), height) else {
+            continue;
+        };
+        // The second family must span the run it came from (a card around the grid may be a
+        // little wider), and the first, measured again across it, must be the same lines.
+        let step = (b[9] - b[0]) / 9.0;
+        if (b[0] - s as f32).abs() > 0.5 * step || (b[9] - e as f32).abs() > 0.5 * step {
+            continue;
+        }
+        let Some((a2, cover_a)) = ten_lines(&first.lines(b[0], b[9], merge(b[9] - b[0])), b[9] - b[0])
+        else {
+            continue;
+        };
+        if a2.iter().zip(&a).any(|(p, q)| (p - q).abs() > (0.06 * step).max(1.5)) {
+            continue;
+        }
+        let Some((b2, cover_b)) = ten_lines(&second.lines(a2[0], a2[9], merge(height)), height)
+        else {
+            continue;
+        };
+        let cover = (cover_a + cover_b) / 2.0;
+        if best.as_ref().is_none_or(|x| cover > x.2) {
+            best = Some((a2, b2, cover));
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use image::Luma;
+
+    use super::*;
+
+    /// A light-on-dark grid of `cell` px cells at `(x0, y0)`: 1 px thin lines, 3 px box lines.
+    fn dark_grid(cell: u32, x0: u32, y0: u32) -> GrayImage {
+        let mut img = GrayImage::from_pixel(x0 * 2 + cell * 9, y0 * 2 + cell * 9, Luma([25]));
+        for k in 0..10 {
+            let t = if k % 3 == 0 { 3 } else { 1 };
+            let at = k * cell;
+            for d in 0..t {
+                let off = (at + d).saturating_sub(t / 2).min(cell * 9);
+                for u in 0..=cell * 9 {
+                    img.put_pixel(x0 + u, y0 + off, Luma([200]));
+                    img.put_pixel(x0 + off, y0 + u, Luma([200]));
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn finds_a_light_on_dark_grid_exactly() {
+        let img = dark_grid(40, 50, 70);
+        let g = find(&img).expect("grid");
+        let p = g.lattice.points_in_image;
+        for k in 0..10 {
+            assert!((p[0][k].x - (50.0 + 40.0 * k as f32)).abs() <= 1.0, "{:?}", p[0]);
+            assert!((p[k][0].y - (70.0 + 40.0 * k as f32)).abs() <= 1.0, "{:?}", p[k][0]);
+        }
+    }
+
+    #[test]
+    fn a_finer_grid_is_no_sudoku() {
+        // An 18×18 lattice: every pair of ten lines has lines half-way between.
+        let mut img = GrayImage::from_pixel(500, 500, Luma([240]));
+        for k in 0..19 {
+            for u in 40..=400 {
+                img.put_pixel(u, 40 + k * 20, Luma([60]));
+                img.put_pixel(40 + k * 20, u, Luma([60]));
+            }
+        }
+        assert!(find(&img).is_none());
+    }
+
+    #[test]
+    fn a_block_of_a_larger_lattice_is_no_sudoku() {
+        // 12×12 cells of equal lines: any ten lines have an eleventh a step outside.
+        let mut img = GrayImage::from_pixel(500, 500, Luma([240]));
+        for k in 0..13 {
+            for u in 20..=380 {
+                img.put_pixel(u, 20 + k * 30, Luma([60]));
+                img.put_pixel(20 + k * 30, u, Luma([60]));
+            }
+        }
+        assert!(find(&img).is_none());
+    }
+}
