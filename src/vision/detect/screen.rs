@@ -31,8 +31,12 @@ use image::GrayImage;
 use super::threshold::area_downscale;
 use crate::vision::{Lattice, Point};
 
-/// Gray levels two neighbouring pixel rows (columns) must differ by to mark a boundary.
-const EDGE_STEP: u8 = 8;
+/// Gray levels two neighbouring pixel rows (columns) must differ by to mark a boundary, at
+/// least: pastel tiles on a page of about their brightness differ by 4 levels or less. Noise
+/// raises it (see [`edge_step`]).
+const MIN_EDGE_STEP: f32 = 3.0;
+/// The largest step asked for, however noisy the picture.
+const MAX_EDGE_STEP: f32 = 12.0;
 /// Pictures larger than this (long side, pixels) are searched at an integer area downscale.
 const MAX_LONG_SIDE_PX: u32 = 1600;
 /// Smallest cell side, in searched pixels.
@@ -69,8 +73,9 @@ pub(super) fn find(image: &GrayImage) -> Option<ScreenGrid> {
     let raw = picture.as_raw();
     let at = |x: usize, y: usize| raw[y * w as usize + x];
     // Rows: boundaries between pixel rows, marked along x. Columns: the transpose.
-    let rows = Marks::new(w as usize, h as usize, at);
-    let cols = Marks::new(h as usize, w as usize, |x, y| at(y, x));
+    let step = edge_step(picture);
+    let rows = Marks::new(w as usize, h as usize, step, at);
+    let cols = Marks::new(h as usize, w as usize, step, |x, y| at(y, x));
     let (ys, xs, cover) = search(&rows, &cols).or_else(|| {
         let (xs, ys, cover) = search(&cols, &rows)?;
         Some((ys, xs, cover))
@@ -88,9 +93,17 @@ pub(super) fn find(image: &GrayImage) -> Option<ScreenGrid> {
     })
 }
 
+/// The step two neighbouring pixels must differ by to mark a boundary: three times the
+/// picture's noise (a lossless screenshot has none, a JPEG a little), at least
+/// [`MIN_EDGE_STEP`].
+fn edge_step(picture: &GrayImage) -> u8 {
+    let sigma = super::threshold::noise_sigma(picture);
+    (3.0 * sigma).clamp(MIN_EDGE_STEP, MAX_EDGE_STEP).round() as u8
+}
+
 /// The marked boundaries of one orientation: boundary `b` lies between pixel rows `b` and
-/// `b + 1` (of the picture or its transpose), marked at `x` when the two differ by
-/// [`EDGE_STEP`] or more.
+/// `b + 1` (of the picture or its transpose), marked at `x` when the two differ by the
+/// picture's [`edge_step`] or more.
 struct Marks {
     /// Per boundary, the prefix counts of marks along it (`len + 1` entries).
     prefix: Vec<Vec<u32>>,
@@ -99,8 +112,8 @@ struct Marks {
 }
 
 impl Marks {
-    /// Marks the boundaries of a `len` × `count` picture read through `at(x, y)`.
-    fn new(len: usize, count: usize, at: impl Fn(usize, usize) -> u8) -> Marks {
+/// Marks the boundaries of a `len` × `count` picture read through `at(x, y)`.
+    fn new(len: usize, count: usize, step: u8, at: impl Fn(usize, usize) -> u8) -> Marks {
         let min_run = (len.min(count) as f32 * 0.1).max(9.0 * MIN_CELL_PX) as usize;
         let mut prefix = Vec::with_capacity(count.saturating_sub(1));
         let mut runs = Vec::new();
@@ -110,7 +123,7 @@ impl Marks {
             p.push(0u32);
             let mut n = 0;
             for (x, m) in marked.iter_mut().enumerate() {
-                *m = at(x, b).abs_diff(at(x, b + 1)) >= EDGE_STEP;
+                *m = at(x, b).abs_diff(at(x, b + 1)) >= step;
                 n += u32::from(*m);
                 p.push(n);
             }
@@ -176,6 +189,32 @@ impl Marks {
     }
 }
 
+impl Marks {
+    /// Share of `[start, end)` marked along boundary `b` (0 outside the picture).
+    fn cover(&self, b: usize, start: f32, end: f32) -> f32 {
+        let Some(p) = self.prefix.get(b) else {
+            return 0.0;
+        };
+        let len = p.len() - 1;
+        let a = (start.round().max(0.0) as usize).min(len);
+        let z = (end.round().max(0.0) as usize).min(len);
+        if z <= a {
+            return 0.0;
+        }
+        (p[z] - p[a]) as f32 / (z - a) as f32
+    }
+
+    /// Whether the line at `pos` runs on past `[start, end)` on either side (by half a ninth
+    /// of it): a page, window or card edge rather than a line of a lattice that ends there.
+    fn runs_on(&self, pos: f32, start: f32, end: f32) -> bool {
+        let flank = (end - start) / 18.0;
+        let b = (pos - 0.5).round().max(0.0) as usize;
+        (b.saturating_sub(1)..=b + 1).any(|b| {
+            self.cover(b, start - flank, start) >= 0.5 || self.cover(b, end, end + flank) >= 0.5
+        })
+    }
+}
+
 /// A group of marked boundaries `(first, last, cover)` as a line: position and cover.
 /// Boundary `b` lies at `b + 0.5` in pixel-centre coordinates.
 fn line_of((first, last, cover): (usize, usize, f32)) -> (f32, f32) {
@@ -183,7 +222,8 @@ fn line_of((first, last, cover): (usize, usize, f32)) -> (f32, f32) {
 }
 
 /// Calls `found(start, end)` for every run of marks at least `min_run` long in which gaps
-/// are shorter than half the run so far (at most 24 px) and at least 60 % is marked.
+/// are shorter than half the run so far (at most 64 px: the gap between box tiles) and at
+/// least 60 % is marked.
 fn collect_runs(marked: &[bool], prefix: &[u32], min_run: usize, mut found: impl FnMut(usize, usize)) {
     let mut run: Option<(usize, usize)> = None; // (start, last marked)
     let mut close = |(s, last): (usize, usize)| {
@@ -197,7 +237,7 @@ fn collect_runs(marked: &[bool], prefix: &[u32], min_run: usize, mut found: impl
             continue;
         }
         run = match run {
-            Some((s, last)) if x - last - 1 <= ((last + 1 - s) / 2).clamp(2, 24) => Some((s, x)),
+            Some((s, last)) if x - last - 1 <= ((last + 1 - s) / 2).clamp(2, 64) => Some((s, x)),
             Some(done) => {
                 close(done);
                 Some((x, x))
@@ -212,9 +252,14 @@ fn collect_runs(marked: &[bool], prefix: &[u32], min_run: usize, mut found: impl
 
 /// Ten equally spaced lines among `lines` spanning about `span` (within 12 %): the first and
 /// last of them found, at most two of the eight between missing (their place interpolated),
-/// none a step outside, at most two half-way between. Returns the ten positions and the mean
+/// none a step outside that ends with them (`runs_on` tells a page or window edge, which
+/// may lie anywhere), at most two half-way between. Returns the ten positions and the mean
 /// cover of the lines found.
-fn ten_lines(lines: &[(f32, f32)], span: f32) -> Option<([f32; 10], f32)> {
+fn ten_lines(
+    lines: &[(f32, f32)],
+    span: f32,
+    runs_on: impl Fn(f32) -> bool,
+) -> Option<([f32; 10], f32)> {
     let mut best: Option<([f32; 10], f32, usize)> = None;
     for (i, &(first, _)) in lines.iter().enumerate() {
         for &(last, _) in &lines[i + 1..] {
@@ -239,7 +284,8 @@ fn ten_lines(lines: &[(f32, f32)], span: f32) -> Option<([f32; 10], f32)> {
                 continue;
             }
             // A line one step outside: a 9×9 block of a larger lattice.
-            if near(first - step).is_some() || near(last + step).is_some() {
+            let outside = |at: f32| near(at).is_some_and(|l| !runs_on(l.0));
+            if outside(first - step) || outside(last + step) {
                 continue;
             }
             let halves = (0..9)
@@ -269,12 +315,17 @@ fn search(first: &Marks, second: &Marks) -> Option<([f32; 10], [f32; 10], f32)> 
     for (s, e) in first.extents() {
         let width = (e - s) as f32;
         let merge = |span: f32| (0.2 * span / 9.0).max(2.0);
-        let Some((a, _)) = ten_lines(&first.lines(s as f32, e as f32, merge(width)), width)
+        let first_lines = first.lines(s as f32, e as f32, merge(width));
+        tracing::trace!(s, e, lines = ?first_lines, "screen extent");
+        let Some((a, _)) = ten_lines(&first_lines, width, |p| first.runs_on(p, s as f32, e as f32))
         else {
             continue;
         };
         let height = a[9] - a[0];
-        let Some((b, _)) = ten_lines(&second.lines(a[0], a[9], merge(height)), height) else {
+        let second_lines = second.lines(a[0], a[9], merge(height));
+        tracing::trace!(?a, lines = ?second_lines, "screen first family");
+        let Some((b, _)) = ten_lines(&second_lines, height, |p| second.runs_on(p, a[0], a[9]))
+        else {
             continue;
         };
         // The second family must span the run it came from (a card around the grid may be a
@@ -283,14 +334,18 @@ fn search(first: &Marks, second: &Marks) -> Option<([f32; 10], [f32; 10], f32)> 
         if (b[0] - s as f32).abs() > 0.5 * step || (b[9] - e as f32).abs() > 0.5 * step {
             continue;
         }
-        let Some((a2, cover_a)) = ten_lines(&first.lines(b[0], b[9], merge(b[9] - b[0])), b[9] - b[0])
+        let first_lines = first.lines(b[0], b[9], merge(b[9] - b[0]));
+        let Some((a2, cover_a)) =
+            ten_lines(&first_lines, b[9] - b[0], |p| first.runs_on(p, b[0], b[9]))
         else {
             continue;
         };
         if a2.iter().zip(&a).any(|(p, q)| (p - q).abs() > (0.06 * step).max(1.5)) {
             continue;
         }
-        let Some((b2, cover_b)) = ten_lines(&second.lines(a2[0], a2[9], merge(height)), height)
+        let second_lines = second.lines(a2[0], a2[9], merge(height));
+        let Some((b2, cover_b)) =
+            ten_lines(&second_lines, height, |p| second.runs_on(p, a2[0], a2[9]))
         else {
             continue;
         };
