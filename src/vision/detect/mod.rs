@@ -142,6 +142,7 @@ pub fn detect_with(
     // A grid drawn along the pixel rows and columns (a screenshot) is measured from its
     // brightness edges, in either polarity, before any ink mask is made.
     if let Some(grid) = screen::find(image) {
+        tracing::debug!(cover = grid.cover, "grid found by the screen stage");
         if let Some(t) = trace {
             screen_trace(t, image, options, &grid);
         }

@@ -22,21 +22,27 @@
 //!    agree (the columns span the rows' width and the other way round).
 //!
 //! The lines are measured, not refined, so digits that touch them cannot pull them; nothing
-//! here is a colour or a theme. Photos seldom have such lines (a tilt of a fraction of a
-//! degree breaks the runs), so the stage costs one pass over the picture and finds nothing
-//! there. It knows nothing of the ink mask or the other stages.
+//! here is a colour or a theme. Only a rendered picture is searched: one whose flat areas
+//! are exactly flat (no camera noise). A photo's grid, even a nearly level one, is tilted
+//! and foreshortened by a pixel or more, which the other stages follow and this one would
+//! not, so a photo costs one noise estimate here and nothing more. It knows nothing of the
+//! ink mask or the other stages.
 
 use image::GrayImage;
 
 use super::threshold::area_downscale;
 use crate::vision::{Lattice, Point};
 
-/// Gray levels two neighbouring pixel rows (columns) must differ by to mark a boundary, at
-/// least: pastel tiles on a page of about their brightness differ by 4 levels or less. Noise
-/// raises it (see [`edge_step`]).
-const MIN_EDGE_STEP: f32 = 3.0;
-/// The largest step asked for, however noisy the picture.
-const MAX_EDGE_STEP: f32 = 12.0;
+/// Gray levels two neighbouring pixel rows (columns) must differ by to mark a boundary:
+/// pastel tiles on a page of about their brightness differ by 4 levels or less, and a
+/// rendered picture has no noise to mistake for an edge.
+const EDGE_STEP: u8 = 3;
+/// The most noise (σ, gray levels; `threshold::noise_sigma`) of a picture this stage looks
+/// at. A rendered screen is flat between its edges (σ under 0.11 on every rendered
+/// screenshot measured, JPEG ones included); a camera's picture is not (0.36 and up on the
+/// shared photo sets), and its lines are neither exactly level nor exactly evenly spaced, so
+/// the other stages, which follow bent and tilted lines, place them better.
+const MAX_NOISE_SIGMA: f32 = 0.25;
 /// Pictures larger than this (long side, pixels) are searched at an integer area downscale.
 const MAX_LONG_SIDE_PX: u32 = 1600;
 /// Smallest cell side, in searched pixels.
@@ -70,12 +76,16 @@ pub(super) fn find(image: &GrayImage) -> Option<ScreenGrid> {
     if w < 32 || h < 32 {
         return None;
     }
+    let sigma = super::threshold::noise_sigma(picture);
+    if sigma > MAX_NOISE_SIGMA {
+        tracing::trace!(sigma, "too noisy for the screen stage");
+        return None;
+    }
     let raw = picture.as_raw();
     let at = |x: usize, y: usize| raw[y * w as usize + x];
     // Rows: boundaries between pixel rows, marked along x. Columns: the transpose.
-    let step = edge_step(picture);
-    let rows = Marks::new(w as usize, h as usize, step, at);
-    let cols = Marks::new(h as usize, w as usize, step, |x, y| at(y, x));
+    let rows = Marks::new(w as usize, h as usize, at);
+    let cols = Marks::new(h as usize, w as usize, |x, y| at(y, x));
     let (ys, xs, cover) = search(&rows, &cols).or_else(|| {
         let (xs, ys, cover) = search(&cols, &rows)?;
         Some((ys, xs, cover))
@@ -93,17 +103,9 @@ pub(super) fn find(image: &GrayImage) -> Option<ScreenGrid> {
     })
 }
 
-/// The step two neighbouring pixels must differ by to mark a boundary: three times the
-/// picture's noise (a lossless screenshot has none, a JPEG a little), at least
-/// [`MIN_EDGE_STEP`].
-fn edge_step(picture: &GrayImage) -> u8 {
-    let sigma = super::threshold::noise_sigma(picture);
-    (3.0 * sigma).clamp(MIN_EDGE_STEP, MAX_EDGE_STEP).round() as u8
-}
-
 /// The marked boundaries of one orientation: boundary `b` lies between pixel rows `b` and
-/// `b + 1` (of the picture or its transpose), marked at `x` when the two differ by the
-/// picture's [`edge_step`] or more.
+/// `b + 1` (of the picture or its transpose), marked at `x` when the two differ by
+/// [`EDGE_STEP`] or more.
 struct Marks {
     /// Per boundary, the prefix counts of marks along it (`len + 1` entries).
     prefix: Vec<Vec<u32>>,
@@ -113,7 +115,7 @@ struct Marks {
 
 impl Marks {
 /// Marks the boundaries of a `len` × `count` picture read through `at(x, y)`.
-    fn new(len: usize, count: usize, step: u8, at: impl Fn(usize, usize) -> u8) -> Marks {
+    fn new(len: usize, count: usize, at: impl Fn(usize, usize) -> u8) -> Marks {
         let min_run = (len.min(count) as f32 * 0.1).max(9.0 * MIN_CELL_PX) as usize;
         let mut prefix = Vec::with_capacity(count.saturating_sub(1));
         let mut runs = Vec::new();
@@ -123,7 +125,7 @@ impl Marks {
             p.push(0u32);
             let mut n = 0;
             for (x, m) in marked.iter_mut().enumerate() {
-                *m = at(x, b).abs_diff(at(x, b + 1)) >= step;
+                *m = at(x, b).abs_diff(at(x, b + 1)) >= EDGE_STEP;
                 n += u32::from(*m);
                 p.push(n);
             }
