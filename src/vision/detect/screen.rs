@@ -157,7 +157,7 @@ impl Marks {
     /// of it (a small margin at each end left out), those closer than `merge_px` grouped.
     /// Each line is its position (the midpoint of its group's first and last boundary, in
     /// pixel-centre coordinates) and its best cover.
-    fn lines(&self, start: f32, end: f32, merge_px: f32) -> Vec<(f32, f32)> {
+    fn lines(&self, start: f32, end: f32, merge_px: f32) -> Vec<Line> {
         let margin = (end - start) * 0.02;
         let len = self.prefix.first().map_or(0, |p| p.len() - 1);
         let a = ((start + margin).round().max(0.0) as usize).min(len);
@@ -166,7 +166,7 @@ impl Marks {
             return Vec::new();
         }
         let span = (b - a) as f32;
-        let mut lines: Vec<(f32, f32)> = Vec::new();
+        let mut lines: Vec<Line> = Vec::new();
         let mut group: Option<(usize, usize, f32)> = None;
         for (k, p) in self.prefix.iter().enumerate() {
             let cover = (p[b] - p[a]) as f32 / span;
@@ -206,21 +206,39 @@ impl Marks {
         (p[z] - p[a]) as f32 / (z - a) as f32
     }
 
-    /// Whether the line at `pos` runs on past `[start, end)` on either side (by half a ninth
-    /// of it): a page, window or card edge rather than a line of a lattice that ends there.
-    fn runs_on(&self, pos: f32, start: f32, end: f32) -> bool {
+    /// Whether `line` runs on past `[start, end)` on either side (by half a ninth of it)
+    /// along any of its boundaries: a page, window or card edge rather than a line of a
+    /// lattice that ends there.
+    fn runs_on(&self, line: &Line, start: f32, end: f32) -> bool {
         let flank = (end - start) / 18.0;
-        let b = (pos - 0.5).round().max(0.0) as usize;
-        (b.saturating_sub(1)..=b + 1).any(|b| {
+        (line.first..=line.last).any(|b| {
             self.cover(b, start - flank, start) >= 0.5 || self.cover(b, end, end + flank) >= 0.5
         })
     }
 }
 
-/// A group of marked boundaries `(first, last, cover)` as a line: position and cover.
-/// Boundary `b` lies at `b + 0.5` in pixel-centre coordinates.
-fn line_of((first, last, cover): (usize, usize, f32)) -> (f32, f32) {
-    ((first + last) as f32 / 2.0 + 0.5, cover)
+/// A line: a group of marked boundaries close together (the two edges of a thick line or
+/// of a gap between tiles, or one edge).
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    /// Its position: the midpoint of its first and last boundary, in pixel-centre
+    /// coordinates (boundary `b` lies at `b + 0.5`).
+    pos: f32,
+    /// The best cover of its boundaries.
+    cover: f32,
+    /// Its first and last boundary.
+    first: usize,
+    last: usize,
+}
+
+/// The [`Line`] of the boundaries `first..=last` whose best cover is `cover`.
+fn line_of((first, last, cover): (usize, usize, f32)) -> Line {
+    Line {
+        pos: (first + last) as f32 / 2.0 + 0.5,
+        cover,
+        first,
+        last,
+    }
 }
 
 /// Calls `found(start, end)` for every run of marks at least `min_run` long in which gaps
@@ -258,13 +276,15 @@ fn collect_runs(marked: &[bool], prefix: &[u32], min_run: usize, mut found: impl
 /// may lie anywhere), at most two half-way between. Returns the ten positions and the mean
 /// cover of the lines found.
 fn ten_lines(
-    lines: &[(f32, f32)],
+    lines: &[Line],
     span: f32,
-    runs_on: impl Fn(f32) -> bool,
+    runs_on: impl Fn(&Line) -> bool,
 ) -> Option<([f32; 10], f32)> {
     let mut best: Option<([f32; 10], f32, usize)> = None;
-    for (i, &(first, _)) in lines.iter().enumerate() {
-        for &(last, _) in &lines[i + 1..] {
+    for (i, first) in lines.iter().enumerate() {
+        let first = first.pos;
+        for last in &lines[i + 1..] {
+            let last = last.pos;
             let step = (last - first) / 9.0;
             if step < MIN_CELL_PX || ((last - first) / span - 1.0).abs() > 0.12 {
                 continue;
@@ -273,9 +293,8 @@ fn ten_lines(
             let near = |at: f32| {
                 lines
                     .iter()
-                    .filter(|l| (l.0 - at).abs() <= tol)
-                    .min_by(|a, b| (a.0 - at).abs().total_cmp(&(b.0 - at).abs()))
-                    .copied()
+                    .filter(|l| (l.pos - at).abs() <= tol)
+                    .min_by(|a, b| (a.pos - at).abs().total_cmp(&(b.pos - at).abs()))
             };
             let mut found = [None; 10];
             for (k, f) in found.iter_mut().enumerate() {
@@ -286,7 +305,7 @@ fn ten_lines(
                 continue;
             }
             // A line one step outside: a 9×9 block of a larger lattice.
-            let outside = |at: f32| near(at).is_some_and(|l| !runs_on(l.0));
+            let outside = |at: f32| near(at).is_some_and(|l| !runs_on(l));
             if outside(first - step) || outside(last + step) {
                 continue;
             }
@@ -296,10 +315,10 @@ fn ten_lines(
             if halves > 2 {
                 continue;
             }
-            let cover = found.iter().flatten().map(|l| l.1).sum::<f32>() / count as f32;
+            let cover = found.iter().flatten().map(|l| l.cover).sum::<f32>() / count as f32;
             let mut pos = [0.0f32; 10];
             for (k, p) in pos.iter_mut().enumerate() {
-                *p = found[k].map_or(first + step * k as f32, |l| l.0);
+                *p = found[k].map_or(first + step * k as f32, |l| l.pos);
             }
             if best.as_ref().is_none_or(|b| (count, cover) > (b.2, b.1)) {
                 best = Some((pos, cover, count));
@@ -333,6 +352,7 @@ fn search(first: &Marks, second: &Marks) -> Option<([f32; 10], [f32; 10], f32)> 
         // The second family must span the run it came from (a card around the grid may be a
         // little wider), and the first, measured again across it, must be the same lines.
         let step = (b[9] - b[0]) / 9.0;
+        tracing::trace!(?b, "screen second family");
         if (b[0] - s as f32).abs() > 0.5 * step || (b[9] - e as f32).abs() > 0.5 * step {
             continue;
         }
@@ -342,6 +362,7 @@ fn search(first: &Marks, second: &Marks) -> Option<([f32; 10], [f32; 10], f32)> 
         else {
             continue;
         };
+        tracing::trace!(?a2, "screen first family again");
         if a2.iter().zip(&a).any(|(p, q)| (p - q).abs() > (0.06 * step).max(1.5)) {
             continue;
         }
