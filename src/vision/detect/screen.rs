@@ -154,7 +154,8 @@ impl Marks {
     }
 
     /// The lines across `[start, end)`: boundaries marked along at least [`MIN_LINE_COVER`]
-    /// of it (a small margin at each end left out), those closer than `merge_px` grouped.
+    /// of it (a small margin at each end left out), those closer than `merge_px` grouped; a
+    /// group with gaps also gives each of its parts.
     /// Each line is its position (the midpoint of its group's first and last boundary, in
     /// pixel-centre coordinates) and its best cover.
     fn lines(&self, start: f32, end: f32, merge_px: f32) -> Vec<Line> {
@@ -166,27 +167,24 @@ impl Marks {
             return Vec::new();
         }
         let span = (b - a) as f32;
-        let mut lines: Vec<Line> = Vec::new();
-        let mut group: Option<(usize, usize, f32)> = None;
-        for (k, p) in self.prefix.iter().enumerate() {
-            let cover = (p[b] - p[a]) as f32 / span;
-            if cover < MIN_LINE_COVER {
-                continue;
+        let strong: Vec<(usize, f32)> = self
+            .prefix
+            .iter()
+            .enumerate()
+            .map(|(k, p)| (k, (p[b] - p[a]) as f32 / span))
+            .filter(|&(_, cover)| cover >= MIN_LINE_COVER)
+            .collect();
+        let mut lines = Vec::new();
+        for group in strong.chunk_by(|x, y| (y.0 - x.0) as f32 <= merge_px) {
+            lines.push(line_of(group));
+            // A group with gaps may be a line beside an edge that is none of the grid's (a
+            // card, a shadow, the picture's border): its parts are candidates too.
+            let parts: Vec<&[(usize, f32)]> = group.chunk_by(|x, y| y.0 - x.0 <= 2).collect();
+            if parts.len() > 1 {
+                lines.extend(parts.into_iter().map(line_of));
             }
-            group = match group {
-                Some((first, last, best)) if (k - last) as f32 <= merge_px => {
-                    Some((first, k, best.max(cover)))
-                }
-                Some(done) => {
-                    lines.push(line_of(done));
-                    Some((k, k, cover))
-                }
-                None => Some((k, k, cover)),
-            };
         }
-        if let Some(done) = group {
-            lines.push(line_of(done));
-        }
+        lines.sort_by(|x, y| x.pos.total_cmp(&y.pos));
         lines
     }
 }
@@ -231,11 +229,12 @@ struct Line {
     last: usize,
 }
 
-/// The [`Line`] of the boundaries `first..=last` whose best cover is `cover`.
-fn line_of((first, last, cover): (usize, usize, f32)) -> Line {
+/// The [`Line`] of a group of strong boundaries `(boundary, cover)`, in order.
+fn line_of(group: &[(usize, f32)]) -> Line {
+    let (first, last) = (group[0].0, group[group.len() - 1].0);
     Line {
         pos: (first + last) as f32 / 2.0 + 0.5,
-        cover,
+        cover: group.iter().map(|g| g.1).fold(0.0, f32::max),
         first,
         last,
     }
@@ -270,14 +269,14 @@ fn collect_runs(marked: &[bool], prefix: &[u32], min_run: usize, mut found: impl
     }
 }
 
-/// Ten equally spaced lines among `lines` spanning about `span` (within 12 %): the first and
+/// Ten equally spaced lines among `lines` spanning between `span.0` and `span.1`: the first and
 /// last of them found, at most two of the eight between missing (their place interpolated),
 /// none a step outside that ends with them (`runs_on` tells a page or window edge, which
 /// may lie anywhere), at most two half-way between. Returns the ten positions and the mean
 /// cover of the lines found.
 fn ten_lines(
     lines: &[Line],
-    span: f32,
+    span: (f32, f32),
     runs_on: impl Fn(&Line) -> bool,
 ) -> Option<([f32; 10], f32)> {
     let mut best: Option<([f32; 10], f32, usize)> = None;
@@ -286,7 +285,7 @@ fn ten_lines(
         for last in &lines[i + 1..] {
             let last = last.pos;
             let step = (last - first) / 9.0;
-            if step < MIN_CELL_PX || ((last - first) / span - 1.0).abs() > 0.12 {
+            if step < MIN_CELL_PX || last - first < span.0 || last - first > span.1 {
                 continue;
             }
             let tol = (0.06 * step).max(1.5);
@@ -309,13 +308,17 @@ fn ten_lines(
             if outside(first - step) || outside(last + step) {
                 continue;
             }
+            let cover = found.iter().flatten().map(|l| l.cover).sum::<f32>() / count as f32;
+            // Lines half-way as strong as these: a finer grid. (The stems of digits centred
+            // in every cell of a full grid line up too, along about half its length.)
             let halves = (0..9)
-                .filter(|&k| near(first + step * (k as f32 + 0.5)).is_some())
+                .filter(|&k| {
+                    near(first + step * (k as f32 + 0.5)).is_some_and(|l| l.cover >= 0.8 * cover)
+                })
                 .count();
             if halves > 2 {
                 continue;
             }
-            let cover = found.iter().flatten().map(|l| l.cover).sum::<f32>() / count as f32;
             let mut pos = [0.0f32; 10];
             for (k, p) in pos.iter_mut().enumerate() {
                 *p = found[k].map_or(first + step * k as f32, |l| l.pos);
@@ -338,27 +341,31 @@ fn search(first: &Marks, second: &Marks) -> Option<([f32; 10], [f32; 10], f32)> 
         let merge = |span: f32| (0.2 * span / 9.0).max(2.0);
         let first_lines = first.lines(s as f32, e as f32, merge(width));
         tracing::trace!(s, e, lines = ?first_lines, "screen extent");
-        let Some((a, _)) = ten_lines(&first_lines, width, |p| first.runs_on(p, s as f32, e as f32))
-        else {
+        // The run may go on past the grid (into a keypad or panel beside it).
+        let Some((a, _)) = ten_lines(&first_lines, (0.75 * width, 1.12 * width), |p| {
+            first.runs_on(p, s as f32, e as f32)
+        }) else {
             continue;
         };
         let height = a[9] - a[0];
         let second_lines = second.lines(a[0], a[9], merge(height));
         tracing::trace!(?a, lines = ?second_lines, "screen first family");
-        let Some((b, _)) = ten_lines(&second_lines, height, |p| second.runs_on(p, a[0], a[9]))
+        let square = |side: f32| (0.88 * side, 1.12 * side);
+        let Some((b, _)) =
+            ten_lines(&second_lines, square(height), |p| second.runs_on(p, a[0], a[9]))
         else {
             continue;
         };
-        // The second family must span the run it came from (a card around the grid may be a
-        // little wider), and the first, measured again across it, must be the same lines.
+        // The second family must lie within the run it came from (a card around the grid may
+        // be a little wider), and the first, measured again across it, must be the same lines.
         let step = (b[9] - b[0]) / 9.0;
         tracing::trace!(?b, "screen second family");
-        if (b[0] - s as f32).abs() > 0.5 * step || (b[9] - e as f32).abs() > 0.5 * step {
+        if b[0] < s as f32 - 0.5 * step || b[9] > e as f32 + 0.5 * step {
             continue;
         }
         let first_lines = first.lines(b[0], b[9], merge(b[9] - b[0]));
         let Some((a2, cover_a)) =
-            ten_lines(&first_lines, b[9] - b[0], |p| first.runs_on(p, b[0], b[9]))
+            ten_lines(&first_lines, square(b[9] - b[0]), |p| first.runs_on(p, b[0], b[9]))
         else {
             continue;
         };
@@ -368,7 +375,7 @@ fn search(first: &Marks, second: &Marks) -> Option<([f32; 10], [f32; 10], f32)> 
         }
         let second_lines = second.lines(a2[0], a2[9], merge(height));
         let Some((b2, cover_b)) =
-            ten_lines(&second_lines, height, |p| second.runs_on(p, a2[0], a2[9]))
+            ten_lines(&second_lines, square(height), |p| second.runs_on(p, a2[0], a2[9]))
         else {
             continue;
         };
