@@ -69,6 +69,35 @@ fn screenshots_in_held_out_fonts_are_found_and_read() {
     assert!(counts.exact >= 40, "{counts:?}");
 }
 
+/// Screenshots (seed 77, training font families) whose grids the ink-mask stages alone
+/// did not find: a dark grid of separate tiles full of digits (2: "ink between grid lines"),
+/// a navy grid with light lines (6: refinement pulled onto the digits), pastel tiles about
+/// as bright as the page (32, 58), a dark window whose title bar lies a cell above the grid
+/// (134). The screen stage (`vision::detect::screen`) measures them exactly.
+#[test]
+fn screenshots_the_ink_mask_missed_are_read_exactly() {
+    let fonts = FontBank::from_dirs_split(
+        &[std::path::PathBuf::from("/usr/share/fonts")],
+        FontSplit::Train,
+    )
+    .expect("training fonts under /usr/share/fonts (models/README.md lists the packages)");
+    let mut scanner = Scanner::with_default_model().expect("embedded model");
+    for k in [2u64, 6, 32, 58, 134] {
+        let spec = ScreenSpec::random(&mut Rng::for_item(77, k), &fonts);
+        let screen = render_screen(&spec, &fonts);
+        let image = image::DynamicImage::ImageRgb8(screen.image);
+        let mut counts = Counts::default();
+        check(
+            &mut counts,
+            &mut scanner,
+            &image,
+            &screen.labels,
+            screen.corners_in_image,
+        );
+        assert_eq!(counts.exact, 1, "screenshot {k} of seed 77: {counts:?}");
+    }
+}
+
 #[test]
 fn slight_webcam_frames_of_kubiesa_val_are_found_and_read() {
     let set = Dataset::open(common::shared_dataset("kubiesa-val")).expect("kubiesa-val opens");
