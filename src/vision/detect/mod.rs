@@ -1,5 +1,10 @@
 //! Grid detection: photo → located 9×9 grid with a refined 10×10 lattice of line intersections.
 //!
+//! First, a rendered picture (a screenshot: no noise, lines along the pixel rows and columns)
+//! is searched by the screen stage (`screen`), which measures the ten row and ten column
+//! lines from brightness edges in either direction and returns them unrefined; photos, and
+//! screenshots it finds nothing in, go on to the ink-mask stages.
+//!
 //! Pipeline (all at a working scale of about [`DetectOptions::work_long_side_px`]):
 //! grayscale → area downscale → adaptive threshold (ink = foreground; `threshold`) → contours
 //! → candidate quads, proposed by the stages of `Stage` in turn until one validates:
