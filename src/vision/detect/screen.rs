@@ -49,6 +49,8 @@ const MAX_LONG_SIDE_PX: u32 = 1600;
 const MIN_CELL_PX: f32 = 8.0;
 /// Share of a grid's width along which a row boundary must be marked to count as a line.
 const MIN_LINE_COVER: f32 = 0.45;
+/// How far (cells) the median line may wander across the grid (see [`straight`]).
+const MAX_DRIFT_CELLS: f32 = 0.05;
 /// Hypotheses (distinct long-run extents) tried per orientation, longest first.
 const MAX_EXTENTS: usize = 40;
 
@@ -213,6 +215,54 @@ impl Marks {
             self.cover(b, start - flank, start) >= 0.5 || self.cover(b, end, end + flank) >= 0.5
         })
     }
+}
+
+impl Marks {
+    /// How far the line at `pos` wanders across `[start, end)`: the spread (pixels) of its
+    /// positions in the four quarters of that range, each the mean of the boundaries within
+    /// `reach` of `pos` weighted by their cover there (infinite when fewer than three
+    /// quarters show it). A line drawn along a pixel row stays on it; a bent one does not.
+    fn drift(&self, pos: f32, start: f32, end: f32, reach: f32) -> f32 {
+        let lo = (pos - 0.5 - reach).ceil().max(0.0) as usize;
+        let hi = (pos - 0.5 + reach).floor().max(0.0) as usize;
+        let quarter = (end - start) / 4.0;
+        let mut at = Vec::with_capacity(4);
+        for q in 0..4 {
+            let (a, z) = (start + quarter * q as f32, start + quarter * (q + 1) as f32);
+            let (mut sum, mut weight) = (0.0f32, 0.0f32);
+            for b in lo..=hi {
+                let c = self.cover(b, a, z);
+                if c >= 0.25 {
+                    sum += c * b as f32;
+                    weight += c;
+                }
+            }
+            if weight > 0.0 {
+                at.push(sum / weight);
+            }
+        }
+        if at.len() < 3 {
+            return f32::INFINITY;
+        }
+        let max = at.iter().copied().fold(f32::MIN, f32::max);
+        let min = at.iter().copied().fold(f32::MAX, f32::min);
+        max - min
+    }
+}
+
+/// Whether the ten lines at `pos` (of `marks`, across `[start, end)`) are straight: the
+/// median line wanders by at most [`MAX_DRIFT_CELLS`] of a cell. (One line may wander more
+/// where the two edges of a gap between tiles are unequally strong from box to box.)
+fn straight(marks: &Marks, pos: &[f32; 10], start: f32, end: f32) -> bool {
+    let step = (pos[9] - pos[0]) / 9.0;
+    let reach = (0.12 * step).max(2.0);
+    let mut drifts: Vec<f32> = pos
+        .iter()
+        .map(|&p| marks.drift(p, start, end, reach))
+        .collect();
+    drifts.sort_by(f32::total_cmp);
+    tracing::trace!(?drifts, step, "screen line drift");
+    drifts[5] <= MAX_DRIFT_CELLS * step
 }
 
 /// A line: a group of marked boundaries close together (the two edges of a thick line or
@@ -383,6 +433,10 @@ fn search(first: &Marks, second: &Marks) -> Option<([f32; 10], [f32; 10], f32)> 
         else {
             continue;
         };
+        // A rendered grid on bent paper is no screen: the refined stages follow its lines.
+        if !straight(first, &a2, b2[0], b2[9]) || !straight(second, &b2, a2[0], a2[9]) {
+            continue;
+        }
         let cover = (cover_a + cover_b) / 2.0;
         if best.as_ref().is_none_or(|x| cover > x.2) {
             best = Some((a2, b2, cover));
