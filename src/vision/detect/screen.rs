@@ -322,7 +322,8 @@ fn collect_runs(marked: &[bool], prefix: &[u32], min_run: usize, mut found: impl
 /// Ten equally spaced lines among `lines` spanning between `span.0` and `span.1`: the first and
 /// last of them found, at most two of the eight between missing (their place interpolated),
 /// none a step outside that ends with them (`runs_on` tells a page or window edge, which
-/// may lie anywhere), at most two half-way between. Returns the ten positions and the mean
+/// may lie anywhere), at most two of the inner ones running on past the ends, at most two
+/// half-way between. Returns the ten positions and the mean
 /// cover of the lines found.
 fn ten_lines(
     lines: &[Line],
@@ -351,6 +352,11 @@ fn ten_lines(
             }
             let count = found.iter().flatten().count();
             if count < 8 {
+                continue;
+            }
+            // Inner lines that run on past the ends: a block of a larger lattice (a crossword
+            // whose black squares gave a run of nine cells).
+            if found[1..9].iter().flatten().filter(|l| runs_on(l)).count() > 2 {
                 continue;
             }
             // A line one step outside: a 9×9 block of a larger lattice.
