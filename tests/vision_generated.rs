@@ -65,8 +65,9 @@ fn screenshots_in_held_out_fonts_are_found_and_read() {
         );
     }
     println!("held-out-font screenshots: {counts:?}");
-    assert!(counts.found >= 45, "{counts:?}");
-    assert!(counts.exact >= 40, "{counts:?}");
+    // 58 found and 57 exact since the screen stage (2026-11-25; 45 and 40 before it).
+    assert!(counts.found >= 56, "{counts:?}");
+    assert!(counts.exact >= 55, "{counts:?}");
 }
 
 /// Screenshots (seed 77, training font families) whose grids the ink-mask stages alone

@@ -116,7 +116,7 @@ struct Marks {
 }
 
 impl Marks {
-/// Marks the boundaries of a `len` × `count` picture read through `at(x, y)`.
+    /// Marks the boundaries of a `len` × `count` picture read through `at(x, y)`.
     fn new(len: usize, count: usize, at: impl Fn(usize, usize) -> u8) -> Marks {
         let min_run = (len.min(count) as f32 * 0.1).max(9.0 * MIN_CELL_PX) as usize;
         let mut prefix = Vec::with_capacity(count.saturating_sub(1));
@@ -293,7 +293,12 @@ fn line_of(group: &[(usize, f32)]) -> Line {
 /// Calls `found(start, end)` for every run of marks at least `min_run` long in which gaps
 /// are shorter than half the run so far (at most 64 px: the gap between box tiles) and at
 /// least 60 % is marked.
-fn collect_runs(marked: &[bool], prefix: &[u32], min_run: usize, mut found: impl FnMut(usize, usize)) {
+fn collect_runs(
+    marked: &[bool],
+    prefix: &[u32],
+    min_run: usize,
+    mut found: impl FnMut(usize, usize),
+) {
     let mut run: Option<(usize, usize)> = None; // (start, last marked)
     let mut close = |(s, last): (usize, usize)| {
         let end = last + 1;
@@ -411,9 +416,9 @@ fn search(first: &Marks, second: &Marks) -> Option<([f32; 10], [f32; 10], f32)> 
         let second_lines = second.lines(a[0], a[9], merge(height));
         tracing::trace!(?a, lines = ?second_lines, "screen first family");
         let square = |side: f32| (0.88 * side, 1.12 * side);
-        let Some((b, _)) =
-            ten_lines(&second_lines, square(height), |p| second.runs_on(p, a[0], a[9]))
-        else {
+        let Some((b, _)) = ten_lines(&second_lines, square(height), |p| {
+            second.runs_on(p, a[0], a[9])
+        }) else {
             continue;
         };
         // The second family must lie within the run it came from (a card around the grid may
@@ -424,19 +429,23 @@ fn search(first: &Marks, second: &Marks) -> Option<([f32; 10], [f32; 10], f32)> 
             continue;
         }
         let first_lines = first.lines(b[0], b[9], merge(b[9] - b[0]));
-        let Some((a2, cover_a)) =
-            ten_lines(&first_lines, square(b[9] - b[0]), |p| first.runs_on(p, b[0], b[9]))
-        else {
+        let Some((a2, cover_a)) = ten_lines(&first_lines, square(b[9] - b[0]), |p| {
+            first.runs_on(p, b[0], b[9])
+        }) else {
             continue;
         };
         tracing::trace!(?a2, "screen first family again");
-        if a2.iter().zip(&a).any(|(p, q)| (p - q).abs() > (0.06 * step).max(1.5)) {
+        if a2
+            .iter()
+            .zip(&a)
+            .any(|(p, q)| (p - q).abs() > (0.06 * step).max(1.5))
+        {
             continue;
         }
         let second_lines = second.lines(a2[0], a2[9], merge(height));
-        let Some((b2, cover_b)) =
-            ten_lines(&second_lines, square(height), |p| second.runs_on(p, a2[0], a2[9]))
-        else {
+        let Some((b2, cover_b)) = ten_lines(&second_lines, square(height), |p| {
+            second.runs_on(p, a2[0], a2[9])
+        }) else {
             continue;
         };
         // A rendered grid on bent paper is no screen: the refined stages follow its lines.
@@ -480,8 +489,16 @@ mod tests {
         let g = find(&img).expect("grid");
         let p = g.lattice.points_in_image;
         for k in 0..10 {
-            assert!((p[0][k].x - (50.0 + 40.0 * k as f32)).abs() <= 1.0, "{:?}", p[0]);
-            assert!((p[k][0].y - (70.0 + 40.0 * k as f32)).abs() <= 1.0, "{:?}", p[k][0]);
+            assert!(
+                (p[0][k].x - (50.0 + 40.0 * k as f32)).abs() <= 1.0,
+                "{:?}",
+                p[0]
+            );
+            assert!(
+                (p[k][0].y - (70.0 + 40.0 * k as f32)).abs() <= 1.0,
+                "{:?}",
+                p[k][0]
+            );
         }
     }
 
