@@ -42,27 +42,39 @@ fn check(
     }
 }
 
+/// [`check`] on screenshot `item` of `seed`, rendered as `synth screens` draws it.
+fn check_screen(
+    counts: &mut Counts,
+    scanner: &mut Scanner,
+    fonts: &FontBank,
+    seed: u64,
+    item: u64,
+) {
+    let spec = ScreenSpec::random(&mut Rng::for_item(seed, item), fonts);
+    let screen = render_screen(&spec, fonts);
+    let image = image::DynamicImage::ImageRgb8(screen.image);
+    check(
+        counts,
+        scanner,
+        &image,
+        &screen.labels,
+        screen.corners_in_image,
+    );
+}
+
+/// The font families of `split` under /usr/share/fonts.
+fn fonts(split: FontSplit) -> FontBank {
+    FontBank::from_dirs_split(&[std::path::PathBuf::from("/usr/share/fonts")], split)
+        .expect("fonts under /usr/share/fonts (models/README.md lists the packages)")
+}
+
 #[test]
 fn screenshots_in_held_out_fonts_are_found_and_read() {
-    let fonts = FontBank::from_dirs_split(
-        &[std::path::PathBuf::from("/usr/share/fonts")],
-        FontSplit::Heldout,
-    )
-    .expect("held-out fonts under /usr/share/fonts (models/README.md lists the packages)");
+    let fonts = fonts(FontSplit::Heldout);
     let mut scanner = Scanner::with_default_model().expect("embedded model");
     let mut counts = Counts::default();
     for i in 0..60u64 {
-        let mut rng = Rng::for_item(9001, i);
-        let spec = ScreenSpec::random(&mut rng, &fonts);
-        let screen = render_screen(&spec, &fonts);
-        let image = image::DynamicImage::ImageRgb8(screen.image);
-        check(
-            &mut counts,
-            &mut scanner,
-            &image,
-            &screen.labels,
-            screen.corners_in_image,
-        );
+        check_screen(&mut counts, &mut scanner, &fonts, 9001, i);
     }
     println!("held-out-font screenshots: {counts:?}");
     // 58 found and 57 exact since the screen stage (2026-11-25; 45 and 40 before it).
@@ -77,24 +89,11 @@ fn screenshots_in_held_out_fonts_are_found_and_read() {
 /// (134). The screen stage (`vision::detect::screen`) measures them exactly.
 #[test]
 fn screenshots_the_ink_mask_missed_are_read_exactly() {
-    let fonts = FontBank::from_dirs_split(
-        &[std::path::PathBuf::from("/usr/share/fonts")],
-        FontSplit::Train,
-    )
-    .expect("training fonts under /usr/share/fonts (models/README.md lists the packages)");
+    let fonts = fonts(FontSplit::Train);
     let mut scanner = Scanner::with_default_model().expect("embedded model");
     for k in [2u64, 6, 32, 58, 134] {
-        let spec = ScreenSpec::random(&mut Rng::for_item(77, k), &fonts);
-        let screen = render_screen(&spec, &fonts);
-        let image = image::DynamicImage::ImageRgb8(screen.image);
         let mut counts = Counts::default();
-        check(
-            &mut counts,
-            &mut scanner,
-            &image,
-            &screen.labels,
-            screen.corners_in_image,
-        );
+        check_screen(&mut counts, &mut scanner, &fonts, 77, k);
         assert_eq!(counts.exact, 1, "screenshot {k} of seed 77: {counts:?}");
     }
 }

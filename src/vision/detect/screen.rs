@@ -515,29 +515,27 @@ mod tests {
         assert!(find(&img).is_none());
     }
 
+    /// `cells`×`cells` equal 1 px dark lines `cell` px apart from `(at, at)` on a light page.
+    fn equal_lattice(cells: u32, cell: u32, at: u32) -> GrayImage {
+        let mut img = GrayImage::from_pixel(500, 500, Luma([240]));
+        for k in 0..=cells {
+            for u in at..=at + cells * cell {
+                img.put_pixel(u, at + k * cell, Luma([60]));
+                img.put_pixel(at + k * cell, u, Luma([60]));
+            }
+        }
+        img
+    }
+
     #[test]
     fn a_finer_grid_is_no_sudoku() {
         // An 18×18 lattice: every pair of ten lines has lines half-way between.
-        let mut img = GrayImage::from_pixel(500, 500, Luma([240]));
-        for k in 0..19 {
-            for u in 40..=400 {
-                img.put_pixel(u, 40 + k * 20, Luma([60]));
-                img.put_pixel(40 + k * 20, u, Luma([60]));
-            }
-        }
-        assert!(find(&img).is_none());
+        assert!(find(&equal_lattice(18, 20, 40)).is_none());
     }
 
     #[test]
     fn a_block_of_a_larger_lattice_is_no_sudoku() {
         // 12×12 cells of equal lines: any ten lines have an eleventh a step outside.
-        let mut img = GrayImage::from_pixel(500, 500, Luma([240]));
-        for k in 0..13 {
-            for u in 20..=380 {
-                img.put_pixel(u, 20 + k * 30, Luma([60]));
-                img.put_pixel(20 + k * 30, u, Luma([60]));
-            }
-        }
-        assert!(find(&img).is_none());
+        assert!(find(&equal_lattice(12, 30, 20)).is_none());
     }
 }
