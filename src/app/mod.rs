@@ -29,6 +29,7 @@ pub mod pipeline;
 mod poll;
 pub mod saved_state;
 mod screen_view;
+mod screen_worker;
 mod state;
 pub mod steps_view;
 pub mod wiring;
@@ -91,6 +92,9 @@ pub struct AppOptions {
     /// Use the app's own file picker, never the system's (tests; desktops whose chooser
     /// misbehaves).
     pub in_app_file_picker: bool,
+    /// The desktop the Screen source lists, freezes and captures (default:
+    /// [`crate::screen::SystemDesk`]; tests give a fixed screenshot).
+    pub desk: Option<Arc<dyn crate::screen::Desk>>,
 }
 
 impl Default for AppOptions {
@@ -110,6 +114,7 @@ impl Default for AppOptions {
             capture: CaptureOptions::default(),
             stats: None,
             in_app_file_picker: false,
+            desk: None,
         }
     }
 }
@@ -191,6 +196,9 @@ impl SudokuLensApp {
             ui: UiState::default(),
             diag,
         };
+        if let Some(desk) = &app.options.desk {
+            app.source.desk = Arc::clone(desk);
+        }
         if !notes.is_empty() {
             app.say(Severity::Warning, notes.join("; "));
         }
@@ -285,6 +293,31 @@ impl SudokuLensApp {
         }
     }
 
+    /// What the Screen source captures, while it runs.
+    pub fn screen_target(&self) -> Option<&crate::screen::ScreenTarget> {
+        self.source.screen.as_ref()
+    }
+
+    /// The rectangle dragged on the frozen screenshot so far (screen pixels), while the
+    /// screenshot is shown; `Some(None)`: shown, nothing dragged yet.
+    pub fn region_pick(&self) -> Option<Option<crate::screen::ScreenRect>> {
+        self.ui.region_pick.as_ref().map(|p| p.rect)
+    }
+
+    /// Whether "Fill in the game" may run: the Screen source is on, the live path holds a
+    /// trusted read of the puzzle there (which it gives only for a board with exactly one
+    /// solution), the board shown solves with one solution, and no fill runs.
+    pub fn can_fill(&self) -> bool {
+        self.source.screen.is_some()
+            && self.live.overlay.is_some()
+            && self
+                .puzzle
+                .solve
+                .walkthrough()
+                .is_some_and(|w| w.explained().unique)
+            && !self.source.filling
+    }
+
     /// The selected cell.
     pub fn selected_cell(&self) -> Option<Cell> {
         self.ui.selected
@@ -359,7 +392,13 @@ impl SudokuLensApp {
             .default_size(470.0)
             .min_size(300.0)
             .show(ui, |ui| self.side_ui(ui, &mut cmds));
-        egui::CentralPanel::default().show(ui, |ui| self.main_view_ui(ui, &mut cmds));
+        egui::CentralPanel::default().show(ui, |ui| {
+            if self.ui.region_pick.is_some() {
+                self.region_pick_ui(ui, &mut cmds);
+            } else {
+                self.main_view_ui(ui, &mut cmds);
+            }
+        });
         self.help_ui(&ctx, &mut cmds);
         if let Some(technique) = self.ui.glossary {
             let step = self.solve_state().walkthrough().and_then(|w| w.current());

@@ -15,7 +15,7 @@ use crate::session::{Board, SolveState, Walkthrough};
 use super::SudokuLensApp;
 use super::command::Command;
 use super::file_picker::PickerMode;
-use super::state::{CameraPuzzle, Severity, SourceStatus, ViewImage};
+use super::state::{CameraPuzzle, RegionPick, Severity, SourceStatus, ViewImage};
 use super::workers::ScanUpdate;
 
 impl SudokuLensApp {
@@ -41,6 +41,7 @@ impl SudokuLensApp {
             };
             self.say(severity, note.text);
         }
+        self.poll_screen_jobs(ctx);
         // Scanner: the frame it analysed, with what it found there.
         let report = self
             .source
@@ -293,6 +294,40 @@ impl SudokuLensApp {
                 let texture = ctx.load_texture("main-view", color, egui::TextureOptions::LINEAR);
                 self.live.image = Some(ViewImage { texture, image });
             }
+        }
+    }
+
+    /// The screen source's one-off jobs: the monitor and window lists, the frozen screenshot.
+    fn poll_screen_jobs(&mut self, ctx: &egui::Context) {
+        if let Some(lists) = self.source.screens_results.take() {
+            self.source.screens_pending = false;
+            self.source.screens = Some(lists);
+        }
+        match self.source.freeze_results.take() {
+            Some(Ok(capture)) => {
+                self.source.freezing = false;
+                let size = [
+                    capture.image.width() as usize,
+                    capture.image.height() as usize,
+                ];
+                let color = egui::ColorImage::from_rgb(size, capture.image.as_raw());
+                let texture =
+                    ctx.load_texture("frozen-screen", color, egui::TextureOptions::LINEAR);
+                self.ui.region_pick = Some(RegionPick {
+                    capture: Arc::new(capture),
+                    texture,
+                    rect: None,
+                });
+                self.say(
+                    Severity::Info,
+                    "drag a rectangle around the puzzle, then \"Capture this rectangle\"",
+                );
+            }
+            Some(Err(e)) => {
+                self.source.freezing = false;
+                self.say(Severity::Error, format!("cannot take the screenshot: {e}"));
+            }
+            None => {}
         }
     }
 }
