@@ -27,7 +27,9 @@ use sudoku_lens::vision::{Lattice, Point};
 
 mod common;
 
-use common::app::{MemoryStorage, PUZZLE_TEXT, harness, options, solved, step_until};
+use common::app::{
+    MemoryStorage, PUZZLE_TEXT, Script, harness, options, scripted_pipeline, solved, step_until,
+};
 
 /// The photo set the app tests open photos from.
 fn dataset() -> PathBuf {
@@ -211,20 +213,6 @@ fn a_locked_still_photo_draws_no_frames_while_idle() {
     waker.join().unwrap();
 }
 
-/// What the scripted analyzer says about every frame; the test changes it as it goes.
-type Script = Arc<Mutex<LiveOutput>>;
-
-struct ScriptedAnalyzer(Script);
-
-impl LiveAnalyzer for ScriptedAnalyzer {
-    fn analyze(&mut self, _frame: &RgbImage, _t_ms: u64) -> LiveOutput {
-        let mut out = self.0.lock().unwrap().clone();
-        out.work = FrameWork::Tracked;
-        out.changed = true;
-        out
-    }
-}
-
 /// A camera of changing 320×240 frames at about 30 fps.
 struct TickingSource(u8);
 
@@ -244,14 +232,7 @@ impl FrameSource for TickingSource {
 }
 
 fn scripted_camera_app(script: &Script) -> SudokuLensApp {
-    let base = sudoku_lens::app::wiring::default_pipeline();
-    let script = Arc::clone(script);
-    let pipeline = Pipeline {
-        photo: base.photo,
-        live: Arc::new(move || {
-            Ok(Box::new(ScriptedAnalyzer(Arc::clone(&script))) as Box<dyn LiveAnalyzer>)
-        }),
-    };
+    let pipeline = scripted_pipeline(script);
     let opener: Opener = Arc::new(|| Ok(Box::new(TickingSource(0)) as Box<dyn FrameSource>));
     SudokuLensApp::new(
         AppOptions {

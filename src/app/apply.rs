@@ -204,7 +204,7 @@ impl SudokuLensApp {
                 let desk = Arc::clone(&self.source.desk);
                 let opener: Opener = Arc::new(move || {
                     desk.open(&for_opener, fps)
-                        .map_err(|e| camera::CameraError::Device(e.to_string()))
+                        .map_err(camera::CameraError::from)
                 });
                 self.ui.region_pick = None;
                 self.start_capture(label, opener);
@@ -568,6 +568,7 @@ impl SudokuLensApp {
         match super::fill_worker::start(target, scope, notes, self.notify()) {
             Ok(()) => {
                 self.source.filling = true;
+                self.source.fill_outcome = None;
                 self.say(Severity::Info, "reading the game before filling it…");
             }
             Err(e) => self.say(Severity::Error, format!("cannot start the fill: {e}")),

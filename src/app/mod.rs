@@ -318,6 +318,17 @@ impl SudokuLensApp {
             && !self.source.filling
     }
 
+    /// Whether the Screen menu's monitor and window lists have come in.
+    pub fn screens_listed(&self) -> bool {
+        self.source.screens.is_some()
+    }
+
+    /// How the last "Fill in the game" ended (`Ok`: what it typed; `Err`: why it stopped),
+    /// once one has.
+    pub fn fill_outcome(&self) -> Option<&Result<String, String>> {
+        self.source.fill_outcome.as_ref()
+    }
+
     /// The selected cell.
     pub fn selected_cell(&self) -> Option<Cell> {
         self.ui.selected
@@ -448,6 +459,8 @@ impl SudokuLensApp {
         if self.puzzle.board.filled() > 0 {
             self.board_changed(false);
         }
+        // The Screen menu's lists, ready before it first opens.
+        self.apply(Command::RefreshScreens);
         if let Some((label, opener)) = self.options.custom_source.clone() {
             self.start_capture(label, opener);
         } else if let Some(path) = self.options.source.clone() {

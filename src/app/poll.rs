@@ -34,6 +34,13 @@ impl SudokuLensApp {
         }
         if let Some(note) = self.source.fill_notes.take() {
             self.source.filling = !note.finished;
+            if note.finished {
+                self.source.fill_outcome = Some(if note.failed {
+                    Err(note.text.clone())
+                } else {
+                    Ok(note.text.clone())
+                });
+            }
             let severity = if note.failed {
                 Severity::Error
             } else {
@@ -197,7 +204,9 @@ impl SudokuLensApp {
                 // toolbar offers "Start camera" again) instead of failing every few seconds.
                 if matches!(
                     err,
-                    CameraError::NoCamera | CameraError::PermissionDenied(_)
+                    CameraError::NoCamera
+                        | CameraError::PermissionDenied(_)
+                        | CameraError::ScreenUnavailable(_)
                 ) {
                     self.stop_camera();
                 }
@@ -302,6 +311,7 @@ impl SudokuLensApp {
         if let Some(lists) = self.source.screens_results.take() {
             self.source.screens_pending = false;
             self.source.screens = Some(lists);
+            self.source.screens_listed_at = Some(Instant::now());
         }
         match self.source.freeze_results.take() {
             Some(Ok(capture)) => {

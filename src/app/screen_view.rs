@@ -13,6 +13,9 @@ use super::geometry::ScreenFromImage;
 use crate::screen::ScreenTarget;
 use crate::vision::Point;
 
+/// How long the monitor and window lists are taken as current.
+const SCREENS_FRESH_FOR: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// The capture rates offered, frames per second.
 const FPS_CHOICES: [f32; 6] = [0.5, 1.0, 2.0, 5.0, 10.0, 15.0];
 
@@ -24,11 +27,21 @@ impl SudokuLensApp {
             Some(other) => other.to_string(),
             None => "off".into(),
         };
-        egui::ComboBox::from_label("Screen")
+        let menu = egui::ComboBox::from_label("Screen")
             .selected_text(selected)
-            .show_ui(ui, |ui| self.screen_menu_ui(ui, cmds))
-            .response
-            .on_hover_text("Read a Sudoku shown on the screen: the whole screen, a monitor, a window or a rectangle");
+            .width(180.0)
+            // Room for every monitor and window without scrolling, on most desktops.
+            .height(560.0)
+            .show_ui(ui, |ui| self.screen_menu_ui(ui, cmds));
+        // The lists are fetched before the menu opens (at start, and again when the pointer
+        // comes to the closed menu): a menu that grows while open keeps the clickable area it
+        // opened with.
+        if menu.inner.is_none() && menu.response.hovered() && self.screens_stale() {
+            cmds.push(Command::RefreshScreens);
+        }
+        menu.response.on_hover_text(
+            "Read a Sudoku shown on the screen: the whole screen, a monitor, a window or a rectangle",
+        );
         let fps = self.settings.screen_fps;
         egui::ComboBox::from_label("captures/s")
             .selected_text(format!("{fps}"))
@@ -62,6 +75,16 @@ impl SudokuLensApp {
         {
             cmds.push(Command::FillGame { next_step: true });
         }
+    }
+
+    /// Whether the monitor and window lists are worth fetching again (none, or a few seconds
+    /// old, and no listing runs).
+    fn screens_stale(&self) -> bool {
+        !self.source.screens_pending
+            && self
+                .source
+                .screens_listed_at
+                .is_none_or(|t| t.elapsed() > SCREENS_FRESH_FOR)
     }
 
     /// The open "Screen" menu: the choices, and the lists (asked for on first opening).

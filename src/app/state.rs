@@ -136,6 +136,8 @@ pub(crate) struct SourceState {
     pub screens: Option<DeskLists>,
     /// Whether a listing runs.
     pub screens_pending: bool,
+    /// When the lists last came in.
+    pub screens_listed_at: Option<std::time::Instant>,
     /// The listing's answer (newest wins).
     pub screens_results: Arc<Mailbox<DeskLists>>,
     /// The frozen screenshot's answer (newest wins).
@@ -146,6 +148,8 @@ pub(crate) struct SourceState {
     pub fill_notes: Arc<Mailbox<super::fill_worker::FillNote>>,
     /// Whether a fill is running.
     pub filling: bool,
+    /// How the last fill ended: what it did, or why it stopped.
+    pub fill_outcome: Option<Result<String, String>>,
 }
 
 impl Default for SourceState {
@@ -166,11 +170,13 @@ impl Default for SourceState {
             desk: Arc::new(SystemDesk),
             screens: None,
             screens_pending: false,
+            screens_listed_at: None,
             screens_results: Arc::new(Mailbox::new()),
             freeze_results: Arc::new(Mailbox::new()),
             freezing: false,
             fill_notes: Arc::new(Mailbox::new()),
             filling: false,
+            fill_outcome: None,
         }
     }
 }

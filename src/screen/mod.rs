@@ -152,6 +152,20 @@ pub enum ScreenError {
     Capture(String),
 }
 
+impl From<ScreenError> for CameraError {
+    /// Failures that retrying cannot mend (no display, a refusing desktop, windows not
+    /// reachable) stop the capture; the others are retried like an unplugged camera.
+    fn from(e: ScreenError) -> CameraError {
+        match e {
+            ScreenError::NoDisplay
+            | ScreenError::Connect { .. }
+            | ScreenError::WaylandRefused(_)
+            | ScreenError::WindowsNeedX11 => CameraError::ScreenUnavailable(e.to_string()),
+            _ => CameraError::Screen(e.to_string()),
+        }
+    }
+}
+
 fn list_hint(titles: &[String]) -> String {
     if titles.is_empty() {
         " (no titled windows found)".into()
@@ -393,7 +407,7 @@ impl FrameSource for ScreenSource {
     fn next_frame(&mut self) -> Result<RgbImage, CameraError> {
         self.capture_next()
             .map(|shot| shot.image.clone())
-            .map_err(|e| CameraError::Device(e.to_string()))
+            .map_err(CameraError::from)
     }
 }
 

@@ -2,11 +2,15 @@
 //! of a given size, stepping until a condition holds, and an in-memory eframe storage.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
+use image::RgbImage;
 
+use sudoku_lens::app::pipeline::Pipeline;
 use sudoku_lens::app::{AppOptions, SudokuLensApp};
+use sudoku_lens::live::{FrameWork, LiveAnalyzer, LiveOutput};
 use sudoku_lens::session::SolveState;
 
 /// A puzzle typed or pasted as text (Project Euler's first).
@@ -60,6 +64,33 @@ pub fn step_until(
 
 pub fn solved(app: &SudokuLensApp) -> bool {
     matches!(app.solve_state(), SolveState::Solved(_))
+}
+
+/// What the scripted analyzer says about every frame; the test changes it as it goes.
+pub type Script = Arc<Mutex<LiveOutput>>;
+
+/// A live analyzer double that says what its script says, whatever the frame.
+pub struct ScriptedAnalyzer(pub Script);
+
+impl LiveAnalyzer for ScriptedAnalyzer {
+    fn analyze(&mut self, _frame: &RgbImage, _t_ms: u64) -> LiveOutput {
+        let mut out = self.0.lock().unwrap().clone();
+        out.work = FrameWork::Tracked;
+        out.changed = true;
+        out
+    }
+}
+
+/// The real photo scanner with the scripted live analyzer.
+pub fn scripted_pipeline(script: &Script) -> Pipeline {
+    let base = sudoku_lens::app::wiring::default_pipeline();
+    let script = Arc::clone(script);
+    Pipeline {
+        photo: base.photo,
+        live: Arc::new(move || {
+            Ok(Box::new(ScriptedAnalyzer(Arc::clone(&script))) as Box<dyn LiveAnalyzer>)
+        }),
+    }
 }
 
 /// eframe's storage in memory, as its file storage holds the strings.
