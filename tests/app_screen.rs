@@ -26,7 +26,8 @@ use sudoku_lens::app::{AppOptions, Severity, SudokuLensApp};
 use sudoku_lens::camera::{CameraError, FrameSource};
 use sudoku_lens::live::{LiveOutput, LiveState, Overlay};
 use sudoku_lens::screen::{
-    Desk, DeskLists, MonitorInfo, ScreenCapture, ScreenError, ScreenRect, ScreenTarget, WindowInfo,
+    Desk, DeskLists, MonitorInfo, ScreenCapture, ScreenError, ScreenRect, ScreenTarget, SystemDesk,
+    WindowInfo,
 };
 use sudoku_lens::sudoku::solver::count_values;
 use sudoku_lens::vision::{Lattice, Point};
@@ -422,8 +423,10 @@ fn fill_in_the_game_is_enabled_only_for_a_locked_screen_puzzle_with_one_solution
     );
 }
 
-/// The game's title, for the inner test run in a process of its own on the Xvfb display.
+/// The game's title and process id, for the inner test run in a process of its own on the
+/// Xvfb display.
 const GAME_TITLE_VAR: &str = "SUDOKU_LENS_TEST_GAME_TITLE";
+const GAME_PID_VAR: &str = "SUDOKU_LENS_TEST_GAME_PID";
 
 /// The real app on an Xvfb server with the test game: the Screen menu lists the game's
 /// window, the app locks on it through the real model, "Fill in the game" becomes enabled,
@@ -445,6 +448,7 @@ fn the_fill_button_fills_the_test_game_under_xvfb() {
         .env("DISPLAY", &x.display)
         .env_remove("WAYLAND_DISPLAY")
         .env(GAME_TITLE_VAR, &game.title)
+        .env(GAME_PID_VAR, game.pid().to_string())
         .output()
         .expect("the inner test runs");
     let log = format!(
@@ -452,6 +456,10 @@ fn the_fill_button_fills_the_test_game_under_xvfb() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    // The inner test's own account (what the fill said), for the log.
+    for line in log.lines().filter(|l| l.starts_with("the fill:")) {
+        eprintln!("{line}");
+    }
     assert!(
         out.status.success(),
         "the app did not fill the game:\n{log}"
@@ -472,11 +480,43 @@ fn the_fill_button_fills_the_test_game_under_xvfb() {
 fn app_on_the_xvfb_display_fills_the_game() {
     let title = std::env::var(GAME_TITLE_VAR)
         .unwrap_or_else(|_| panic!("{GAME_TITLE_VAR} unset: run the outer test"));
+    let pid: u32 = std::env::var(GAME_PID_VAR)
+        .ok()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("{GAME_PID_VAR} unset: run the outer test"));
+    // The real desktop: Xvfb's one 1280×1024 screen, the game's window owned by the game
+    // (the owner is how the app tells its own window, which it blanks, from the others).
+    let lists = SystemDesk.lists();
+    assert_eq!(
+        lists
+            .monitors
+            .as_ref()
+            .map(|m| m.iter().map(|m| m.rect).collect::<Vec<_>>()),
+        Ok(vec![rect(0, 0, 1280, 1024)]),
+        "{lists:?}"
+    );
+    let game = lists
+        .windows
+        .as_ref()
+        .expect("windows listed")
+        .iter()
+        .find(|w| w.title == title)
+        .cloned()
+        .unwrap_or_else(|| panic!("the game is not listed: {lists:?}"));
+    assert_eq!(game.pid, Some(pid), "{game:?}");
+    assert!(!game.is_own());
+    let frozen = SystemDesk.freeze().expect("a frozen screenshot of Xvfb");
+    assert_eq!(
+        (frozen.image.dimensions(), frozen.origin),
+        ((1280, 1024), (0, 0))
+    );
+
     let mut h = harness(SudokuLensApp::new(options(), None));
     h.run_steps(2);
     assert!(!fill_button_enabled(&h));
     wait_listed(&mut h);
     open_screen_menu(&mut h);
+    h.get_by_label_contains("1280×1024 at 0,0");
     wait_label(&mut h, &title);
     h.get_by_label(&title).click();
     step_until(

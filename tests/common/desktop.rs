@@ -78,6 +78,13 @@ pub struct Game {
     pub title: String,
 }
 
+impl Game {
+    /// The game's process id (its window's `_NET_WM_PID`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
 impl Drop for Game {
     fn drop(&mut self) {
         let _ = self.child.kill();
