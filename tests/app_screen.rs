@@ -475,6 +475,98 @@ fn the_fill_button_fills_the_test_game_under_xvfb() {
     );
 }
 
+/// A window of this process (as the app's own is) is not offered and is blanked out of every
+/// capture, while the plain capture shows it.
+fn own_windows_are_left_out_of_lists_and_captures() {
+    use x11rb::connection::Connection as _;
+    use x11rb::protocol::xproto::{
+        AtomEnum, ConnectionExt as _, CreateWindowAux, PropMode, WindowClass,
+    };
+    use x11rb::wrapper::ConnectionExt as _;
+
+    let at = rect(900, 700, 200, 150);
+    let title = "sudoku-lens own window";
+    let (conn, screen) = x11rb::connect(None).expect("connect to the test display");
+    let (root, visual) = {
+        let s = &conn.setup().roots[screen];
+        (s.root, s.root_visual)
+    };
+    let id = conn.generate_id().expect("a window id");
+    let red = 0x00ff_0000;
+    conn.create_window(
+        x11rb::COPY_DEPTH_FROM_PARENT,
+        id,
+        root,
+        at.x as i16,
+        at.y as i16,
+        at.width as u16,
+        at.height as u16,
+        0,
+        WindowClass::INPUT_OUTPUT,
+        visual,
+        &CreateWindowAux::new().background_pixel(red),
+    )
+    .expect("create_window");
+    let pid_atom = conn
+        .intern_atom(false, b"_NET_WM_PID")
+        .expect("intern_atom")
+        .reply()
+        .expect("_NET_WM_PID")
+        .atom;
+    conn.change_property32(
+        PropMode::REPLACE,
+        id,
+        pid_atom,
+        AtomEnum::CARDINAL,
+        &[std::process::id()],
+    )
+    .expect("pid");
+    conn.change_property8(
+        PropMode::REPLACE,
+        id,
+        AtomEnum::WM_NAME,
+        AtomEnum::STRING,
+        title.as_bytes(),
+    )
+    .expect("title");
+    conn.map_window(id).expect("map");
+    conn.sync().expect("sync");
+    let centre = rect(at.x + 90, at.y + 65, 20, 20);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let plain = sudoku_lens::screen::capture_rect(centre).expect("capture");
+        if plain.image.pixels().all(|p| p.0 == [255, 0, 0]) {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the test window never showed"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let all = sudoku_lens::screen::list_windows().expect("windows");
+    assert!(
+        all.iter()
+            .any(|w| w.title == title && w.is_own() && w.rect == at),
+        "{all:?}"
+    );
+    let offered = SystemDesk.lists().windows.expect("windows");
+    assert!(!offered.iter().any(|w| w.title == title), "{offered:?}");
+    let frozen = SystemDesk.freeze().expect("frozen screenshot");
+    let blanked = sudoku_lens::screen::desk::BLANKED;
+    let (x, y, w, h) = frozen.rect_in_capture(at).expect("on the screenshot");
+    for (dx, dy) in [(0, 0), (w - 1, h - 1), (w / 2, h / 2)] {
+        assert_eq!(*frozen.image.get_pixel(x + dx, y + dy), blanked);
+    }
+    assert_ne!(*frozen.image.get_pixel(x - 1, y + 5), blanked);
+    // The screen source blanks it too.
+    let mut source = sudoku_lens::screen::ScreenSource::open(ScreenTarget::Region(at), 2.0)
+        .expect("a source on the rectangle");
+    let frame = source.next_frame().expect("a frame");
+    assert!(frame.pixels().all(|p| *p == blanked));
+    drop(conn);
+}
+
 #[test]
 #[ignore = "run by the_fill_button_fills_the_test_game_under_xvfb on its own display"]
 fn app_on_the_xvfb_display_fills_the_game() {
@@ -510,6 +602,7 @@ fn app_on_the_xvfb_display_fills_the_game() {
         (frozen.image.dimensions(), frozen.origin),
         ((1280, 1024), (0, 0))
     );
+    own_windows_are_left_out_of_lists_and_captures();
 
     let mut h = harness(SudokuLensApp::new(options(), None));
     h.run_steps(2);
