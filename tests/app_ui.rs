@@ -17,9 +17,7 @@ use image::RgbImage;
 use sudoku_lens::app::pipeline::{PhotoScan, PhotoScanner, Pipeline, Reading};
 use sudoku_lens::app::{AppOptions, Command, SudokuLensApp};
 use sudoku_lens::camera::{CameraError, CaptureOptions, FrameSource, Opener};
-use sudoku_lens::live::{
-    FrameWork, LiveAnalyzer, LiveOutput, LiveState, LockProgress, Overlay, VotedBoard,
-};
+use sudoku_lens::live::{LiveOutput, LiveState, LockProgress, Overlay, VotedBoard};
 use sudoku_lens::session::{LoadFailure, SolveState};
 use sudoku_lens::sudoku::Cell;
 use sudoku_lens::sudoku::parse::parse_labels;

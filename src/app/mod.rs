@@ -6,7 +6,8 @@
 //! Shape: views (`panels`, `board_view`, `steps_view`, `image_view`) draw state and emit
 //! [`Command`]s; [`SudokuLensApp::apply`] (`apply.rs`) is the one place that changes state, and
 //! `poll.rs` the one place worker results come in. Work happens on named threads
-//! (`camera-capture`/`camera-watchdog`, `scanner`, `solver`, `photo-scan`) that reach the UI only
+//! (`camera-capture`/`camera-watchdog`, `scanner`, `solver`, `photo-scan`, and for the screen
+//! `screen-list`, `screen-freeze`, `screen-fill`) that reach the UI only
 //! through bounded newest-wins mailboxes followed by `request_repaint`, so the UI never waits on
 //! the pipeline; nothing repaints on a timer except running ones (exit deadline, screenshot
 //! mode), so an app with nothing new to show draws nothing. The live camera path is
