@@ -20,7 +20,10 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use image::RgbImage;
 
-use common::app::{PUZZLE_TEXT, Script, harness, options, scripted_pipeline, solved, step_until};
+use common::app::{
+    PUZZLE_TEXT, Script, harness, locked_output, options, scripted_lattice, scripted_pipeline,
+    solved, step_until,
+};
 use common::data;
 use sudoku_lens::app::{AppOptions, Severity, SudokuLensApp};
 use sudoku_lens::camera::{CameraError, FrameSource};
@@ -30,7 +33,6 @@ use sudoku_lens::screen::{
     WindowInfo,
 };
 use sudoku_lens::sudoku::solver::count_values;
-use sudoku_lens::vision::{Lattice, Point};
 
 type Opened = Arc<Mutex<Vec<(ScreenTarget, f32)>>>;
 
@@ -342,23 +344,7 @@ fn values_of(text: &str) -> [u8; 81] {
 }
 
 fn locked_on(givens: [u8; 81], solution: [u8; 81]) -> LiveOutput {
-    let lattice = Lattice::from_corners([
-        Point::new(40.0, 20.0),
-        Point::new(240.0, 20.0),
-        Point::new(240.0, 220.0),
-        Point::new(40.0, 220.0),
-    ]);
-    LiveOutput {
-        state: LiveState::Locked,
-        puzzle_id: 7,
-        lattice: Some(lattice),
-        overlay: Some(Arc::new(Overlay {
-            puzzle_id: 7,
-            givens,
-            solution,
-        })),
-        ..LiveOutput::default()
-    }
+    locked_output(7, scripted_lattice(), givens, solution)
 }
 
 #[test]

@@ -17,16 +17,16 @@ use image::RgbImage;
 use sudoku_lens::app::pipeline::{PhotoScan, PhotoScanner, Pipeline, Reading};
 use sudoku_lens::app::{AppOptions, Command, SudokuLensApp};
 use sudoku_lens::camera::{CameraError, CaptureOptions, FrameSource, Opener};
-use sudoku_lens::live::{LiveOutput, LiveState, LockProgress, Overlay, VotedBoard};
+use sudoku_lens::live::{LiveOutput, LiveState, LockProgress, VotedBoard};
 use sudoku_lens::session::{LoadFailure, SolveState};
 use sudoku_lens::sudoku::Cell;
 use sudoku_lens::sudoku::parse::parse_labels;
-use sudoku_lens::vision::{Lattice, Point};
 
 mod common;
 
 use common::app::{
-    MemoryStorage, PUZZLE_TEXT, Script, harness, options, scripted_pipeline, solved, step_until,
+    MemoryStorage, PUZZLE_TEXT, Script, harness, locked_output, options, scripted_lattice,
+    scripted_pipeline, solved, step_until,
 };
 
 /// The photo set the app tests open photos from.
@@ -255,12 +255,7 @@ fn values_of(text: &str) -> [u8; 81] {
 /// on frames where the live path gives the overlay of the board's puzzle.
 #[test]
 fn lock_progress_reading_board_and_overlay_follow_the_live_path() {
-    let lattice = Lattice::from_corners([
-        Point::new(40.0, 20.0),
-        Point::new(240.0, 20.0),
-        Point::new(240.0, 220.0),
-        Point::new(40.0, 220.0),
-    ]);
+    let lattice = scripted_lattice();
     let givens = values_of(PUZZLE_TEXT);
     let progress = |steady_frames, reads| LockProgress {
         steady_frames,
@@ -320,16 +315,8 @@ fn lock_progress_reading_board_and_overlay_follow_the_live_path() {
         e.solution
     };
     let locked = LiveOutput {
-        state: LiveState::Locked,
         progress: progress(2, 3),
-        puzzle_id: 7,
-        lattice: Some(lattice),
-        overlay: Some(Arc::new(Overlay {
-            puzzle_id: 7,
-            givens,
-            solution,
-        })),
-        ..LiveOutput::default()
+        ..locked_output(7, lattice, givens, solution)
     };
     *script.lock().unwrap() = locked.clone();
     wait_solved(&mut h, 60, "the trusted read to solve");

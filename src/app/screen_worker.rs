@@ -15,13 +15,7 @@ pub(crate) fn spawn_lists(
     answers: Arc<Mailbox<DeskLists>>,
     notify: Notify,
 ) -> std::io::Result<()> {
-    std::thread::Builder::new()
-        .name("screen-list".into())
-        .spawn(move || {
-            answers.put(desk.lists());
-            notify();
-        })
-        .map(|_| ())
+    spawn_job("screen-list", answers, notify, move || desk.lists())
 }
 
 /// Takes a frozen screenshot of `desk` on the `screen-freeze` thread.
@@ -30,10 +24,20 @@ pub(crate) fn spawn_freeze(
     answers: Arc<Mailbox<Result<ScreenCapture, ScreenError>>>,
     notify: Notify,
 ) -> std::io::Result<()> {
+    spawn_job("screen-freeze", answers, notify, move || desk.freeze())
+}
+
+/// Runs `job` once on a thread named `name`, puts its answer in `answers` and wakes the UI.
+fn spawn_job<T: Send + 'static>(
+    name: &str,
+    answers: Arc<Mailbox<T>>,
+    notify: Notify,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> std::io::Result<()> {
     std::thread::Builder::new()
-        .name("screen-freeze".into())
+        .name(name.into())
         .spawn(move || {
-            answers.put(desk.freeze());
+            answers.put(job());
             notify();
         })
         .map(|_| ())

@@ -10,8 +10,9 @@ use image::RgbImage;
 
 use sudoku_lens::app::pipeline::Pipeline;
 use sudoku_lens::app::{AppOptions, SudokuLensApp};
-use sudoku_lens::live::{FrameWork, LiveAnalyzer, LiveOutput};
+use sudoku_lens::live::{FrameWork, LiveAnalyzer, LiveOutput, LiveState, Overlay};
 use sudoku_lens::session::SolveState;
+use sudoku_lens::vision::{Lattice, Point};
 
 /// A puzzle typed or pasted as text (Project Euler's first).
 pub const PUZZLE_TEXT: &str =
@@ -78,6 +79,36 @@ impl LiveAnalyzer for ScriptedAnalyzer {
         out.work = FrameWork::Tracked;
         out.changed = true;
         out
+    }
+}
+
+/// A square lattice of a scripted frame (image pixels).
+pub fn scripted_lattice() -> Lattice {
+    Lattice::from_corners([
+        Point::new(40.0, 20.0),
+        Point::new(240.0, 20.0),
+        Point::new(240.0, 220.0),
+        Point::new(40.0, 220.0),
+    ])
+}
+
+/// A scripted frame locked on puzzle `puzzle_id` with the trusted `givens` and `solution`.
+pub fn locked_output(
+    puzzle_id: u64,
+    lattice: Lattice,
+    givens: [u8; 81],
+    solution: [u8; 81],
+) -> LiveOutput {
+    LiveOutput {
+        state: LiveState::Locked,
+        puzzle_id,
+        lattice: Some(lattice),
+        overlay: Some(Arc::new(Overlay {
+            puzzle_id,
+            givens,
+            solution,
+        })),
+        ..LiveOutput::default()
     }
 }
 
