@@ -314,13 +314,11 @@ impl SudokuLensApp {
             self.source.screens_listed_at = Some(Instant::now());
         }
         match self.source.freeze_results.take() {
-            Some(Ok(capture)) => {
+            Some(Ok(super::screen_worker::Frozen { capture, preview })) => {
                 self.source.freezing = false;
-                let size = [
-                    capture.image.width() as usize,
-                    capture.image.height() as usize,
-                ];
-                let color = egui::ColorImage::from_rgb(size, capture.image.as_raw());
+                // The picture may be reduced; the rectangle maps through the full capture.
+                let size = [preview.width() as usize, preview.height() as usize];
+                let color = egui::ColorImage::from_rgb(size, preview.as_raw());
                 let texture =
                     ctx.load_texture("frozen-screen", color, egui::TextureOptions::LINEAR);
                 self.ui.region_pick = Some(RegionPick {

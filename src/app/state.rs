@@ -141,7 +141,7 @@ pub(crate) struct SourceState {
     /// The listing's answer (newest wins).
     pub screens_results: Arc<Mailbox<DeskLists>>,
     /// The frozen screenshot's answer (newest wins).
-    pub freeze_results: Arc<Mailbox<Result<ScreenCapture, ScreenError>>>,
+    pub freeze_results: Arc<Mailbox<Result<super::screen_worker::Frozen, ScreenError>>>,
     /// Whether a frozen screenshot is being taken.
     pub freezing: bool,
     /// Notes of the running "Fill in the game" (newest wins).
