@@ -311,6 +311,26 @@ fn a_rectangle_dragged_on_a_frozen_screenshot_becomes_the_screen_source() {
             && near(picked.height as i64, 0.6 * hgt),
         "{picked} for a {w}×{hgt} screenshot at 100,50"
     );
+    // Esc closes the screenshot; taking it again starts afresh.
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    assert_eq!(h.state().region_pick(), None);
+    open_screen_menu(&mut h);
+    h.get_by_label("Rectangle on a screenshot…").click();
+    step_until(
+        &mut h,
+        Duration::from_secs(30),
+        "the frozen screenshot again",
+        |a| a.region_pick() == Some(None),
+    );
+    h.run_steps(2);
+    h.drag_at(at(0.75, 0.8));
+    h.step();
+    h.hover_at(at(0.25, 0.2));
+    h.step();
+    h.drop_at(at(0.25, 0.2));
+    h.run_steps(2);
+    assert_eq!(h.state().region_pick(), Some(Some(picked)));
     h.get_by_label("Capture this rectangle").click();
     step_until(
         &mut h,

@@ -187,7 +187,7 @@ impl SudokuLensApp {
             {
                 cmds.push(Command::CaptureRegion);
             }
-            if ui.button("Cancel").clicked() {
+            if ui.button("Cancel").on_hover_text("Esc").clicked() {
                 cmds.push(Command::CancelRegion);
             }
         });
