@@ -99,7 +99,14 @@ impl SudokuLensApp {
                     cmds.push(Command::StartScreen(target));
                 }
             };
-        pick(ui, cmds, ScreenTarget::Primary, "Whole screen".into());
+        let whole = ScreenTarget::Primary;
+        if ui
+            .selectable_label(current == Some(&whole), "Whole screen")
+            .on_hover_text("The primary monitor (pick another monitor below)")
+            .clicked()
+        {
+            cmds.push(Command::StartScreen(whole));
+        }
         let rectangle = ui
             .add_enabled(
                 !self.source.freezing,
