@@ -433,6 +433,9 @@ fn fill_in_the_game_is_enabled_only_for_a_locked_screen_puzzle_with_one_solution
 /// Xvfb display.
 const GAME_TITLE_VAR: &str = "SUDOKU_LENS_TEST_GAME_TITLE";
 const GAME_PID_VAR: &str = "SUDOKU_LENS_TEST_GAME_PID";
+/// How the inner test picks the game: `window` (from the list) or `rectangle` (dragged on the
+/// frozen screenshot).
+const PICK_VAR: &str = "SUDOKU_LENS_TEST_PICK";
 
 /// The real app on an Xvfb server with the test game: the Screen menu lists the game's
 /// window, the app locks on it through the real model, "Fill in the game" becomes enabled,
@@ -440,9 +443,23 @@ const GAME_PID_VAR: &str = "SUDOKU_LENS_TEST_GAME_PID";
 /// whose `DISPLAY` is the test's own server (the display is process-wide).
 #[test]
 fn the_fill_button_fills_the_test_game_under_xvfb() {
-    let x = desktop::Xvfb::start(7);
+    fill_through_the_app(7, "light", 21, "window");
+}
+
+/// As above, the game read through a rectangle dragged around it on the app's frozen
+/// screenshot of the real (Xvfb) screen.
+#[test]
+fn a_rectangle_dragged_around_the_game_is_read_and_filled_under_xvfb() {
+    fill_through_the_app(9, "dark", 33, "rectangle");
+}
+
+/// Starts Xvfb and the test game (`theme`, puzzle `line`), runs the inner test on that
+/// display with the game picked by `how` ("window" or "rectangle"), and checks the game ends
+/// up holding the solution.
+fn fill_through_the_app(salt: u32, theme: &str, line: usize, how: &str) {
+    let x = desktop::Xvfb::start(salt);
     let dir = tempfile::tempdir().expect("temp dir");
-    let game = desktop::start_game(&x, dir.path(), "light", 21, &[]);
+    let game = desktop::start_game(&x, dir.path(), theme, line, &[]);
     let exe = std::env::current_exe().expect("test binary");
     let out = std::process::Command::new(exe)
         .args([
@@ -455,6 +472,7 @@ fn the_fill_button_fills_the_test_game_under_xvfb() {
         .env_remove("WAYLAND_DISPLAY")
         .env(GAME_TITLE_VAR, &game.title)
         .env(GAME_PID_VAR, game.pid().to_string())
+        .env(PICK_VAR, how)
         .output()
         .expect("the inner test runs");
     let log = format!(
@@ -464,7 +482,7 @@ fn the_fill_button_fills_the_test_game_under_xvfb() {
     );
     // The inner test's own account (what the fill said), for the log.
     for line in log.lines().filter(|l| l.starts_with("the fill:")) {
-        eprintln!("{line}");
+        eprintln!("{how}: {line}");
     }
     assert!(
         out.status.success(),
@@ -479,6 +497,49 @@ fn the_fill_button_fills_the_test_game_under_xvfb() {
         desktop::grid_text(&desktop::solution(&game.givens)),
         "the game does not hold the solution:\n{log}"
     );
+}
+
+/// Freezes the screen from the open Screen menu, drags a rectangle a little larger than
+/// `around` (screen pixels) on the screenshot and captures it.
+fn drag_around(h: &mut Harness<'static, SudokuLensApp>, around: ScreenRect) {
+    h.get_by_label("Rectangle on a screenshot…").click();
+    step_until(h, Duration::from_secs(30), "the frozen screenshot", |a| {
+        a.region_pick() == Some(None)
+    });
+    h.run_steps(2);
+    let view = h.get_by_label("frozen screenshot").rect();
+    let points_per_px = view.width() / 1280.0;
+    let at = |x: i32, y: i32| view.min + egui::vec2(x as f32, y as f32) * points_per_px;
+    let margin = 12;
+    let (x0, y0) = ((around.x - margin).max(0), (around.y - margin).max(0));
+    let x1 = (around.x + around.width as i32 + margin).min(1279);
+    let y1 = (around.y + around.height as i32 + margin).min(1023);
+    h.drag_at(at(x0, y0));
+    h.step();
+    h.hover_at(at((x0 + x1) / 2, (y0 + y1) / 2));
+    h.step();
+    h.hover_at(at(x1, y1));
+    h.step();
+    h.drop_at(at(x1, y1));
+    h.run_steps(2);
+    let picked = h
+        .state()
+        .region_pick()
+        .flatten()
+        .expect("a rectangle was dragged");
+    // Within the rounding of points to pixels, the game and the margin around it.
+    let slack = (2.0 / points_per_px).ceil() as i32;
+    assert!(
+        (picked.x - x0).abs() <= slack
+            && (picked.y - y0).abs() <= slack
+            && (picked.x + picked.width as i32 - x1).abs() <= slack
+            && (picked.y + picked.height as i32 - y1).abs() <= slack,
+        "{picked} for {around} and a margin of {margin}"
+    );
+    h.get_by_label("Capture this rectangle").click();
+    step_until(h, Duration::from_secs(30), "the rectangle captured", |a| {
+        a.screen_target() == Some(&ScreenTarget::Region(picked))
+    });
 }
 
 /// A window of this process (as the app's own is) is not offered and is blanked out of every
@@ -574,7 +635,7 @@ fn own_windows_are_left_out_of_lists_and_captures() {
 }
 
 #[test]
-#[ignore = "run by the_fill_button_fills_the_test_game_under_xvfb on its own display"]
+#[ignore = "run by fill_through_the_app on a display of its own"]
 fn app_on_the_xvfb_display_fills_the_game() {
     let title = std::env::var(GAME_TITLE_VAR)
         .unwrap_or_else(|_| panic!("{GAME_TITLE_VAR} unset: run the outer test"));
@@ -608,7 +669,10 @@ fn app_on_the_xvfb_display_fills_the_game() {
         (frozen.image.dimensions(), frozen.origin),
         ((1280, 1024), (0, 0))
     );
-    own_windows_are_left_out_of_lists_and_captures();
+    let how = std::env::var(PICK_VAR).unwrap_or_default();
+    if how == "window" {
+        own_windows_are_left_out_of_lists_and_captures();
+    }
 
     let mut h = harness(SudokuLensApp::new(options(), None));
     h.run_steps(2);
@@ -616,8 +680,14 @@ fn app_on_the_xvfb_display_fills_the_game() {
     wait_listed(&mut h);
     open_screen_menu(&mut h);
     h.get_by_label_contains("1280×1024 at 0,0");
-    wait_label(&mut h, &title);
-    h.get_by_label(&title).click();
+    match how.as_str() {
+        "window" => {
+            wait_label(&mut h, &title);
+            h.get_by_label(&title).click();
+        }
+        "rectangle" => drag_around(&mut h, game.rect),
+        other => panic!("{PICK_VAR}={other:?}: window or rectangle"),
+    }
     step_until(
         &mut h,
         Duration::from_secs(180),
