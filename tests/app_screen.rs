@@ -703,7 +703,16 @@ fn app_on_the_xvfb_display_fills_the_game() {
     let outcome = h.state().fill_outcome().cloned();
     eprintln!("the fill: {outcome:?}");
     assert!(
-        outcome.is_some_and(|o| o.is_ok_and(|text| text.starts_with("filled"))),
-        "the fill did not finish"
+        outcome
+            .as_ref()
+            .is_some_and(|o| o.as_ref().is_ok_and(|text| text.starts_with("filled"))),
+        "the fill did not finish: {outcome:?}"
+    );
+    // The live view, paused while typing, captures the game again.
+    step_until(
+        &mut h,
+        Duration::from_secs(30),
+        "the capture to resume",
+        |a| a.screen_target().is_some(),
     );
 }

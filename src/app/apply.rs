@@ -565,11 +565,19 @@ impl SudokuLensApp {
             crate::screen::fill::FillScope::All
         };
         let notes = Arc::clone(&self.source.fill_notes);
-        match super::fill_worker::start(target, scope, notes, self.notify()) {
+        match super::fill_worker::start(target.clone(), scope, notes, self.notify()) {
             Ok(()) => {
                 self.source.filling = true;
                 self.source.fill_outcome = None;
-                self.say(Severity::Info, "reading the game before filling it…");
+                // The live view rests while the game is typed into: its captures and reads
+                // would take the processor from the game (which then lags behind the keys);
+                // it comes back when the fill ends.
+                self.stop_camera();
+                self.source.resume_after_fill = Some(target);
+                self.say(
+                    Severity::Info,
+                    "reading the game before filling it… (the live view pauses meanwhile)",
+                );
             }
             Err(e) => self.say(Severity::Error, format!("cannot start the fill: {e}")),
         }

@@ -40,6 +40,11 @@ impl SudokuLensApp {
                 } else {
                     Ok(note.text.clone())
                 });
+                if let Some(target) = self.source.resume_after_fill.take() {
+                    self.apply(Command::StartScreen(target));
+                    // The fill's outcome stays in the status bar, not "opened".
+                    self.source.quiet_open = true;
+                }
             }
             let severity = if note.failed {
                 Severity::Error
@@ -195,6 +200,7 @@ impl SudokuLensApp {
                         Severity::Warning,
                         format!("camera stalled (no frame for {secs:.1} s) — reopened {desc}"),
                     ),
+                    None if std::mem::take(&mut self.source.quiet_open) => {}
                     None => self.say(Severity::Info, format!("camera opened: {desc}")),
                 }
             }

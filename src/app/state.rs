@@ -150,6 +150,11 @@ pub(crate) struct SourceState {
     pub filling: bool,
     /// How the last fill ended: what it did, or why it stopped.
     pub fill_outcome: Option<Result<String, String>>,
+    /// The screen target to capture again once the running fill ends.
+    pub resume_after_fill: Option<crate::screen::ScreenTarget>,
+    /// Whether the next opened source goes unannounced (the capture resumed after a fill,
+    /// whose outcome the status bar keeps).
+    pub quiet_open: bool,
 }
 
 impl Default for SourceState {
@@ -177,6 +182,8 @@ impl Default for SourceState {
             fill_notes: Arc::new(Mailbox::new()),
             filling: false,
             fill_outcome: None,
+            resume_after_fill: None,
+            quiet_open: false,
         }
     }
 }
