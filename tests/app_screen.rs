@@ -181,6 +181,27 @@ fn open_screen_menu(h: &mut Harness<'static, SudokuLensApp>) {
     h.run_steps(2);
 }
 
+/// From the open Screen menu, takes the frozen screenshot and waits until it is shown.
+fn freeze(h: &mut Harness<'static, SudokuLensApp>) {
+    h.get_by_label("Rectangle on a screenshot…").click();
+    step_until(h, Duration::from_secs(30), "the frozen screenshot", |a| {
+        a.region_pick() == Some(None)
+    });
+    h.run_steps(2);
+}
+
+/// Drags on the frozen screenshot from `from` to `to` (points), through the middle.
+fn drag(h: &mut Harness<'static, SudokuLensApp>, from: egui::Pos2, to: egui::Pos2) {
+    h.drag_at(from);
+    h.step();
+    h.hover_at(from + (to - from) / 2.0);
+    h.step();
+    h.hover_at(to);
+    h.step();
+    h.drop_at(to);
+    h.run_steps(2);
+}
+
 fn fill_button_enabled(h: &Harness<'static, SudokuLensApp>) -> bool {
     !h.get_by_label("Fill in the game")
         .accesskit_node()
@@ -265,14 +286,7 @@ fn a_rectangle_dragged_on_a_frozen_screenshot_becomes_the_screen_source() {
     let mut h = harness(screen_app(desk, None));
     wait_listed(&mut h);
     open_screen_menu(&mut h);
-    h.get_by_label("Rectangle on a screenshot…").click();
-    step_until(
-        &mut h,
-        Duration::from_secs(30),
-        "the frozen screenshot",
-        |a| a.region_pick().is_some(),
-    );
-    h.run_steps(2);
+    freeze(&mut h);
     assert!(
         h.get_by_label("Capture this rectangle")
             .accesskit_node()
@@ -288,14 +302,7 @@ fn a_rectangle_dragged_on_a_frozen_screenshot_becomes_the_screen_source() {
     h.run_steps(2);
     assert_eq!(h.state().region_pick(), Some(None));
     // A drag from a quarter to three quarters of the picture, bottom-right to top-left.
-    h.drag_at(at(0.75, 0.8));
-    h.step();
-    h.hover_at(at(0.5, 0.5));
-    h.step();
-    h.hover_at(at(0.25, 0.2));
-    h.step();
-    h.drop_at(at(0.25, 0.2));
-    h.run_steps(2);
+    drag(&mut h, at(0.75, 0.8), at(0.25, 0.2));
     let picked = h
         .state()
         .region_pick()
@@ -316,20 +323,8 @@ fn a_rectangle_dragged_on_a_frozen_screenshot_becomes_the_screen_source() {
     h.run_steps(2);
     assert_eq!(h.state().region_pick(), None);
     open_screen_menu(&mut h);
-    h.get_by_label("Rectangle on a screenshot…").click();
-    step_until(
-        &mut h,
-        Duration::from_secs(30),
-        "the frozen screenshot again",
-        |a| a.region_pick() == Some(None),
-    );
-    h.run_steps(2);
-    h.drag_at(at(0.75, 0.8));
-    h.step();
-    h.hover_at(at(0.25, 0.2));
-    h.step();
-    h.drop_at(at(0.25, 0.2));
-    h.run_steps(2);
+    freeze(&mut h);
+    drag(&mut h, at(0.75, 0.8), at(0.25, 0.2));
     assert_eq!(h.state().region_pick(), Some(Some(picked)));
     h.get_by_label("Capture this rectangle").click();
     step_until(
@@ -502,11 +497,7 @@ fn fill_through_the_app(salt: u32, theme: &str, line: usize, how: &str) {
 /// Freezes the screen from the open Screen menu, drags a rectangle a little larger than
 /// `around` (screen pixels) on the screenshot and captures it.
 fn drag_around(h: &mut Harness<'static, SudokuLensApp>, around: ScreenRect) {
-    h.get_by_label("Rectangle on a screenshot…").click();
-    step_until(h, Duration::from_secs(30), "the frozen screenshot", |a| {
-        a.region_pick() == Some(None)
-    });
-    h.run_steps(2);
+    freeze(h);
     let view = h.get_by_label("frozen screenshot").rect();
     let points_per_px = view.width() / 1280.0;
     let at = |x: i32, y: i32| view.min + egui::vec2(x as f32, y as f32) * points_per_px;
@@ -514,14 +505,7 @@ fn drag_around(h: &mut Harness<'static, SudokuLensApp>, around: ScreenRect) {
     let (x0, y0) = ((around.x - margin).max(0), (around.y - margin).max(0));
     let x1 = (around.x + around.width as i32 + margin).min(1279);
     let y1 = (around.y + around.height as i32 + margin).min(1023);
-    h.drag_at(at(x0, y0));
-    h.step();
-    h.hover_at(at((x0 + x1) / 2, (y0 + y1) / 2));
-    h.step();
-    h.hover_at(at(x1, y1));
-    h.step();
-    h.drop_at(at(x1, y1));
-    h.run_steps(2);
+    drag(h, at(x0, y0), at(x1, y1));
     let picked = h
         .state()
         .region_pick()
