@@ -277,12 +277,28 @@ mod tests {
         assert!(mostly_dark(&page), "the desk is most of the picture");
         assert!(!marks_are_light(&page), "{:?}", mark_polarity(&page));
         let dark_mode = page_on(25, 30, 210);
-        assert!(marks_are_light(&dark_mode), "{:?}", mark_polarity(&dark_mode));
+        assert!(
+            marks_are_light(&dark_mode),
+            "{:?}",
+            mark_polarity(&dark_mode)
+        );
         let light_mode = page_on(240, 245, 40);
-        assert!(!marks_are_light(&light_mode), "{:?}", mark_polarity(&light_mode));
+        assert!(
+            !marks_are_light(&light_mode),
+            "{:?}",
+            mark_polarity(&light_mode)
+        );
         // Nothing to vote: the overall brightness decides.
-        assert!(marks_are_light(&GrayImage::from_pixel(100, 80, image::Luma([20]))));
-        assert!(!marks_are_light(&GrayImage::from_pixel(100, 80, image::Luma([220]))));
+        assert!(marks_are_light(&GrayImage::from_pixel(
+            100,
+            80,
+            image::Luma([20])
+        )));
+        assert!(!marks_are_light(&GrayImage::from_pixel(
+            100,
+            80,
+            image::Luma([220])
+        )));
     }
 
     #[test]
