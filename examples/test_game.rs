@@ -212,14 +212,34 @@ impl Game {
             Vec2::splat(side),
         );
         let cell = side / 9.0;
-        let response = ui.interact(board, egui::Id::unique("test-game-board"), Sense::click());
-        if let Some(p) = response
-            .interact_pointer_pos()
-            .filter(|_| response.clicked())
-        {
-            let c = ((p.x - board.left()) / cell).clamp(0.0, 8.0) as usize;
-            let r = ((p.y - board.top()) / cell).clamp(0.0, 8.0) as usize;
-            self.selected = r * 9 + c;
+        // Clicks on the board and typed digits are taken one event at a time, in the order
+        // they came, as a game that handles each event does: a slow frame that gathers
+        // several clicks and keys still puts each digit in the cell clicked before it.
+        let events: Vec<egui::Event> = ui.input(|i| i.events.clone());
+        for event in events {
+            match event {
+                egui::Event::PointerButton {
+                    pos,
+                    button: egui::PointerButton::Primary,
+                    pressed: false,
+                    ..
+                } if board.contains(pos) => {
+                    let c = ((pos.x - board.left()) / cell).clamp(0.0, 8.0) as usize;
+                    let r = ((pos.y - board.top()) / cell).clamp(0.0, 8.0) as usize;
+                    self.selected = r * 9 + c;
+                }
+                egui::Event::Text(t) => {
+                    for d in t.chars().filter_map(|c| c.to_digit(10)).filter(|&d| d > 0) {
+                        self.enter(d as u8, &ctx);
+                    }
+                }
+                egui::Event::Key {
+                    key: egui::Key::Backspace | egui::Key::Delete,
+                    pressed: true,
+                    ..
+                } => self.enter(0, &ctx),
+                _ => {}
+            }
         }
         painter.rect_filled(board, 0.0, pal.paper);
         let (sr, sc) = (self.selected / 9, self.selected % 9);
@@ -317,26 +337,6 @@ impl Game {
             {
                 self.enter(d, &ctx);
             }
-        }
-        let typed: Vec<u8> = ui.input(|i| {
-            let mut out = Vec::new();
-            for event in &i.events {
-                if let egui::Event::Text(t) = event {
-                    out.extend(
-                        t.chars()
-                            .filter_map(|c| c.to_digit(10))
-                            .filter(|&d| d > 0)
-                            .map(|d| d as u8),
-                    );
-                }
-            }
-            if i.key_pressed(egui::Key::Backspace) || i.key_pressed(egui::Key::Delete) {
-                out.push(0);
-            }
-            out
-        });
-        for d in typed {
-            self.enter(d, &ctx);
         }
     }
 }

@@ -17,17 +17,17 @@ use image::RgbImage;
 use sudoku_lens::app::pipeline::{PhotoScan, PhotoScanner, Pipeline, Reading};
 use sudoku_lens::app::{AppOptions, Command, SudokuLensApp};
 use sudoku_lens::camera::{CameraError, CaptureOptions, FrameSource, Opener};
-use sudoku_lens::live::{
-    FrameWork, LiveAnalyzer, LiveOutput, LiveState, LockProgress, Overlay, VotedBoard,
-};
+use sudoku_lens::live::{LiveOutput, LiveState, LockProgress, VotedBoard};
 use sudoku_lens::session::{LoadFailure, SolveState};
 use sudoku_lens::sudoku::Cell;
 use sudoku_lens::sudoku::parse::parse_labels;
-use sudoku_lens::vision::{Lattice, Point};
 
 mod common;
 
-use common::app::{MemoryStorage, PUZZLE_TEXT, harness, options, solved, step_until};
+use common::app::{
+    MemoryStorage, PUZZLE_TEXT, Script, harness, locked_output, options, scripted_lattice,
+    scripted_pipeline, solved, step_until,
+};
 
 /// The photo set the app tests open photos from.
 fn dataset() -> PathBuf {
@@ -211,20 +211,6 @@ fn a_locked_still_photo_draws_no_frames_while_idle() {
     waker.join().unwrap();
 }
 
-/// What the scripted analyzer says about every frame; the test changes it as it goes.
-type Script = Arc<Mutex<LiveOutput>>;
-
-struct ScriptedAnalyzer(Script);
-
-impl LiveAnalyzer for ScriptedAnalyzer {
-    fn analyze(&mut self, _frame: &RgbImage, _t_ms: u64) -> LiveOutput {
-        let mut out = self.0.lock().unwrap().clone();
-        out.work = FrameWork::Tracked;
-        out.changed = true;
-        out
-    }
-}
-
 /// A camera of changing 320×240 frames at about 30 fps.
 struct TickingSource(u8);
 
@@ -244,14 +230,7 @@ impl FrameSource for TickingSource {
 }
 
 fn scripted_camera_app(script: &Script) -> SudokuLensApp {
-    let base = sudoku_lens::app::wiring::default_pipeline();
-    let script = Arc::clone(script);
-    let pipeline = Pipeline {
-        photo: base.photo,
-        live: Arc::new(move || {
-            Ok(Box::new(ScriptedAnalyzer(Arc::clone(&script))) as Box<dyn LiveAnalyzer>)
-        }),
-    };
+    let pipeline = scripted_pipeline(script);
     let opener: Opener = Arc::new(|| Ok(Box::new(TickingSource(0)) as Box<dyn FrameSource>));
     SudokuLensApp::new(
         AppOptions {
@@ -276,12 +255,7 @@ fn values_of(text: &str) -> [u8; 81] {
 /// on frames where the live path gives the overlay of the board's puzzle.
 #[test]
 fn lock_progress_reading_board_and_overlay_follow_the_live_path() {
-    let lattice = Lattice::from_corners([
-        Point::new(40.0, 20.0),
-        Point::new(240.0, 20.0),
-        Point::new(240.0, 220.0),
-        Point::new(40.0, 220.0),
-    ]);
+    let lattice = scripted_lattice();
     let givens = values_of(PUZZLE_TEXT);
     let progress = |steady_frames, reads| LockProgress {
         steady_frames,
@@ -341,16 +315,8 @@ fn lock_progress_reading_board_and_overlay_follow_the_live_path() {
         e.solution
     };
     let locked = LiveOutput {
-        state: LiveState::Locked,
         progress: progress(2, 3),
-        puzzle_id: 7,
-        lattice: Some(lattice),
-        overlay: Some(Arc::new(Overlay {
-            puzzle_id: 7,
-            givens,
-            solution,
-        })),
-        ..LiveOutput::default()
+        ..locked_output(7, lattice, givens, solution)
     };
     *script.lock().unwrap() = locked.clone();
     wait_solved(&mut h, 60, "the trusted read to solve");

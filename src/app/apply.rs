@@ -198,18 +198,65 @@ impl SudokuLensApp {
                 }
             }
             Command::StartScreen(target) => {
-                let fps = crate::screen::DEFAULT_SCREEN_FPS;
+                let fps = self.settings.screen_fps;
                 let label = target.to_string();
                 let for_opener = target.clone();
+                let desk = Arc::clone(&self.source.desk);
                 let opener: Opener = Arc::new(move || {
-                    crate::screen::ScreenSource::open(for_opener.clone(), fps)
-                        .map(|s| Box::new(s) as Box<dyn FrameSource>)
-                        .map_err(|e| camera::CameraError::Device(e.to_string()))
+                    desk.open(&for_opener, fps)
+                        .map_err(camera::CameraError::from)
                 });
+                self.ui.region_pick = None;
                 self.start_capture(label, opener);
                 self.source.screen = Some(target);
             }
-            Command::RefreshWindows => self.source.windows = None,
+            Command::RefreshScreens => self.refresh_screens(),
+            Command::FreezeScreen => {
+                if self.source.freezing {
+                    return;
+                }
+                let desk = Arc::clone(&self.source.desk);
+                let answers = Arc::clone(&self.source.freeze_results);
+                match super::screen_worker::spawn_freeze(desk, answers, self.notify()) {
+                    Ok(()) => {
+                        self.source.freezing = true;
+                        self.say(
+                            Severity::Info,
+                            "taking a screenshot to pick a rectangle on…",
+                        );
+                    }
+                    Err(e) => self.say(
+                        Severity::Error,
+                        format!("cannot start the screenshot thread: {e}"),
+                    ),
+                }
+            }
+            Command::DragRegion { from_px, to_px } => {
+                if let Some(pick) = &mut self.ui.region_pick {
+                    pick.rect = pick.capture.rect_between(from_px, to_px);
+                }
+            }
+            Command::CaptureRegion => {
+                let rect = self.ui.region_pick.as_ref().and_then(|p| p.rect);
+                match rect {
+                    Some(rect) => self.apply(Command::StartScreen(
+                        crate::screen::ScreenTarget::Region(rect),
+                    )),
+                    None => self.say(
+                        Severity::Warning,
+                        "drag a rectangle around the puzzle on the screenshot first",
+                    ),
+                }
+            }
+            Command::CancelRegion => self.ui.region_pick = None,
+            Command::SetScreenFps(fps) => {
+                if crate::screen::SCREEN_FPS_RANGE.contains(&fps) {
+                    self.settings.screen_fps = fps;
+                    if let Some(target) = self.source.screen.clone() {
+                        self.apply(Command::StartScreen(target));
+                    }
+                }
+            }
             Command::FillGame { next_step } => self.start_fill(next_step),
             Command::RefreshCameras => {
                 self.source.cameras = Some(camera::list_cameras());
@@ -485,6 +532,23 @@ impl SudokuLensApp {
         }
     }
 
+    /// Lists the monitors and windows again, on the `screen-list` thread (one listing at a
+    /// time).
+    fn refresh_screens(&mut self) {
+        if self.source.screens_pending {
+            return;
+        }
+        let desk = Arc::clone(&self.source.desk);
+        let answers = Arc::clone(&self.source.screens_results);
+        match super::screen_worker::spawn_lists(desk, answers, self.notify()) {
+            Ok(()) => self.source.screens_pending = true,
+            Err(e) => self.say(
+                Severity::Error,
+                format!("cannot start the screen listing thread: {e}"),
+            ),
+        }
+    }
+
     /// Starts "Fill in the game" on the screen target being captured, if a puzzle with one
     /// solution is locked there and no fill runs.
     fn start_fill(&mut self, next_step: bool) {
@@ -492,7 +556,7 @@ impl SudokuLensApp {
             self.say(Severity::Warning, "fill needs the screen as the source");
             return;
         };
-        if self.source.filling || self.live.overlay.is_none() {
+        if !self.can_fill() {
             return;
         }
         let scope = if next_step {
@@ -501,10 +565,19 @@ impl SudokuLensApp {
             crate::screen::fill::FillScope::All
         };
         let notes = Arc::clone(&self.source.fill_notes);
-        match super::fill_worker::start(target, scope, notes, self.notify()) {
+        match super::fill_worker::start(target.clone(), scope, notes, self.notify()) {
             Ok(()) => {
                 self.source.filling = true;
-                self.say(Severity::Info, "reading the game before filling it…");
+                self.source.fill_outcome = None;
+                // The live view rests while the game is typed into: its captures and reads
+                // would take the processor from the game (which then lags behind the keys);
+                // it comes back when the fill ends.
+                self.stop_camera();
+                self.source.resume_after_fill = Some(target);
+                self.say(
+                    Severity::Info,
+                    "reading the game before filling it… (the live view pauses meanwhile)",
+                );
             }
             Err(e) => self.say(Severity::Error, format!("cannot start the fill: {e}")),
         }

@@ -42,8 +42,23 @@ pub enum Command {
     RefreshCameras,
     /// Capture part of the screen as the live source.
     StartScreen(crate::screen::ScreenTarget),
-    /// Re-list the windows the screen source can capture.
-    RefreshWindows,
+    /// Re-list the monitors and windows the screen source can capture (on a worker thread).
+    RefreshScreens,
+    /// Take a frozen screenshot of the whole desktop to drag a rectangle on.
+    FreezeScreen,
+    /// The rectangle dragged on the frozen screenshot, corner to corner in its pixels.
+    DragRegion {
+        /// Where the drag began, screenshot pixels.
+        from_px: (f32, f32),
+        /// Where it is now, screenshot pixels.
+        to_px: (f32, f32),
+    },
+    /// Capture the rectangle dragged on the frozen screenshot as the live source.
+    CaptureRegion,
+    /// Close the frozen screenshot without choosing a rectangle.
+    CancelRegion,
+    /// Captures per second of the screen source (restarts a running screen capture).
+    SetScreenFps(f32),
     /// Type the locked screen puzzle's solution into the game (the explicit request): every
     /// empty cell, or only the next step's.
     FillGame {

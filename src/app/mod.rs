@@ -6,7 +6,8 @@
 //! Shape: views (`panels`, `board_view`, `steps_view`, `image_view`) draw state and emit
 //! [`Command`]s; [`SudokuLensApp::apply`] (`apply.rs`) is the one place that changes state, and
 //! `poll.rs` the one place worker results come in. Work happens on named threads
-//! (`camera-capture`/`camera-watchdog`, `scanner`, `solver`, `photo-scan`) that reach the UI only
+//! (`camera-capture`/`camera-watchdog`, `scanner`, `solver`, `photo-scan`, and for the screen
+//! `screen-list`, `screen-freeze`, `screen-fill`) that reach the UI only
 //! through bounded newest-wins mailboxes followed by `request_repaint`, so the UI never waits on
 //! the pipeline; nothing repaints on a timer except running ones (exit deadline, screenshot
 //! mode), so an app with nothing new to show draws nothing. The live camera path is
@@ -29,6 +30,7 @@ pub mod pipeline;
 mod poll;
 pub mod saved_state;
 mod screen_view;
+mod screen_worker;
 mod state;
 pub mod steps_view;
 pub mod wiring;
@@ -91,6 +93,9 @@ pub struct AppOptions {
     /// Use the app's own file picker, never the system's (tests; desktops whose chooser
     /// misbehaves).
     pub in_app_file_picker: bool,
+    /// The desktop the Screen source lists, freezes and captures (default:
+    /// [`crate::screen::SystemDesk`]; tests give a fixed screenshot).
+    pub desk: Option<Arc<dyn crate::screen::Desk>>,
 }
 
 impl Default for AppOptions {
@@ -110,6 +115,7 @@ impl Default for AppOptions {
             capture: CaptureOptions::default(),
             stats: None,
             in_app_file_picker: false,
+            desk: None,
         }
     }
 }
@@ -191,6 +197,9 @@ impl SudokuLensApp {
             ui: UiState::default(),
             diag,
         };
+        if let Some(desk) = &app.options.desk {
+            app.source.desk = Arc::clone(desk);
+        }
         if !notes.is_empty() {
             app.say(Severity::Warning, notes.join("; "));
         }
@@ -285,6 +294,42 @@ impl SudokuLensApp {
         }
     }
 
+    /// What the Screen source captures, while it runs.
+    pub fn screen_target(&self) -> Option<&crate::screen::ScreenTarget> {
+        self.source.screen.as_ref()
+    }
+
+    /// The rectangle dragged on the frozen screenshot so far (screen pixels), while the
+    /// screenshot is shown; `Some(None)`: shown, nothing dragged yet.
+    pub fn region_pick(&self) -> Option<Option<crate::screen::ScreenRect>> {
+        self.ui.region_pick.as_ref().map(|p| p.rect)
+    }
+
+    /// Whether "Fill in the game" may run: the Screen source is on, the live path holds a
+    /// trusted read of the puzzle there (which it gives only for a board with exactly one
+    /// solution), the board shown solves with one solution, and no fill runs.
+    pub fn can_fill(&self) -> bool {
+        self.source.screen.is_some()
+            && self.live.overlay.is_some()
+            && self
+                .puzzle
+                .solve
+                .walkthrough()
+                .is_some_and(|w| w.explained().unique)
+            && !self.source.filling
+    }
+
+    /// Whether the Screen menu's monitor and window lists have come in.
+    pub fn screens_listed(&self) -> bool {
+        self.source.screens.is_some()
+    }
+
+    /// How the last "Fill in the game" ended (`Ok`: what it typed; `Err`: why it stopped),
+    /// once one has.
+    pub fn fill_outcome(&self) -> Option<&Result<String, String>> {
+        self.source.fill_outcome.as_ref()
+    }
+
     /// The selected cell.
     pub fn selected_cell(&self) -> Option<Cell> {
         self.ui.selected
@@ -359,7 +404,13 @@ impl SudokuLensApp {
             .default_size(470.0)
             .min_size(300.0)
             .show(ui, |ui| self.side_ui(ui, &mut cmds));
-        egui::CentralPanel::default().show(ui, |ui| self.main_view_ui(ui, &mut cmds));
+        egui::CentralPanel::default().show(ui, |ui| {
+            if self.ui.region_pick.is_some() {
+                self.region_pick_ui(ui, &mut cmds);
+            } else {
+                self.main_view_ui(ui, &mut cmds);
+            }
+        });
         self.help_ui(&ctx, &mut cmds);
         if let Some(technique) = self.ui.glossary {
             let step = self.solve_state().walkthrough().and_then(|w| w.current());
@@ -409,6 +460,8 @@ impl SudokuLensApp {
         if self.puzzle.board.filled() > 0 {
             self.board_changed(false);
         }
+        // The Screen menu's lists, ready before it first opens.
+        self.apply(Command::RefreshScreens);
         if let Some((label, opener)) = self.options.custom_source.clone() {
             self.start_capture(label, opener);
         } else if let Some(path) = self.options.source.clone() {

@@ -78,6 +78,11 @@ impl SudokuLensApp {
             if self.ui.help_open && i.consume_key(egui::Modifiers::NONE, egui::Key::Escape) {
                 cmds.push(Command::ToggleHelp);
             }
+            if self.ui.region_pick.is_some()
+                && i.consume_key(egui::Modifiers::NONE, egui::Key::Escape)
+            {
+                cmds.push(Command::CancelRegion);
+            }
             if selected {
                 // Arrows move the selected cell; Esc (in the board) lets go of it.
                 for (key, rows, cols) in [

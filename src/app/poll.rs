@@ -15,7 +15,7 @@ use crate::session::{Board, SolveState, Walkthrough};
 use super::SudokuLensApp;
 use super::command::Command;
 use super::file_picker::PickerMode;
-use super::state::{CameraPuzzle, Severity, SourceStatus, ViewImage};
+use super::state::{CameraPuzzle, RegionPick, Severity, SourceStatus, ViewImage};
 use super::workers::ScanUpdate;
 
 impl SudokuLensApp {
@@ -34,6 +34,18 @@ impl SudokuLensApp {
         }
         if let Some(note) = self.source.fill_notes.take() {
             self.source.filling = !note.finished;
+            if note.finished {
+                self.source.fill_outcome = Some(if note.failed {
+                    Err(note.text.clone())
+                } else {
+                    Ok(note.text.clone())
+                });
+                if let Some(target) = self.source.resume_after_fill.take() {
+                    self.apply(Command::StartScreen(target));
+                    // The fill's outcome stays in the status bar, not "opened".
+                    self.source.quiet_open = true;
+                }
+            }
             let severity = if note.failed {
                 Severity::Error
             } else {
@@ -41,6 +53,7 @@ impl SudokuLensApp {
             };
             self.say(severity, note.text);
         }
+        self.poll_screen_jobs(ctx);
         // Scanner: the frame it analysed, with what it found there.
         let report = self
             .source
@@ -187,6 +200,7 @@ impl SudokuLensApp {
                         Severity::Warning,
                         format!("camera stalled (no frame for {secs:.1} s) — reopened {desc}"),
                     ),
+                    None if std::mem::take(&mut self.source.quiet_open) => {}
                     None => self.say(Severity::Info, format!("camera opened: {desc}")),
                 }
             }
@@ -196,7 +210,9 @@ impl SudokuLensApp {
                 // toolbar offers "Start camera" again) instead of failing every few seconds.
                 if matches!(
                     err,
-                    CameraError::NoCamera | CameraError::PermissionDenied(_)
+                    CameraError::NoCamera
+                        | CameraError::PermissionDenied(_)
+                        | CameraError::ScreenUnavailable(_)
                 ) {
                     self.stop_camera();
                 }
@@ -293,6 +309,39 @@ impl SudokuLensApp {
                 let texture = ctx.load_texture("main-view", color, egui::TextureOptions::LINEAR);
                 self.live.image = Some(ViewImage { texture, image });
             }
+        }
+    }
+
+    /// The screen source's one-off jobs: the monitor and window lists, the frozen screenshot.
+    fn poll_screen_jobs(&mut self, ctx: &egui::Context) {
+        if let Some(lists) = self.source.screens_results.take() {
+            self.source.screens_pending = false;
+            self.source.screens = Some(lists);
+            self.source.screens_listed_at = Some(Instant::now());
+        }
+        match self.source.freeze_results.take() {
+            Some(Ok(super::screen_worker::Frozen { capture, preview })) => {
+                self.source.freezing = false;
+                // The picture may be reduced; the rectangle maps through the full capture.
+                let size = [preview.width() as usize, preview.height() as usize];
+                let color = egui::ColorImage::from_rgb(size, preview.as_raw());
+                let texture =
+                    ctx.load_texture("frozen-screen", color, egui::TextureOptions::LINEAR);
+                self.ui.region_pick = Some(RegionPick {
+                    capture: Arc::new(capture),
+                    texture,
+                    rect: None,
+                });
+                self.say(
+                    Severity::Info,
+                    "drag a rectangle around the puzzle, then \"Capture this rectangle\"",
+                );
+            }
+            Some(Err(e)) => {
+                self.source.freezing = false;
+                self.say(Severity::Error, format!("cannot take the screenshot: {e}"));
+            }
+            None => {}
         }
     }
 }

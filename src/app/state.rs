@@ -13,6 +13,7 @@ use image::RgbImage;
 
 use crate::camera::{CameraDescriptor, CameraError, CaptureHandle, Frame, Mailbox};
 use crate::live::{LiveState, LockProgress, Overlay, VotedBoard};
+use crate::screen::{Desk, DeskLists, ScreenCapture, ScreenError, ScreenRect, SystemDesk};
 use crate::session::{Advice, Board, BoardAt, History, SolveState};
 use crate::sudoku::Cell;
 use crate::vision::Lattice;
@@ -128,12 +129,32 @@ pub(crate) struct SourceState {
     pub last_stall: Option<f32>,
     /// What the running capture shows when it is the screen (`None`: a camera or sequence).
     pub screen: Option<crate::screen::ScreenTarget>,
-    /// The windows the screen source can capture (listed on first use of its menu).
-    pub windows: Option<Result<Vec<crate::screen::WindowInfo>, crate::screen::ScreenError>>,
+    /// The desktop the screen source is chosen from and captured through.
+    pub desk: Arc<dyn Desk>,
+    /// The monitors and windows the screen source can capture (listed on a worker thread on
+    /// first use of its menu).
+    pub screens: Option<DeskLists>,
+    /// Whether a listing runs.
+    pub screens_pending: bool,
+    /// When the lists last came in.
+    pub screens_listed_at: Option<std::time::Instant>,
+    /// The listing's answer (newest wins).
+    pub screens_results: Arc<Mailbox<DeskLists>>,
+    /// The frozen screenshot's answer (newest wins).
+    pub freeze_results: Arc<Mailbox<Result<super::screen_worker::Frozen, ScreenError>>>,
+    /// Whether a frozen screenshot is being taken.
+    pub freezing: bool,
     /// Notes of the running "Fill in the game" (newest wins).
     pub fill_notes: Arc<Mailbox<super::fill_worker::FillNote>>,
     /// Whether a fill is running.
     pub filling: bool,
+    /// How the last fill ended: what it did, or why it stopped.
+    pub fill_outcome: Option<Result<String, String>>,
+    /// The screen target to capture again once the running fill ends.
+    pub resume_after_fill: Option<crate::screen::ScreenTarget>,
+    /// Whether the next opened source goes unannounced (the capture resumed after a fill,
+    /// whose outcome the status bar keeps).
+    pub quiet_open: bool,
 }
 
 impl Default for SourceState {
@@ -151,9 +172,18 @@ impl Default for SourceState {
             status: SourceStatus::Idle,
             last_stall: None,
             screen: None,
-            windows: None,
+            desk: Arc::new(SystemDesk),
+            screens: None,
+            screens_pending: false,
+            screens_listed_at: None,
+            screens_results: Arc::new(Mailbox::new()),
+            freeze_results: Arc::new(Mailbox::new()),
+            freezing: false,
             fill_notes: Arc::new(Mailbox::new()),
             filling: false,
+            fill_outcome: None,
+            resume_after_fill: None,
+            quiet_open: false,
         }
     }
 }
@@ -272,6 +302,18 @@ pub(crate) struct UiState {
     pub dialog_answers: Arc<Mailbox<DialogAnswer>>,
     /// Whether a system file chooser is open.
     pub dialog_open: bool,
+    /// The frozen screenshot a rectangle is being dragged on, while open.
+    pub region_pick: Option<RegionPick>,
+}
+
+/// The frozen screenshot shown to drag the screen source's rectangle on.
+pub(crate) struct RegionPick {
+    /// The screenshot and where it is on the screen.
+    pub capture: Arc<ScreenCapture>,
+    /// It as a texture.
+    pub texture: egui::TextureHandle,
+    /// The rectangle dragged so far, screen pixels.
+    pub rect: Option<ScreenRect>,
 }
 
 /// What the system file chooser answered.

@@ -74,6 +74,14 @@ pub enum CameraError {
     /// Any other device error, with the backend's message.
     #[error("camera error: {0}")]
     Device(String),
+    /// The screen source could not capture this time (a window closed or moved off the
+    /// screen, a capture failed); retried like an unplugged camera.
+    #[error("screen capture: {0}")]
+    Screen(String),
+    /// The screen cannot be captured at all here (no display, the desktop refused, windows
+    /// cannot be found): retrying cannot help.
+    #[error("{0}")]
+    ScreenUnavailable(String),
 }
 
 impl CameraError {

@@ -288,8 +288,8 @@ impl LiveReader {
         self.frames_since_detection = 0;
         // The next frame is another chance: the detector's costly fallbacks run only on
         // every few frames in a row that find nothing.
-        // The quick tries look for the ink polarity that last found a grid (a dark page under
-        // a light desk misleads the picture-wide guess), now and then for the other one.
+        // The quick tries look for the ink polarity that last found a grid (else the one the
+        // picture's marks vote for, which a picture can mislead), now and then for the other.
         self.failed_detections += 1;
         let first = self
             .invert_hint

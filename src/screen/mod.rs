@@ -3,13 +3,16 @@
 //! offset on the screen ([`capture`] → [`ScreenCapture`]), and [`ScreenSource`], a
 //! [`FrameSource`] that captures at a few frames per second so the screen goes through the
 //! same live path (lock, read, solve, overlay) as a camera. `fill` types a solution back into a
-//! game on the screen.
+//! game on the screen. `desk` lists the monitors and windows to choose from, freezes the whole
+//! desktop for a rectangle to be dragged on, and blanks this process's own windows out of
+//! every capture.
 //!
 //! Pixels come from `xcap` (X11, or Wayland through the desktop portal); windows are found and
 //! the pointer and keyboard watched through X11 (`x11`), which works with or without a window
 //! manager. Every failure is a [`ScreenError`] written for the user; nothing here panics on a
 //! missing display. Knows nothing of egui and does not analyse frames.
 
+pub mod desk;
 pub mod fill;
 mod x11;
 
@@ -19,13 +22,9 @@ use image::RgbImage;
 
 use crate::camera::{CameraError, FrameSource};
 
+pub use crate::session::{DEFAULT_SCREEN_FPS, SCREEN_FPS_RANGE};
+pub use desk::{Desk, DeskLists, MonitorInfo, SystemDesk, capture_desktop, list_monitors};
 pub use x11::{WindowInfo, list_windows};
-
-/// Default capture rate of the screen source, frames per second.
-pub const DEFAULT_SCREEN_FPS: f32 = 2.0;
-
-/// Accepted capture rates, frames per second.
-pub const SCREEN_FPS_RANGE: std::ops::RangeInclusive<f32> = 0.1..=30.0;
 
 /// What part of the screen to capture.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,6 +150,20 @@ pub enum ScreenError {
     /// The capture library failed.
     #[error("screen capture failed: {0}")]
     Capture(String),
+}
+
+impl From<ScreenError> for CameraError {
+    /// Failures that retrying cannot mend (no display, a refusing desktop, windows not
+    /// reachable) stop the capture; the others are retried like an unplugged camera.
+    fn from(e: ScreenError) -> CameraError {
+        match e {
+            ScreenError::NoDisplay
+            | ScreenError::Connect { .. }
+            | ScreenError::WaylandRefused(_)
+            | ScreenError::WindowsNeedX11 => CameraError::ScreenUnavailable(e.to_string()),
+            _ => CameraError::Screen(e.to_string()),
+        }
+    }
 }
 
 fn list_hint(titles: &[String]) -> String {
@@ -353,7 +366,9 @@ impl ScreenSource {
             }
         }
         let rect = locate(&self.target)?;
-        let shot = capture_rect(rect)?;
+        let mut shot = capture_rect(rect)?;
+        // The app's own window never goes into its own analysis.
+        desk::blank_own_windows(&mut shot);
         let changed = self
             .last
             .as_ref()
@@ -392,7 +407,7 @@ impl FrameSource for ScreenSource {
     fn next_frame(&mut self) -> Result<RgbImage, CameraError> {
         self.capture_next()
             .map(|shot| shot.image.clone())
-            .map_err(|e| CameraError::Device(e.to_string()))
+            .map_err(CameraError::from)
     }
 }
 

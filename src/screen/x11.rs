@@ -20,6 +20,16 @@ pub struct WindowInfo {
     pub title: String,
     /// Its content area, screen pixels.
     pub rect: ScreenRect,
+    /// The process that owns it, as the window says (`_NET_WM_PID`; winit and most toolkits
+    /// set it), if it says.
+    pub pid: Option<u32>,
+}
+
+impl WindowInfo {
+    /// Whether this window belongs to this process (the app's own window, never captured).
+    pub fn is_own(&self) -> bool {
+        self.pid == Some(std::process::id())
+    }
 }
 
 /// A connection to the X server named by `DISPLAY`.
@@ -27,6 +37,7 @@ pub(crate) struct X11 {
     conn: RustConnection,
     root: Window,
     net_wm_name: Atom,
+    net_wm_pid: Atom,
     utf8_string: Atom,
 }
 
@@ -58,10 +69,12 @@ impl X11 {
         };
         let net_wm_name = atom(b"_NET_WM_NAME")?;
         let utf8_string = atom(b"UTF8_STRING")?;
+        let net_wm_pid = atom(b"_NET_WM_PID")?;
         Ok(X11 {
             conn,
             root,
             net_wm_name,
+            net_wm_pid,
             utf8_string,
         })
     }
@@ -100,7 +113,8 @@ impl X11 {
             if let Some(title) = self.title(child).filter(|t| !t.is_empty())
                 && let Some(rect) = self.rect(child)
             {
-                found.push(WindowInfo { title, rect });
+                let pid = self.pid(child);
+                found.push(WindowInfo { title, rect, pid });
             } else if depth + 1 < MAX_TREE_DEPTH {
                 self.walk(child, depth + 1, found)?;
             }
@@ -120,6 +134,17 @@ impl X11 {
         };
         get(self.net_wm_name, self.utf8_string)
             .or_else(|| get(AtomEnum::WM_NAME.into(), AtomEnum::STRING.into()))
+    }
+
+    /// The `_NET_WM_PID` of a window (a CARDINAL).
+    fn pid(&self, window: Window) -> Option<u32> {
+        let reply = self
+            .conn
+            .get_property(false, window, self.net_wm_pid, AtomEnum::CARDINAL, 0, 1)
+            .ok()?
+            .reply()
+            .ok()?;
+        reply.value32()?.next()
     }
 
     /// The window's content area in root (screen) coordinates.
@@ -186,6 +211,19 @@ pub fn list_windows() -> Result<Vec<WindowInfo>, ScreenError> {
     X11::connect()?.windows()
 }
 
+/// The screen rectangles of this process's own windows (none where windows cannot be listed:
+/// Wayland without XWayland, no display).
+pub fn own_window_rects() -> Vec<ScreenRect> {
+    list_windows()
+        .map(|list| {
+            list.into_iter()
+                .filter(WindowInfo::is_own)
+                .map(|w| w.rect)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The window whose title is `name`, else the one whose title contains it (ignoring case).
 pub(crate) fn find_window(name: &str) -> Result<WindowInfo, ScreenError> {
     pick_window(list_windows()?, name)
@@ -235,6 +273,7 @@ mod tests {
                 width: 10,
                 height: 10,
             },
+            pid: None,
         }
     }
 

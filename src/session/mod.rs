@@ -19,7 +19,8 @@ pub mod walkthrough;
 pub use board::{Board, MIN_CLUES, repair_summary};
 pub use history::{BoardAt, History};
 pub use persist::{
-    PUZZLE_KEY, ResolutionRequest, SEQUENCE_FPS_RANGE, SETTINGS_KEY, SavedPuzzle, Settings,
+    DEFAULT_SCREEN_FPS, PUZZLE_KEY, ResolutionRequest, SCREEN_FPS_RANGE, SEQUENCE_FPS_RANGE,
+    SETTINGS_KEY, SavedPuzzle, Settings,
 };
 pub use progress::{Progress, solve_progress, start_position};
 pub use trouble::{Advice, LoadFailure};

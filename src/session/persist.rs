@@ -9,6 +9,13 @@ use crate::sudoku::Cell;
 
 use super::board::Board;
 
+/// Default capture rate of the screen source, frames per second.
+pub const DEFAULT_SCREEN_FPS: f32 = 2.0;
+
+/// Accepted capture rates of the screen source, frames per second (the saved setting, the
+/// app's control); anything else captures at the default.
+pub const SCREEN_FPS_RANGE: std::ops::RangeInclusive<f32> = 0.1..=30.0;
+
 /// Frame rates accepted for an image sequence played as a camera (`--fps`, the saved
 /// setting); anything else plays at the default.
 pub const SEQUENCE_FPS_RANGE: std::ops::RangeInclusive<f32> = 0.1..=240.0;
@@ -71,6 +78,8 @@ pub struct Settings {
     pub show_candidates: bool,
     /// Frame rate of an image sequence played as a camera.
     pub sequence_fps: f32,
+    /// Captures per second of the screen source (when nothing on it changes).
+    pub screen_fps: f32,
     /// Folder of the last opened photo.
     pub last_dir: Option<std::path::PathBuf>,
 }
@@ -84,6 +93,7 @@ impl Default for Settings {
             show_solution: false,
             show_candidates: true,
             sequence_fps: 30.0,
+            screen_fps: DEFAULT_SCREEN_FPS,
             last_dir: None,
         }
     }
@@ -105,6 +115,16 @@ impl Settings {
                 default.sequence_fps
             ));
             s.sequence_fps = default.sequence_fps;
+        }
+        if !SCREEN_FPS_RANGE.contains(&s.screen_fps) {
+            notes.push(format!(
+                "saved screen capture rate {} is not from {} to {}; using {}",
+                s.screen_fps,
+                SCREEN_FPS_RANGE.start(),
+                SCREEN_FPS_RANGE.end(),
+                default.screen_fps
+            ));
+            s.screen_fps = default.screen_fps;
         }
         if let Some(r) = s.resolution {
             let side = 1..=MAX_RESOLUTION_SIDE_PX;
@@ -244,6 +264,16 @@ mod tests {
                 "{notes:?}"
             );
         }
+        let (s, notes) = Settings {
+            screen_fps: 0.0,
+            ..Settings::default()
+        }
+        .sanitized();
+        assert_eq!(s.screen_fps, DEFAULT_SCREEN_FPS);
+        assert!(
+            notes.len() == 1 && notes[0].contains("screen capture rate"),
+            "{notes:?}"
+        );
         let (s, notes) = Settings {
             resolution: Some(ResolutionRequest {
                 width_px: 0,

@@ -6,7 +6,7 @@
 
 #[cfg(feature = "gui")]
 pub mod app;
-mod data;
+pub mod data;
 
 use std::path::PathBuf;
 

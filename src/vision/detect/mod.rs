@@ -79,10 +79,11 @@ pub struct DetectOptions {
     pub invert: Option<bool>,
 }
 
-/// Whether a picture is mostly dark, so that its grid is more likely light on dark (a
-/// dark-mode screen): the polarity [`detect_with`] tries first unless told otherwise.
+/// Whether a picture's marks are mostly light on a darker ground, so that its grid is more
+/// likely light on dark (a dark-mode screen): the polarity [`detect_with`] tries first unless
+/// told otherwise.
 pub fn prefers_inverted(image: &GrayImage) -> bool {
-    threshold::mostly_dark(image)
+    threshold::marks_are_light(image)
 }
 
 impl Default for DetectOptions {
@@ -159,14 +160,16 @@ pub fn detect_with(
         });
     }
     // The ink mask looks for dark ink: light lines on a dark ground (dark-mode screens) are
-    // dark in the inverted picture. A mostly dark picture is tried that way first; either
+    // dark in the inverted picture. A picture whose marks are mostly light is tried that way
+    // first (`threshold::marks_are_light`: not its overall brightness, which a page on a dark
+    // desk shares with a dark-mode screen); either
     // polarity is tried when the other finds nothing. Last, thin lines printed light and then
     // softened (a small webcam frame of a newspaper) can sit below the mask's 8-level step
     // everywhere: once more, in the first polarity, with a finer step. Only pictures that
     // gave no grid pay for the later tries, and validation still guards each.
     let dark_first = options
         .invert
-        .unwrap_or_else(|| threshold::mostly_dark(image));
+        .unwrap_or_else(|| threshold::marks_are_light(image));
     let faint = DetectOptions {
         ink_delta: Some(FAINT_INK_DELTA),
         ..options.clone()

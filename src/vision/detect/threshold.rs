@@ -68,6 +68,66 @@ pub(super) fn mostly_dark(image: &GrayImage) -> bool {
     hist[..100].iter().sum::<u32>() * 2 > n
 }
 
+/// Votes on the polarity of the picture's marks, `(dark, light)`: a working copy (long side at
+/// most 320 px) is cut into 16-pixel tiles, and each tile with contrast (σ over 8 levels)
+/// votes by the skew of its gray levels — print on paper is a few dark pixels among many
+/// light ones (a long dark tail), light lines and digits on a dark ground the opposite.
+/// Tiles across the edge of a page or a large dark area are few next to the tiles inside it,
+/// so neither a dark desk nor a white margin decides.
+pub(super) fn mark_polarity(image: &GrayImage) -> (u32, u32) {
+    const TILE: u32 = 16;
+    let long = image.width().max(image.height());
+    let small = if long > 320 {
+        Cow::Owned(area_downscale(image, 320.0 / long as f32))
+    } else {
+        Cow::Borrowed(image)
+    };
+    let (w, h) = small.dimensions();
+    let raw = small.as_raw();
+    let (mut dark, mut light) = (0, 0);
+    for ty in 0..h / TILE {
+        for tx in 0..w / TILE {
+            let (mut n, mut sum, mut sum2) = (0f64, 0f64, 0f64);
+            let pixels = (0..TILE).flat_map(|y| {
+                let row = ((ty * TILE + y) * w + tx * TILE) as usize;
+                raw[row..row + TILE as usize].iter().map(|&v| f64::from(v))
+            });
+            for v in pixels.clone() {
+                n += 1.0;
+                sum += v;
+                sum2 += v * v;
+            }
+            let mean = sum / n;
+            let var = (sum2 / n - mean * mean).max(0.0);
+            if var < 64.0 {
+                continue;
+            }
+            let m3 = pixels.map(|v| (v - mean).powi(3)).sum::<f64>() / n;
+            let skew = m3 / var.powf(1.5);
+            if skew < -0.5 {
+                dark += 1;
+            } else if skew > 0.5 {
+                light += 1;
+            }
+        }
+    }
+    (dark, light)
+}
+
+/// Whether a picture's grid is more likely light on dark (a dark-mode screen) than dark on
+/// light: its fine marks are mostly lighter than their surroundings. A page photographed on
+/// a dark desk is mostly dark but its print is dark: the picture-wide brightness
+/// ([`mostly_dark`]) misleads there, the marks do not.
+/// With fewer than a few tiles voting (a nearly blank picture) the picture-wide brightness
+/// decides.
+pub(super) fn marks_are_light(image: &GrayImage) -> bool {
+    let (dark, light) = mark_polarity(image);
+    if dark + light < 8 {
+        return mostly_dark(image);
+    }
+    light > dark
+}
+
 /// Robust estimate of the per-pixel noise (standard deviation, gray levels): the median
 /// absolute deviation of horizontal neighbour differences on every other row, scaled to a
 /// Gaussian σ. Edges and print are few next to flat paper, so the median ignores them.
@@ -195,6 +255,51 @@ pub(super) fn ink_at(mask: &GrayImage, p: Point) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A picture `ground` gray with a `page` rectangle (a third of it) ruled with lines.
+    fn page_on(ground: u8, page: u8, lines: u8) -> GrayImage {
+        GrayImage::from_fn(480, 360, |x, y| {
+            let on_page = (40..280).contains(&x) && (60..260).contains(&y);
+            let on_line = on_page && ((x - 40) % 24 < 2 || (y - 60) % 24 < 2);
+            image::Luma([if on_line {
+                lines
+            } else if on_page {
+                page
+            } else {
+                ground
+            }])
+        })
+    }
+
+    #[test]
+    fn a_page_on_a_dark_desk_has_dark_marks_and_a_dark_screen_light_ones() {
+        let page = page_on(35, 205, 60);
+        assert!(mostly_dark(&page), "the desk is most of the picture");
+        assert!(!marks_are_light(&page), "{:?}", mark_polarity(&page));
+        let dark_mode = page_on(25, 30, 210);
+        assert!(
+            marks_are_light(&dark_mode),
+            "{:?}",
+            mark_polarity(&dark_mode)
+        );
+        let light_mode = page_on(240, 245, 40);
+        assert!(
+            !marks_are_light(&light_mode),
+            "{:?}",
+            mark_polarity(&light_mode)
+        );
+        // Nothing to vote: the overall brightness decides.
+        assert!(marks_are_light(&GrayImage::from_pixel(
+            100,
+            80,
+            image::Luma([20])
+        )));
+        assert!(!marks_are_light(&GrayImage::from_pixel(
+            100,
+            80,
+            image::Luma([220])
+        )));
+    }
 
     #[test]
     fn noise_sigma_follows_added_noise_and_ignores_print() {

@@ -6,12 +6,19 @@
 //! EOI marker) and, for the common baseline Huffman-coded photos, decodes every block's
 //! Huffman symbols without the pixel work: a scan must hold exactly its blocks — ending early
 //! (truncated) or running on past them (bits flipped out of step) is damage, as is a symbol no
-//! table knows or a coefficient beyond 63. Progressive and other JPEG processes get the
-//! structural checks only; `load` decodes those strictly.
+//! table knows, a coefficient beyond 63, or a coefficient value no picture of the frame's
+//! sample precision can have (a flipped value bit, a changed quantization table: see
+//! `entropy`). Progressive and other JPEG processes get the structural checks only; `load`
+//! decodes those strictly.
 //!
-//! Owns nothing but the check; decoding stays with `image`.
+//! Owns nothing but the check; decoding stays with `image`. The scan walk and its tables are
+//! `entropy`'s.
+
+mod entropy;
 
 use std::fmt;
+
+use entropy::{HuffmanTables, QuantTables, skip_entropy_data, walk_scan};
 
 /// Why JPEG data is damaged: what is wrong and at which byte offset.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +63,7 @@ pub fn check_jpeg(bytes: &[u8]) -> Result<JpegCoding, JpegDamage> {
         return Err(damage(0, "no JPEG start marker"));
     }
     let mut tables = HuffmanTables::default();
+    let mut quant = QuantTables::default();
     let mut frame: Option<Frame> = None;
     let mut restart_interval = 0usize;
     let mut scans = 0usize;
@@ -121,6 +129,7 @@ pub fn check_jpeg(bytes: &[u8]) -> Result<JpegCoding, JpegDamage> {
         pos += len;
         match code {
             0xC4 => tables.read(segment, seg_at)?,
+            0xDB => quant.read(segment, seg_at)?,
             0xDD => {
                 if segment.len() != 2 {
                     return Err(damage(seg_at, "restart interval segment of the wrong size"));
@@ -140,7 +149,7 @@ pub fn check_jpeg(bytes: &[u8]) -> Result<JpegCoding, JpegDamage> {
                 let scan = Scan::read(segment, seg_at, f)?;
                 scans += 1;
                 let walked = if f.baseline_huffman && scan.sequential() {
-                    walk_scan(bytes, pos, f, &scan, &tables, restart_interval)?
+                    walk_scan(bytes, pos, f, &scan, &tables, &quant, restart_interval)?
                 } else {
                     None
                 };
@@ -149,16 +158,28 @@ pub fn check_jpeg(bytes: &[u8]) -> Result<JpegCoding, JpegDamage> {
                     skip_entropy_data(bytes, pos)
                 });
             }
-            _ => {} // APPn, COM, DQT, DNL, …: length-checked above.
+            _ => {} // APPn, COM, DNL, …: length-checked above.
         }
     }
 }
 
-/// The frame header: size and components (id, sampling factors).
+/// One component of the frame.
+struct Component {
+    id: u8,
+    /// Horizontal and vertical sampling factors (1–4).
+    h: usize,
+    v: usize,
+    /// Id of its quantization table (0–3).
+    quant_table: usize,
+}
+
+/// The frame header: size, sample precision and components.
 struct Frame {
     width: usize,
     height: usize,
-    components: Vec<(u8, usize, usize)>,
+    /// Bits per sample (8 for nearly every photo, 12 for some medical and raw pictures).
+    precision: u8,
+    components: Vec<Component>,
     max_h: usize,
     max_v: usize,
     /// Largest DC difference size in bits (11 for 8-bit samples, 15 for 12-bit).
@@ -190,13 +211,22 @@ impl Frame {
             if !(1..=4).contains(&h) || !(1..=4).contains(&v) {
                 return Err(damage(at, format!("sampling factors {h}×{v}")));
             }
-            components.push((c[0], h, v));
+            if c[2] > 3 {
+                return Err(damage(at, format!("quantization table id {}", c[2])));
+            }
+            components.push(Component {
+                id: c[0],
+                h,
+                v,
+                quant_table: usize::from(c[2]),
+            });
         }
-        let max_h = components.iter().map(|c| c.1).max().unwrap_or(1);
-        let max_v = components.iter().map(|c| c.2).max().unwrap_or(1);
+        let max_h = components.iter().map(|c| c.h).max().unwrap_or(1);
+        let max_v = components.iter().map(|c| c.v).max().unwrap_or(1);
         Ok(Frame {
             width,
             height,
+            precision: s[0],
             components,
             max_h,
             max_v,
@@ -225,7 +255,7 @@ impl Scan {
         }
         let mut components = Vec::with_capacity(n);
         for c in s[1..1 + 2 * n].chunks_exact(2) {
-            let Some(index) = frame.components.iter().position(|f| f.0 == c[0]) else {
+            let Some(index) = frame.components.iter().position(|f| f.id == c[0]) else {
                 return Err(damage(
                     at,
                     format!("scan names component {} the frame lacks", c[0]),
@@ -245,269 +275,6 @@ impl Scan {
     fn sequential(&self) -> bool {
         self.spectral == (0, 63) && self.approximation == 0
     }
-}
-
-/// Huffman tables by class (0 DC, 1 AC) and id (0–3), as canonical-code lookup data.
-#[derive(Default)]
-struct HuffmanTables {
-    tables: [[Option<Huffman>; 4]; 2],
-}
-
-impl HuffmanTables {
-    fn read(&mut self, mut s: &[u8], mut at: usize) -> Result<(), JpegDamage> {
-        while !s.is_empty() {
-            if s.len() < 17 {
-                return Err(damage(at, "Huffman table segment too short"));
-            }
-            let (class, id) = (usize::from(s[0] >> 4), usize::from(s[0] & 15));
-            if class > 1 || id > 3 {
-                return Err(damage(at, format!("Huffman table class {class} id {id}")));
-            }
-            let counts: [u8; 16] = s[1..17].try_into().unwrap_or([0; 16]);
-            let total: usize = counts.iter().map(|&c| usize::from(c)).sum();
-            let Some(symbols) = s.get(17..17 + total) else {
-                return Err(damage(at, "Huffman table longer than its segment"));
-            };
-            self.tables[class][id] = Some(Huffman::new(&counts, symbols, at)?);
-            s = &s[17 + total..];
-            at += 17 + total;
-        }
-        Ok(())
-    }
-
-    fn get(&self, class: usize, id: usize) -> Option<&Huffman> {
-        self.tables.get(class)?.get(id)?.as_ref()
-    }
-}
-
-/// One canonical Huffman code (JPEG Annex C/F): per code length, the largest code and where its
-/// symbols start.
-struct Huffman {
-    max_code: [i32; 17],
-    val_offset: [i32; 17],
-    symbols: Vec<u8>,
-}
-
-impl Huffman {
-    fn new(counts: &[u8; 16], symbols: &[u8], at: usize) -> Result<Huffman, JpegDamage> {
-        let mut max_code = [-1i32; 17];
-        let mut val_offset = [0i32; 17];
-        let (mut code, mut k) = (0i32, 0i32);
-        for len in 1..=16 {
-            let n = i32::from(counts[len - 1]);
-            if n > 0 {
-                val_offset[len] = k - code;
-                code += n;
-                k += n;
-                max_code[len] = code - 1;
-                if code > (1 << len) {
-                    return Err(damage(at, "Huffman table with more codes than fit"));
-                }
-            }
-            code <<= 1;
-        }
-        Ok(Huffman {
-            max_code,
-            val_offset,
-            symbols: symbols.to_vec(),
-        })
-    }
-
-    fn decode(&self, bits: &mut BitReader<'_>) -> Result<u8, JpegDamage> {
-        let mut code = 0i32;
-        for len in 1..=16 {
-            code = (code << 1) | i32::from(bits.bit()?);
-            if code <= self.max_code[len] {
-                let index = (code + self.val_offset[len]) as usize;
-                return self
-                    .symbols
-                    .get(index)
-                    .copied()
-                    .ok_or_else(|| damage(bits.pos, "Huffman code without a symbol"));
-            }
-        }
-        Err(damage(
-            bits.pos,
-            "a bit pattern no Huffman code has (corrupt data)",
-        ))
-    }
-}
-
-/// Bits of entropy-coded data: stuffed zero bytes removed, stopping at the next marker.
-struct BitReader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-    current: u8,
-    left: u8,
-}
-
-impl BitReader<'_> {
-    fn bit(&mut self) -> Result<u8, JpegDamage> {
-        if self.left == 0 {
-            let byte = *self
-                .bytes
-                .get(self.pos)
-                .ok_or_else(|| damage(self.pos, "the file ends inside scan data (truncated)"))?;
-            if byte == 0xFF {
-                match self.bytes.get(self.pos + 1) {
-                    Some(0x00) => self.pos += 1,
-                    Some(_) => {
-                        return Err(damage(
-                            self.pos,
-                            "scan data ends before its last block (truncated or corrupt)",
-                        ));
-                    }
-                    None => {
-                        return Err(damage(
-                            self.pos,
-                            "the file ends inside scan data (truncated)",
-                        ));
-                    }
-                }
-            }
-            self.pos += 1;
-            self.current = byte;
-            self.left = 8;
-        }
-        self.left -= 1;
-        Ok((self.current >> self.left) & 1)
-    }
-
-    fn bits(&mut self, n: usize) -> Result<(), JpegDamage> {
-        for _ in 0..n {
-            self.bit()?;
-        }
-        Ok(())
-    }
-
-    /// Drops the padding bits of the current byte; the data must now be at a marker (fill
-    /// bytes allowed). Returns the marker's offset.
-    fn at_marker(&mut self) -> Result<usize, JpegDamage> {
-        self.left = 0;
-        match (self.bytes.get(self.pos), self.bytes.get(self.pos + 1)) {
-            (Some(0xFF), Some(&m)) if m != 0x00 => Ok(self.pos),
-            (None, _) | (Some(0xFF), None) => Err(damage(
-                self.pos,
-                "the file ends after the scan data (truncated)",
-            )),
-            _ => Err(damage(
-                self.pos,
-                "scan data runs on past its last block (corrupt data out of step)",
-            )),
-        }
-    }
-}
-
-/// Walks a sequential Huffman scan starting at `start` (just after its header): every block's
-/// DC and AC symbols, restart markers in order. Returns the offset of the marker after it;
-/// `None` when the scan uses a table the file does not define (Motion-JPEG camera frames
-/// rely on the standard tables): then only the structure is checked.
-fn walk_scan(
-    bytes: &[u8],
-    start: usize,
-    frame: &Frame,
-    scan: &Scan,
-    tables: &HuffmanTables,
-    restart_interval: usize,
-) -> Result<Option<usize>, JpegDamage> {
-    let mut units = Vec::with_capacity(scan.components.len());
-    for &(index, dc, ac) in &scan.components {
-        let (_, h, v) = frame.components[index];
-        let (Some(dc), Some(ac)) = (tables.get(0, dc), tables.get(1, ac)) else {
-            return Ok(None);
-        };
-        units.push((h, v, dc, ac));
-    }
-    // An interleaved scan codes MCUs of h×v blocks per component; a one-component scan codes
-    // that component's blocks one by one over its own size.
-    let (mcus, blocks_per_mcu): (usize, Vec<usize>) = if units.len() == 1 {
-        let (h, v, _, _) = units[0];
-        let w = (frame.width * h).div_ceil(frame.max_h);
-        let ht = (frame.height * v).div_ceil(frame.max_v);
-        (w.div_ceil(8) * ht.div_ceil(8), vec![1])
-    } else {
-        let cols = frame.width.div_ceil(8 * frame.max_h);
-        let rows = frame.height.div_ceil(8 * frame.max_v);
-        (cols * rows, units.iter().map(|u| u.0 * u.1).collect())
-    };
-    let mut bits = BitReader {
-        bytes,
-        pos: start,
-        current: 0,
-        left: 0,
-    };
-    let mut next_restart = 0u8;
-    for mcu in 0..mcus {
-        if restart_interval > 0 && mcu > 0 && mcu % restart_interval == 0 {
-            let at = bits.at_marker()?;
-            if bytes[at + 1] != 0xD0 + next_restart {
-                return Err(damage(
-                    at,
-                    format!(
-                        "restart marker {} expected, found 0xFF{:02X} (truncated or corrupt)",
-                        next_restart,
-                        bytes[at + 1]
-                    ),
-                ));
-            }
-            next_restart = (next_restart + 1) % 8;
-            bits.pos = at + 2;
-        }
-        for (unit, &blocks) in units.iter().zip(&blocks_per_mcu) {
-            for _ in 0..blocks {
-                let (dc, ac) = (unit.2, unit.3);
-                let size = dc.decode(&mut bits)?;
-                if size > frame.max_dc_bits {
-                    return Err(damage(bits.pos, format!("DC difference of {size} bits")));
-                }
-                bits.bits(usize::from(size))?;
-                let mut k = 1;
-                while k < 64 {
-                    let rs = ac.decode(&mut bits)?;
-                    let (run, size) = (usize::from(rs >> 4), usize::from(rs & 15));
-                    if size == 0 {
-                        if run == 15 {
-                            k += 16;
-                            continue;
-                        }
-                        break; // end of block
-                    }
-                    k += run;
-                    if k > 63 {
-                        return Err(damage(
-                            bits.pos,
-                            "a coefficient beyond the 64th (corrupt data)",
-                        ));
-                    }
-                    bits.bits(size)?;
-                    k += 1;
-                }
-                if k > 64 {
-                    return Err(damage(
-                        bits.pos,
-                        "a zero run past the block's end (corrupt data)",
-                    ));
-                }
-            }
-        }
-    }
-    bits.at_marker().map(Some)
-}
-
-/// The offset of the first marker after entropy-coded data starting at `start` (stuffed bytes
-/// and restart markers are part of the data); the end of `bytes` when there is none.
-fn skip_entropy_data(bytes: &[u8], start: usize) -> usize {
-    let mut pos = start;
-    while pos + 1 < bytes.len() {
-        if bytes[pos] == 0xFF {
-            let m = bytes[pos + 1];
-            if m != 0x00 && !(0xD0..=0xD7).contains(&m) && m != 0xFF {
-                return pos;
-            }
-        }
-        pos += 1;
-    }
-    bytes.len()
 }
 
 #[cfg(test)]
@@ -550,6 +317,35 @@ mod tests {
             let mut trailer = bytes.clone();
             trailer.extend_from_slice(b"trailing maker data");
             assert!(check_jpeg(&trailer).is_ok());
+        }
+    }
+
+    /// The offset of the first quantization step in `bytes` (after `FF DB`, length, Pq/Tq).
+    fn first_quant_step(bytes: &[u8]) -> usize {
+        bytes.windows(2).position(|w| w == [0xFF, 0xDB]).unwrap() + 5
+    }
+
+    #[test]
+    fn a_changed_quantization_table_is_refused_where_no_picture_has_its_coefficients() {
+        for bytes in [sample(90), sample(30), colour_sample()] {
+            let at = first_quant_step(&bytes);
+            // Steps 7 times as coarse: the blocks' means would lie far beyond white and black.
+            let mut coarse = bytes.clone();
+            for step in &mut coarse[at..at + 64] {
+                *step = step.saturating_mul(7);
+            }
+            let damage = check_jpeg(&coarse).unwrap_err();
+            assert!(damage.reason.contains("coefficient"), "{damage}");
+            // A step of 0 is not allowed at all.
+            let mut zero = bytes.clone();
+            zero[at + 10] = 0;
+            assert!(check_jpeg(&zero).unwrap_err().reason.contains("step of 0"));
+            // Slightly finer steps leave every coefficient possible: still a valid file.
+            let mut finer = bytes.clone();
+            for step in &mut finer[at..at + 64] {
+                *step = (*step / 2).max(1);
+            }
+            assert!(check_jpeg(&finer).is_ok());
         }
     }
 

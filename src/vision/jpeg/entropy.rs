@@ -1,0 +1,369 @@
+//! Baseline Huffman-coded scan data, walked block by block without the pixel work (JPEG
+//! Annex F decoding up to the quantized coefficients): a scan must hold exactly its blocks, in
+//! step with its Huffman codes, and every coefficient, dequantized, must be one an 8-bit (or
+//! 12-bit) picture can have. The second check sees what the first cannot: a flipped value bit
+//! or a changed quantization table keeps the stream in step but, where it matters, makes a
+//! block brighter than white or a coefficient larger than any 8×8 block of samples gives
+//! (|F(u,v)| ≤ 1024 for 8-bit samples: the DC term is 8 × the block's mean, level-shifted).
+//! A flip that stays within those bounds is invisible to any decoder: JPEG has no checksum.
+//!
+//! Owns the tables (Huffman, quantization) and the walk; the marker segments are `jpeg`'s.
+
+use super::{Frame, JpegDamage, Scan, damage};
+
+/// Largest dequantized coefficient magnitude for `precision`-bit samples, with room for the
+/// encoder's rounding (half a quantization step) and its DCT's arithmetic (3 %).
+fn coefficient_limit(precision: u8, step: u16) -> i64 {
+    let exact: i64 = if precision > 8 { 16_384 } else { 1_024 };
+    exact + exact / 32 + i64::from(step)
+}
+
+/// Quantization tables by id (0–3), in the zig-zag order the file stores them.
+#[derive(Default)]
+pub(super) struct QuantTables {
+    tables: [Option<[u16; 64]>; 4],
+}
+
+impl QuantTables {
+    /// Reads a DQT segment (one or more tables). A step of 0 is not allowed by the standard and
+    /// is damage.
+    pub(super) fn read(&mut self, mut s: &[u8], mut at: usize) -> Result<(), JpegDamage> {
+        while let Some(&pq_tq) = s.first() {
+            let (precision, id) = (usize::from(pq_tq >> 4), usize::from(pq_tq & 15));
+            if precision > 1 || id > 3 {
+                return Err(damage(
+                    at,
+                    format!("quantization table of precision {precision}, id {id}"),
+                ));
+            }
+            let width = 1 + precision;
+            let Some(values) = s.get(1..1 + 64 * width) else {
+                return Err(damage(at, "quantization table longer than its segment"));
+            };
+            let mut table = [0u16; 64];
+            for (step, v) in table.iter_mut().zip(values.chunks_exact(width)) {
+                *step = if width == 2 {
+                    u16::from_be_bytes([v[0], v[1]])
+                } else {
+                    u16::from(v[0])
+                };
+            }
+            if table.contains(&0) {
+                return Err(damage(at, "a quantization step of 0"));
+            }
+            self.tables[id] = Some(table);
+            s = &s[1 + 64 * width..];
+            at += 1 + 64 * width;
+        }
+        Ok(())
+    }
+
+    fn get(&self, id: usize) -> Option<&[u16; 64]> {
+        self.tables.get(id)?.as_ref()
+    }
+}
+
+/// Huffman tables by class (0 DC, 1 AC) and id (0–3), as canonical-code lookup data.
+#[derive(Default)]
+pub(super) struct HuffmanTables {
+    tables: [[Option<Huffman>; 4]; 2],
+}
+
+impl HuffmanTables {
+    pub(super) fn read(&mut self, mut s: &[u8], mut at: usize) -> Result<(), JpegDamage> {
+        while !s.is_empty() {
+            if s.len() < 17 {
+                return Err(damage(at, "Huffman table segment too short"));
+            }
+            let (class, id) = (usize::from(s[0] >> 4), usize::from(s[0] & 15));
+            if class > 1 || id > 3 {
+                return Err(damage(at, format!("Huffman table class {class} id {id}")));
+            }
+            let counts: [u8; 16] = s[1..17].try_into().unwrap_or([0; 16]);
+            let total: usize = counts.iter().map(|&c| usize::from(c)).sum();
+            let Some(symbols) = s.get(17..17 + total) else {
+                return Err(damage(at, "Huffman table longer than its segment"));
+            };
+            self.tables[class][id] = Some(Huffman::new(&counts, symbols, at)?);
+            s = &s[17 + total..];
+            at += 17 + total;
+        }
+        Ok(())
+    }
+
+    fn get(&self, class: usize, id: usize) -> Option<&Huffman> {
+        self.tables.get(class)?.get(id)?.as_ref()
+    }
+}
+
+/// One canonical Huffman code (JPEG Annex C/F): per code length, the largest code and where its
+/// symbols start.
+struct Huffman {
+    max_code: [i32; 17],
+    val_offset: [i32; 17],
+    symbols: Vec<u8>,
+}
+
+impl Huffman {
+    fn new(counts: &[u8; 16], symbols: &[u8], at: usize) -> Result<Huffman, JpegDamage> {
+        let mut max_code = [-1i32; 17];
+        let mut val_offset = [0i32; 17];
+        let (mut code, mut k) = (0i32, 0i32);
+        for len in 1..=16 {
+            let n = i32::from(counts[len - 1]);
+            if n > 0 {
+                val_offset[len] = k - code;
+                code += n;
+                k += n;
+                max_code[len] = code - 1;
+                if code > (1 << len) {
+                    return Err(damage(at, "Huffman table with more codes than fit"));
+                }
+            }
+            code <<= 1;
+        }
+        Ok(Huffman {
+            max_code,
+            val_offset,
+            symbols: symbols.to_vec(),
+        })
+    }
+
+    fn decode(&self, bits: &mut BitReader<'_>) -> Result<u8, JpegDamage> {
+        let mut code = 0i32;
+        for len in 1..=16 {
+            code = (code << 1) | i32::from(bits.bit()?);
+            if code <= self.max_code[len] {
+                let index = (code + self.val_offset[len]) as usize;
+                return self
+                    .symbols
+                    .get(index)
+                    .copied()
+                    .ok_or_else(|| damage(bits.pos, "Huffman code without a symbol"));
+            }
+        }
+        Err(damage(
+            bits.pos,
+            "a bit pattern no Huffman code has (corrupt data)",
+        ))
+    }
+}
+
+/// Bits of entropy-coded data: stuffed zero bytes removed, stopping at the next marker.
+struct BitReader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    current: u8,
+    left: u8,
+}
+
+impl BitReader<'_> {
+    fn bit(&mut self) -> Result<u8, JpegDamage> {
+        if self.left == 0 {
+            let byte = *self
+                .bytes
+                .get(self.pos)
+                .ok_or_else(|| damage(self.pos, "the file ends inside scan data (truncated)"))?;
+            if byte == 0xFF {
+                match self.bytes.get(self.pos + 1) {
+                    Some(0x00) => self.pos += 1,
+                    Some(_) => {
+                        return Err(damage(
+                            self.pos,
+                            "scan data ends before its last block (truncated or corrupt)",
+                        ));
+                    }
+                    None => {
+                        return Err(damage(
+                            self.pos,
+                            "the file ends inside scan data (truncated)",
+                        ));
+                    }
+                }
+            }
+            self.pos += 1;
+            self.current = byte;
+            self.left = 8;
+        }
+        self.left -= 1;
+        Ok((self.current >> self.left) & 1)
+    }
+
+    /// The next `size` bits as a signed coefficient value (JPEG's EXTEND: a leading 0 bit
+    /// means negative).
+    fn value(&mut self, size: u8) -> Result<i64, JpegDamage> {
+        let mut v = 0i64;
+        for _ in 0..size {
+            v = (v << 1) | i64::from(self.bit()?);
+        }
+        Ok(if size > 0 && v < 1 << (size - 1) {
+            v - (1 << size) + 1
+        } else {
+            v
+        })
+    }
+
+    /// Drops the padding bits of the current byte; the data must now be at a marker (fill
+    /// bytes allowed). Returns the marker's offset.
+    fn at_marker(&mut self) -> Result<usize, JpegDamage> {
+        self.left = 0;
+        match (self.bytes.get(self.pos), self.bytes.get(self.pos + 1)) {
+            (Some(0xFF), Some(&m)) if m != 0x00 => Ok(self.pos),
+            (None, _) | (Some(0xFF), None) => Err(damage(
+                self.pos,
+                "the file ends after the scan data (truncated)",
+            )),
+            _ => Err(damage(
+                self.pos,
+                "scan data runs on past its last block (corrupt data out of step)",
+            )),
+        }
+    }
+}
+
+/// Walks a sequential Huffman scan starting at `start` (just after its header): every block's
+/// DC and AC symbols, restart markers in order. Returns the offset of the marker after it;
+/// `None` when the scan uses a table the file does not define (Motion-JPEG camera frames
+/// rely on the standard tables): then only the structure is checked.
+pub(super) fn walk_scan(
+    bytes: &[u8],
+    start: usize,
+    frame: &Frame,
+    scan: &Scan,
+    tables: &HuffmanTables,
+    quant: &QuantTables,
+    restart_interval: usize,
+) -> Result<Option<usize>, JpegDamage> {
+    let mut units = Vec::with_capacity(scan.components.len());
+    for &(index, dc, ac) in &scan.components {
+        let component = &frame.components[index];
+        let (Some(dc), Some(ac)) = (tables.get(0, dc), tables.get(1, ac)) else {
+            return Ok(None);
+        };
+        // Without its table the decoder refuses the file; the values are then not checked.
+        let steps = quant.get(component.quant_table);
+        units.push((component.h, component.v, dc, ac, steps));
+    }
+    // An interleaved scan codes MCUs of h×v blocks per component; a one-component scan codes
+    // that component's blocks one by one over its own size.
+    let (mcus, blocks_per_mcu): (usize, Vec<usize>) = if units.len() == 1 {
+        let (h, v, ..) = units[0];
+        let w = (frame.width * h).div_ceil(frame.max_h);
+        let ht = (frame.height * v).div_ceil(frame.max_v);
+        (w.div_ceil(8) * ht.div_ceil(8), vec![1])
+    } else {
+        let cols = frame.width.div_ceil(8 * frame.max_h);
+        let rows = frame.height.div_ceil(8 * frame.max_v);
+        (cols * rows, units.iter().map(|u| u.0 * u.1).collect())
+    };
+    let mut bits = BitReader {
+        bytes,
+        pos: start,
+        current: 0,
+        left: 0,
+    };
+    let mut next_restart = 0u8;
+    // Each component's DC prediction (the previous block's DC), reset at every restart.
+    let mut predictions = vec![0i64; units.len()];
+    for mcu in 0..mcus {
+        if restart_interval > 0 && mcu > 0 && mcu % restart_interval == 0 {
+            let at = bits.at_marker()?;
+            if bytes[at + 1] != 0xD0 + next_restart {
+                return Err(damage(
+                    at,
+                    format!(
+                        "restart marker {} expected, found 0xFF{:02X} (truncated or corrupt)",
+                        next_restart,
+                        bytes[at + 1]
+                    ),
+                ));
+            }
+            next_restart = (next_restart + 1) % 8;
+            bits.pos = at + 2;
+            predictions.fill(0);
+        }
+        for ((unit, &blocks), prediction) in units.iter().zip(&blocks_per_mcu).zip(&mut predictions)
+        {
+            let (dc, ac, steps) = (unit.2, unit.3, unit.4);
+            for _ in 0..blocks {
+                let size = dc.decode(&mut bits)?;
+                if size > frame.max_dc_bits {
+                    return Err(damage(bits.pos, format!("DC difference of {size} bits")));
+                }
+                *prediction += bits.value(size)?;
+                if let Some(steps) = steps {
+                    check_coefficient(*prediction, steps[0], frame.precision, bits.pos, "DC")?;
+                }
+                let mut k = 1;
+                while k < 64 {
+                    let rs = ac.decode(&mut bits)?;
+                    let (run, size) = (usize::from(rs >> 4), usize::from(rs & 15));
+                    if size == 0 {
+                        if run == 15 {
+                            k += 16;
+                            continue;
+                        }
+                        break; // end of block
+                    }
+                    k += run;
+                    if k > 63 {
+                        return Err(damage(
+                            bits.pos,
+                            "a coefficient beyond the 64th (corrupt data)",
+                        ));
+                    }
+                    let value = bits.value(rs & 15)?;
+                    if let Some(steps) = steps {
+                        check_coefficient(value, steps[k], frame.precision, bits.pos, "AC")?;
+                    }
+                    k += 1;
+                }
+                if k > 64 {
+                    return Err(damage(
+                        bits.pos,
+                        "a zero run past the block's end (corrupt data)",
+                    ));
+                }
+            }
+        }
+    }
+    bits.at_marker().map(Some)
+}
+
+/// A dequantized coefficient beyond what `precision`-bit samples allow is damage: a flipped
+/// value bit or a changed quantization table.
+fn check_coefficient(
+    value: i64,
+    step: u16,
+    precision: u8,
+    at: usize,
+    what: &str,
+) -> Result<(), JpegDamage> {
+    let dequantized = value.saturating_mul(i64::from(step)).abs();
+    if dequantized > coefficient_limit(precision, step) {
+        return Err(damage(
+            at,
+            format!(
+                "a block's {what} coefficient of {dequantized}, beyond what {precision}-bit \
+                 samples allow (corrupt data or quantization table)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The offset of the first marker after entropy-coded data starting at `start` (stuffed bytes
+/// and restart markers are part of the data); the end of `bytes` when there is none.
+pub(super) fn skip_entropy_data(bytes: &[u8], start: usize) -> usize {
+    let mut pos = start;
+    while pos + 1 < bytes.len() {
+        if bytes[pos] == 0xFF {
+            let m = bytes[pos + 1];
+            if m != 0x00 && !(0xD0..=0xD7).contains(&m) && m != 0xFF {
+                return pos;
+            }
+        }
+        pos += 1;
+    }
+    bytes.len()
+}
