@@ -213,8 +213,8 @@ fn damaged_photos_are_refused_or_read_like_the_intact_photo() {
     );
     assert!(tally.variants > 0);
     // A regression guard, not the target (which is 0): on all 80 photos 6 of the 880
-    // value-damaged variants, each a flipped DC bit that shifts the rest of the picture by a
-    // few levels, are read into another grid (README "Damaged files").
+    // value-damaged variants, each a flipped DC bit that shifts the rest of the picture by 0.4
+    // to 64 levels, are read into another grid (README "Damaged files").
     assert!(
         tally.wrong_after_value_damage.len() * 20 <= tally.value_damage,
         "{} of {} value-damaged photos read into another answer with exit 0 (over 5 %): {:?}",

@@ -87,16 +87,14 @@ pub(super) fn mark_polarity(image: &GrayImage) -> (u32, u32) {
     let (mut dark, mut light) = (0, 0);
     for ty in 0..h / TILE {
         for tx in 0..w / TILE {
-            let (mut n, mut sum, mut sum2) = (0f64, 0f64, 0f64);
+            let n = f64::from(TILE * TILE);
             let pixels = (0..TILE).flat_map(|y| {
                 let row = ((ty * TILE + y) * w + tx * TILE) as usize;
                 raw[row..row + TILE as usize].iter().map(|&v| f64::from(v))
             });
-            for v in pixels.clone() {
-                n += 1.0;
-                sum += v;
-                sum2 += v * v;
-            }
+            let (sum, sum2) = pixels
+                .clone()
+                .fold((0.0, 0.0), |(s, s2), v| (s + v, s2 + v * v));
             let mean = sum / n;
             let var = (sum2 / n - mean * mean).max(0.0);
             if var < 64.0 {
@@ -118,6 +116,7 @@ pub(super) fn mark_polarity(image: &GrayImage) -> (u32, u32) {
 /// light: its fine marks are mostly lighter than their surroundings. A page photographed on
 /// a dark desk is mostly dark but its print is dark: the picture-wide brightness
 /// ([`mostly_dark`]) misleads there, the marks do not.
+///
 /// With fewer than a few tiles voting (a nearly blank picture) the picture-wide brightness
 /// decides.
 pub(super) fn marks_are_light(image: &GrayImage) -> bool {

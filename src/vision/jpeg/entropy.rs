@@ -282,9 +282,9 @@ pub(super) fn walk_scan(
             bits.pos = at + 2;
             predictions.fill(0);
         }
-        for ((unit, &blocks), prediction) in units.iter().zip(&blocks_per_mcu).zip(&mut predictions)
+        for ((&(_, _, dc, ac, steps), &blocks), prediction) in
+            units.iter().zip(&blocks_per_mcu).zip(&mut predictions)
         {
-            let (dc, ac, steps) = (unit.2, unit.3, unit.4);
             for _ in 0..blocks {
                 let size = dc.decode(&mut bits)?;
                 if size > frame.max_dc_bits {
@@ -297,7 +297,7 @@ pub(super) fn walk_scan(
                 let mut k = 1;
                 while k < 64 {
                     let rs = ac.decode(&mut bits)?;
-                    let (run, size) = (usize::from(rs >> 4), usize::from(rs & 15));
+                    let (run, size) = (usize::from(rs >> 4), rs & 15);
                     if size == 0 {
                         if run == 15 {
                             k += 16;
@@ -312,7 +312,7 @@ pub(super) fn walk_scan(
                             "a coefficient beyond the 64th (corrupt data)",
                         ));
                     }
-                    let value = bits.value(rs & 15)?;
+                    let value = bits.value(size)?;
                     if let Some(steps) = steps {
                         check_coefficient(value, steps[k], frame.precision, bits.pos, "AC")?;
                     }
