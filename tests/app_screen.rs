@@ -438,21 +438,21 @@ const PICK_VAR: &str = "SUDOKU_LENS_TEST_PICK";
 /// whose `DISPLAY` is the test's own server (the display is process-wide).
 #[test]
 fn the_fill_button_fills_the_test_game_under_xvfb() {
-    fill_through_the_app(7, "light", 21, "window");
+    fill_through_the_app("light", 21, "window");
 }
 
 /// As above, the game read through a rectangle dragged around it on the app's frozen
 /// screenshot of the real (Xvfb) screen.
 #[test]
 fn a_rectangle_dragged_around_the_game_is_read_and_filled_under_xvfb() {
-    fill_through_the_app(9, "dark", 33, "rectangle");
+    fill_through_the_app("dark", 33, "rectangle");
 }
 
 /// Starts Xvfb and the test game (`theme`, puzzle `line`), runs the inner test on that
 /// display with the game picked by `how` ("window" or "rectangle"), and checks the game ends
 /// up holding the solution.
-fn fill_through_the_app(salt: u32, theme: &str, line: usize, how: &str) {
-    let x = desktop::Xvfb::start(salt);
+fn fill_through_the_app(theme: &str, line: usize, how: &str) {
+    let x = desktop::Xvfb::start();
     let dir = tempfile::tempdir().expect("temp dir");
     let game = desktop::start_game(&x, dir.path(), theme, line, &[]);
     let exe = std::env::current_exe().expect("test binary");

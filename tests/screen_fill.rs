@@ -57,7 +57,7 @@ fn scan_window(x: &Xvfb, title: &str) -> serde_json::Value {
 
 #[test]
 fn scan_reads_the_game_in_every_theme_and_fill_completes_it() {
-    let x = Xvfb::start(0);
+    let x = Xvfb::start();
     let dir = tempfile::tempdir().expect("temp dir");
     for (k, theme) in ["light", "dark", "boxes", "highlight", "pencil"]
         .iter()
@@ -93,7 +93,7 @@ fn scan_reads_the_game_in_every_theme_and_fill_completes_it() {
 
 #[test]
 fn a_game_window_that_moves_mid_fill_stops_it_with_nothing_more_typed() {
-    let x = Xvfb::start(1);
+    let x = Xvfb::start();
     let dir = tempfile::tempdir().expect("temp dir");
     let moved_after = 12;
     let game = start_game(
@@ -145,7 +145,7 @@ fn without_a_display_or_the_window_the_commands_say_so() {
         .expect("sudoku-lens runs");
     assert!(!o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("no display to capture"), "{}", text(&o));
-    let x = Xvfb::start(2);
+    let x = Xvfb::start();
     let o = run_cli(
         &x,
         &["fill", "--window", "No Such Game", "--countdown", "0"],

@@ -8,6 +8,7 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -26,16 +27,20 @@ pub struct Xvfb {
 }
 
 impl Xvfb {
-    pub fn start(salt: u32) -> Xvfb {
-        // A display number of our own: the lock file tells which are taken.
-        let base = 200 + (std::process::id() % 300) * 2 + salt;
-        let n = (base..base + 50)
-            .find(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists())
-            .expect("a free X display number");
-        let display = format!(":{n}");
-        let child = Command::new("Xvfb")
-            .args([&display, "-screen", "0", "1280x1024x24", "-nolisten", "tcp"])
-            .stdout(Stdio::null())
+    /// Starts a server on a display number it picks itself (`-displayfd`): tests that start
+    /// servers at the same time, in one binary or several, never share one.
+    pub fn start() -> Xvfb {
+        let mut child = Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1280x1024x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .unwrap_or_else(|e| {
@@ -44,6 +49,16 @@ impl Xvfb {
                      .ci/setup-system.sh installs it)"
                 )
             });
+        // Xvfb writes the number once it accepts connections.
+        let mut line = String::new();
+        if let Some(out) = child.stdout.take() {
+            let _ = BufReader::new(out).read_line(&mut line);
+        }
+        let n: u32 = line
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("Xvfb gave no display number (it said {line:?})"));
+        let display = format!(":{n}");
         let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
         wait_for(&socket, 15, &format!("Xvfb {display} did not come up"));
         Xvfb { child, display }
