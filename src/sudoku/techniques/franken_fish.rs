@@ -40,17 +40,62 @@ pub(crate) fn search(grid: &Grid, technique: Technique, out: &mut Instances) -> 
                 mutant,
                 cells: std::array::from_fn(|h| grid.house_digit_cells(House::from_index(h), d)),
             };
-            for (base_kinds, cover_kinds) in families(mutant) {
-                let mut base = Vec::with_capacity(size);
-                if let Some(step) =
+            for (family, (base_kinds, cover_kinds)) in families(mutant).into_iter().enumerate() {
+                let key = MemoKey {
+                    technique,
+                    size,
+                    d,
+                    family,
+                    cells: grid.digit_cells(d),
+                };
+                let found = memoized(key, || {
+                    let mut base = Vec::with_capacity(size);
                     search.bases(&base_kinds, &cover_kinds, 0, &mut base, CellSet::EMPTY)
-                {
+                });
+                if let Some(step) = found {
                     out.add(step)?;
                 }
             }
         }
     }
     GO_ON
+}
+
+/// What one search of a digit, size and family depends on: the fish of a digit is a function
+/// of where that digit is still a candidate, and nothing else of the grid.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct MemoKey {
+    technique: Technique,
+    size: usize,
+    d: Digit,
+    family: usize,
+    cells: CellSet,
+}
+
+/// Most searches remembered per thread before the memo starts afresh.
+const MEMO_CAP: usize = 4096;
+
+/// The result of `search` for `key`, computed once per thread: the step solver asks the same
+/// question at every step, and a step leaves most digits' candidates as they were, so most
+/// answers are the last step's.
+fn memoized(key: MemoKey, search: impl FnOnce() -> Option<Step>) -> Option<Step> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static MEMO: RefCell<HashMap<MemoKey, Option<Step>>> = RefCell::new(HashMap::new());
+    }
+    if let Some(found) = MEMO.with(|m| m.borrow().get(&key).cloned()) {
+        return found;
+    }
+    let found = search();
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= MEMO_CAP {
+            m.clear();
+        }
+        m.insert(key, found.clone());
+    });
+    found
 }
 
 /// The first instance, for the tests.
@@ -105,6 +150,7 @@ impl Search<'_> {
             return self.covers(
                 base,
                 union,
+                union,
                 cover_kinds,
                 &mut cover,
                 CellSet::EMPTY,
@@ -116,6 +162,7 @@ impl Search<'_> {
             if cells.len() < 2
                 || !base_kinds[kind_index(House::from_index(h))]
                 || !(cells & union).is_empty()
+                || !self.coverable(union | cells, union | cells, CellSet::EMPTY, self.size)
             {
                 continue;
             }
@@ -131,9 +178,11 @@ impl Search<'_> {
 
     /// Chooses cover houses so that the lowest uncovered base cell is covered next, or left
     /// as a fin.
+    #[allow(clippy::too_many_arguments)]
     fn covers(
         &self,
         base: &[usize],
+        all_base: CellSet,
         union: CellSet,
         cover_kinds: &[bool; 3],
         cover: &mut Vec<usize>,
@@ -143,6 +192,12 @@ impl Search<'_> {
         let uncovered = union & !covered;
         if cover.len() == self.size {
             return self.check(base, cover, covered);
+        }
+        let left = self.size - cover.len();
+        if !self.coverable(all_base & !covered, all_base, covered, left)
+            || !self.kinds_reachable(base, cover, left)
+        {
+            return None;
         }
         let Some(first) = uncovered.first() else {
             return None; // everything covered with covers to spare: a smaller fish
@@ -155,6 +210,7 @@ impl Search<'_> {
             cover.push(hi);
             let found = self.covers(
                 base,
+                all_base,
                 union,
                 cover_kinds,
                 cover,
@@ -174,21 +230,71 @@ impl Search<'_> {
             if (fins.common_peers() & self.grid.digit_cells(self.d) & !union).is_empty() {
                 return None;
             }
-            return self.covers(base, union & !without, cover_kinds, cover, covered, fins);
+            return self.covers(
+                base,
+                all_base,
+                union & !without,
+                cover_kinds,
+                cover,
+                covered,
+                fins,
+            );
         }
         None
+    }
+
+    /// Whether the base cells `open` (not covered yet) could still end covered by `covers`
+    /// more houses, up to the fins a finned fish allows; `false` only when no choice can give
+    /// a fish, so a search may skip it without changing what it finds. `all_base` is every
+    /// base cell so far, `covered` the cells of the covers chosen. Cells pairwise sharing no
+    /// house need one cover each. A finned fish eliminates only at a covered cell that is no
+    /// base cell and sees every fin, and every base cell left uncovered is a fin: so some such
+    /// target must see all of `open` but what the covers can still take — one cover fewer
+    /// when it is not covered yet, as a cover through it holds only cells it sees.
+    fn coverable(&self, open: CellSet, all_base: CellSet, covered: CellSet, covers: usize) -> bool {
+        if !self.finned {
+            return apart_at_most(open, covers);
+        }
+        // Four fins pairwise apart have no common peer (a peer sees each through a different
+        // one of its three houses): the quick test before the one per target.
+        if !apart_at_most(open, covers + 3) {
+            return false;
+        }
+        (self.grid.digit_cells(self.d) & !all_base)
+            .iter()
+            .any(|target| {
+                let left = if covered.contains(target) {
+                    covers
+                } else if covers > 0 {
+                    covers - 1
+                } else {
+                    return false;
+                };
+                let unseen = open & !target.peers();
+                unseen.len() <= left || apart_at_most(unseen, left)
+            })
+    }
+
+    /// Whether `left` more covers can still give the houses this fish needs: a Mutant fish
+    /// rows and columns together among its bases or its covers, a Franken fish a box (its
+    /// families never mix rows and columns).
+    fn kinds_reachable(&self, base: &[usize], cover: &[usize], left: usize) -> bool {
+        let (bk, ck) = (kinds(base), kinds(cover));
+        let missing = if self.mutant {
+            if bk[0] && bk[1] {
+                0
+            } else {
+                usize::from(!ck[0]) + usize::from(!ck[1])
+            }
+        } else {
+            usize::from(!bk[2] && !ck[2])
+        };
+        missing <= left
     }
 
     fn check(&self, base: &[usize], cover: &[usize], covered: CellSet) -> Option<Step> {
         // Everything that can reject the fish first, without allocating: this runs for every
         // choice of houses.
-        let kinds = |ids: &[usize]| -> [bool; 3] {
-            let mut k = [false; 3];
-            for &h in ids {
-                k[kind_index(House::from_index(h))] = true;
-            }
-            k
-        };
         let (bk, ck) = (kinds(base), kinds(cover));
         let mixed = (bk[0] && bk[1]) || (ck[0] && ck[1]);
         let boxes = bk[2] || ck[2];
@@ -239,6 +345,30 @@ impl Search<'_> {
         }
         Some(step)
     }
+}
+
+/// Which kinds of house (rows, columns, boxes) the houses `ids` include.
+fn kinds(ids: &[usize]) -> [bool; 3] {
+    let mut k = [false; 3];
+    for &h in ids {
+        k[kind_index(House::from_index(h))] = true;
+    }
+    k
+}
+
+/// Whether `cells` has no more than `n` cells that pairwise share no house (greedily: a
+/// `false` is exact, as those cells need `n + 1` distinct houses to cover them).
+fn apart_at_most(cells: CellSet, n: usize) -> bool {
+    let mut rest = cells;
+    let mut apart = 0;
+    while let Some(c) = rest.first() {
+        apart += 1;
+        if apart > n {
+            return false;
+        }
+        rest &= !(c.peers() | CellSet::single(c));
+    }
+    true
 }
 
 /// The fish's size name: X-Wing, Swordfish, Jellyfish.
