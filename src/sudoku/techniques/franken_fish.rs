@@ -50,7 +50,14 @@ pub(crate) fn search(grid: &Grid, technique: Technique, out: &mut Instances) -> 
                 };
                 let found = memoized(key, || {
                     let mut base = Vec::with_capacity(size);
-                    search.bases(&base_kinds, &cover_kinds, 0, &mut base, CellSet::EMPTY)
+                    search.bases(
+                        &base_kinds,
+                        &cover_kinds,
+                        0,
+                        &mut base,
+                        CellSet::EMPTY,
+                        grid.digit_cells(d),
+                    )
                 });
                 if let Some(step) = found {
                     out.add(step)?;
@@ -135,8 +142,25 @@ struct Search<'g> {
     cells: [CellSet; 27],
 }
 
+/// Where a search for covers stands.
+#[derive(Clone, Copy)]
+struct Open {
+    /// Every base cell.
+    all_base: CellSet,
+    /// The base cells still to cover: all but those set aside as fins.
+    union: CellSet,
+    /// The cells of the covers chosen.
+    covered: CellSet,
+    /// The cells set aside as fins.
+    fins: CellSet,
+    /// Cells that may still be eliminated: no choice below this point can eliminate
+    /// elsewhere (see [`Search::targets_left`]).
+    targets: CellSet,
+}
+
 impl Search<'_> {
-    /// Chooses base houses (ascending, disjoint cells) from index `from`.
+    /// Chooses base houses (ascending, disjoint cells) from index `from`; `targets` as in
+    /// [`Open::targets`].
     fn bases(
         &self,
         base_kinds: &[bool; 3],
@@ -144,30 +168,34 @@ impl Search<'_> {
         from: usize,
         base: &mut Vec<usize>,
         union: CellSet,
+        targets: CellSet,
     ) -> Option<Step> {
         if base.len() == self.size {
             let mut cover = Vec::with_capacity(self.size);
-            return self.covers(
-                base,
+            let open = Open {
+                all_base: union,
                 union,
-                union,
-                cover_kinds,
-                &mut cover,
-                CellSet::EMPTY,
-                CellSet::EMPTY,
-            );
+                covered: CellSet::EMPTY,
+                fins: CellSet::EMPTY,
+                targets,
+            };
+            return self.covers(base, cover_kinds, &mut cover, open);
         }
         for h in from..27 {
             let cells = self.cells[h];
             if cells.len() < 2
                 || !base_kinds[kind_index(House::from_index(h))]
                 || !(cells & union).is_empty()
-                || !self.coverable(union | cells, union | cells, CellSet::EMPTY, self.size)
             {
                 continue;
             }
+            let all_base = union | cells;
+            let targets = self.targets_left(all_base, all_base, CellSet::EMPTY, self.size, targets);
+            if targets.is_empty() {
+                continue;
+            }
             base.push(h);
-            let found = self.bases(base_kinds, cover_kinds, h + 1, base, union | cells);
+            let found = self.bases(base_kinds, cover_kinds, h + 1, base, all_base, targets);
             base.pop();
             if found.is_some() {
                 return found;
@@ -178,28 +206,29 @@ impl Search<'_> {
 
     /// Chooses cover houses so that the lowest uncovered base cell is covered next, or left
     /// as a fin.
-    #[allow(clippy::too_many_arguments)]
     fn covers(
         &self,
         base: &[usize],
-        all_base: CellSet,
-        union: CellSet,
         cover_kinds: &[bool; 3],
         cover: &mut Vec<usize>,
-        covered: CellSet,
-        fins: CellSet,
+        open: Open,
     ) -> Option<Step> {
-        let uncovered = union & !covered;
         if cover.len() == self.size {
-            return self.check(base, cover, covered);
+            return self.check(base, cover, open.covered);
         }
         let left = self.size - cover.len();
-        if !self.coverable(all_base & !covered, all_base, covered, left)
-            || !self.kinds_reachable(base, cover, left)
-        {
+        let targets = self.targets_left(
+            open.all_base & !open.covered,
+            open.all_base,
+            open.covered,
+            left,
+            open.targets,
+        );
+        if targets.is_empty() || !self.kinds_reachable(base, cover, left) {
             return None;
         }
-        let Some(first) = uncovered.first() else {
+        let open = Open { targets, ..open };
+        let Some(first) = (open.union & !open.covered).first() else {
             return None; // everything covered with covers to spare: a smaller fish
         };
         for h in first.houses() {
@@ -208,15 +237,8 @@ impl Search<'_> {
                 continue;
             }
             cover.push(hi);
-            let found = self.covers(
-                base,
-                all_base,
-                union,
-                cover_kinds,
-                cover,
-                covered | self.cells[hi],
-                fins,
-            );
+            let covered = open.covered | self.cells[hi];
+            let found = self.covers(base, cover_kinds, cover, Open { covered, ..open });
             cover.pop();
             if found.is_some() {
                 return found;
@@ -224,45 +246,52 @@ impl Search<'_> {
         }
         // The lowest uncovered cell as a fin, as long as the fins still see a candidate they
         // could remove (outside the base cells).
-        if self.finned && fins.len() < MAX_FINS {
+        if self.finned && open.fins.len() < MAX_FINS {
             let without = CellSet::single(first);
-            let fins = fins | without;
+            let fins = open.fins | without;
+            let union = open.union & !without;
             if (fins.common_peers() & self.grid.digit_cells(self.d) & !union).is_empty() {
                 return None;
             }
-            return self.covers(
-                base,
-                all_base,
-                union & !without,
-                cover_kinds,
-                cover,
-                covered,
-                fins,
-            );
+            return self.covers(base, cover_kinds, cover, Open { union, fins, ..open });
         }
         None
     }
 
-    /// Whether the base cells `open` (not covered yet) could still end covered by `covers`
-    /// more houses, up to the fins a finned fish allows; `false` only when no choice can give
-    /// a fish, so a search may skip it without changing what it finds. `all_base` is every
-    /// base cell so far, `covered` the cells of the covers chosen. Cells pairwise sharing no
-    /// house need one cover each. A finned fish eliminates only at a covered cell that is no
-    /// base cell and sees every fin, and every base cell left uncovered is a fin: so some such
-    /// target must see all of `open` but what the covers can still take — one cover fewer
-    /// when it is not covered yet, as a cover through it holds only cells it sees.
-    fn coverable(&self, open: CellSet, all_base: CellSet, covered: CellSet, covers: usize) -> bool {
+    /// Of `targets`, the cells that a fish may still eliminate once the base cells `uncovered`
+    /// (not covered yet) end covered by `covers` more houses, up to the fins a finned fish
+    /// allows; `all_base` is every base cell so far, `covered` the cells of the covers
+    /// chosen. Only a cell left out is one no choice can eliminate at, so a search may drop
+    /// it, and skip a choice where none is left, without changing what it finds. A fish
+    /// eliminates only at candidates off its base cells; cells pairwise sharing no house need
+    /// one cover each, and base cells left uncovered are fins. A finned fish eliminates only
+    /// at a covered cell that sees every fin: so it must see all of `uncovered` but what the
+    /// covers can still take — one cover fewer when it is not covered yet, as a cover through
+    /// it holds only cells it sees.
+    fn targets_left(
+        &self,
+        uncovered: CellSet,
+        all_base: CellSet,
+        covered: CellSet,
+        covers: usize,
+        targets: CellSet,
+    ) -> CellSet {
+        let targets = targets & !all_base;
         if !self.finned {
-            return apart_at_most(open, covers);
+            return if apart_at_most(uncovered, covers) {
+                targets
+            } else {
+                CellSet::EMPTY
+            };
         }
         // Four fins pairwise apart have no common peer (a peer sees each through a different
         // one of its three houses): the quick test before the one per target.
-        if !apart_at_most(open, covers + 3) {
-            return false;
+        if !apart_at_most(uncovered, covers + 3) {
+            return CellSet::EMPTY;
         }
-        (self.grid.digit_cells(self.d) & !all_base)
+        targets
             .iter()
-            .any(|target| {
+            .filter(|&target| {
                 let left = if covered.contains(target) {
                     covers
                 } else if covers > 0 {
@@ -270,9 +299,9 @@ impl Search<'_> {
                 } else {
                     return false;
                 };
-                let unseen = open & !target.peers();
-                unseen.len() <= left || apart_at_most(unseen, left)
+                apart_at_most(uncovered & !target.peers(), left)
             })
+            .collect()
     }
 
     /// Whether `left` more covers can still give the houses this fish needs: a Mutant fish
