@@ -156,6 +156,12 @@ struct Open {
     /// Cells that may still be eliminated: no choice below this point can eliminate
     /// elsewhere (see [`Search::targets_left`]).
     targets: CellSet,
+    /// Whether `targets` is already narrowed for these covered cells and covers left: so at
+    /// the root (by `bases`) and after a fin is set aside.
+    narrowed: bool,
+    /// The kinds of house among the bases and among the covers chosen ([`kind_bits`]).
+    base_kinds: u8,
+    cover_kinds: u8,
 }
 
 impl Search<'_> {
@@ -178,6 +184,9 @@ impl Search<'_> {
                 covered: CellSet::EMPTY,
                 fins: CellSet::EMPTY,
                 targets,
+                narrowed: true,
+                base_kinds: kind_bits(base),
+                cover_kinds: 0,
             };
             return self.covers(base, cover_kinds, &mut cover, open);
         }
@@ -217,17 +226,28 @@ impl Search<'_> {
             return self.check(base, cover, open.covered);
         }
         let left = self.size - cover.len();
-        let targets = self.targets_left(
-            open.all_base & !open.covered,
-            open.all_base,
-            open.covered,
-            left,
-            open.targets,
-        );
-        if targets.is_empty() || !self.kinds_reachable(base, cover, left) {
+        if !self.kinds_reachable(open.base_kinds, open.cover_kinds, left) {
             return None;
         }
-        let open = Open { targets, ..open };
+        let targets = if open.narrowed {
+            open.targets
+        } else {
+            self.targets_left(
+                open.all_base & !open.covered,
+                open.all_base,
+                open.covered,
+                left,
+                open.targets,
+            )
+        };
+        if targets.is_empty() {
+            return None;
+        }
+        let open = Open {
+            targets,
+            narrowed: false,
+            ..open
+        };
         let Some(first) = (open.union & !open.covered).first() else {
             return None; // everything covered with covers to spare: a smaller fish
         };
@@ -237,8 +257,12 @@ impl Search<'_> {
                 continue;
             }
             cover.push(hi);
-            let covered = open.covered | self.cells[hi];
-            let found = self.covers(base, cover_kinds, cover, Open { covered, ..open });
+            let open = Open {
+                covered: open.covered | self.cells[hi],
+                cover_kinds: open.cover_kinds | 1 << (hi / 9),
+                ..open
+            };
+            let found = self.covers(base, cover_kinds, cover, open);
             cover.pop();
             if found.is_some() {
                 return found;
@@ -253,7 +277,13 @@ impl Search<'_> {
             if (fins.common_peers() & self.grid.digit_cells(self.d) & !union).is_empty() {
                 return None;
             }
-            return self.covers(base, cover_kinds, cover, Open { union, fins, ..open });
+            let open = Open {
+                union,
+                fins,
+                narrowed: true,
+                ..open
+            };
+            return self.covers(base, cover_kinds, cover, open);
         }
         None
     }
@@ -307,16 +337,17 @@ impl Search<'_> {
     /// Whether `left` more covers can still give the houses this fish needs: a Mutant fish
     /// rows and columns together among its bases or its covers, a Franken fish a box (its
     /// families never mix rows and columns).
-    fn kinds_reachable(&self, base: &[usize], cover: &[usize], left: usize) -> bool {
-        let (bk, ck) = (kinds(base), kinds(cover));
+    fn kinds_reachable(&self, base_kinds: u8, cover_kinds: u8, left: usize) -> bool {
+        const ROWS_COLS: u8 = 0b011;
+        const BOXES: u8 = 0b100;
         let missing = if self.mutant {
-            if bk[0] && bk[1] {
+            if base_kinds & ROWS_COLS == ROWS_COLS {
                 0
             } else {
-                usize::from(!ck[0]) + usize::from(!ck[1])
+                (ROWS_COLS & !cover_kinds).count_ones() as usize
             }
         } else {
-            usize::from(!bk[2] && !ck[2])
+            usize::from((base_kinds | cover_kinds) & BOXES == 0)
         };
         missing <= left
     }
@@ -378,12 +409,16 @@ impl Search<'_> {
 
 /// Which kinds of house (rows, columns, boxes) the houses `ids` include.
 fn kinds(ids: &[usize]) -> [bool; 3] {
-    let mut k = [false; 3];
-    for &h in ids {
-        k[kind_index(House::from_index(h))] = true;
-    }
-    k
+    let bits = kind_bits(ids);
+    [bits & 1 != 0, bits & 2 != 0, bits & 4 != 0]
 }
+
+/// The kinds of house among the houses `ids`: bit 0 rows, bit 1 columns, bit 2 boxes (house
+/// indexes run rows, columns, boxes, nine each).
+fn kind_bits(ids: &[usize]) -> u8 {
+    ids.iter().fold(0, |k, &h| k | 1 << (h / 9))
+}
+
 
 /// Whether `cells` has no more than `n` cells that pairwise share no house (greedily: a
 /// `false` is exact, as those cells need `n + 1` distinct houses to cover them).
@@ -395,7 +430,8 @@ fn apart_at_most(cells: CellSet, n: usize) -> bool {
         if apart > n {
             return false;
         }
-        rest &= !(c.peers() | CellSet::single(c));
+        // `c` is the lowest cell: clearing the lowest bit removes it.
+        rest = CellSet::from_bits(rest.bits() & (rest.bits() - 1)) & !c.peers();
     }
     true
 }
