@@ -14,7 +14,7 @@
 use super::super::grid::{Candidate, Grid};
 use super::super::notation::{cell_words, house_words, join_words};
 use super::super::step::{Role, Step, Technique};
-use super::super::types::{Candidates, CellSet, Digit, House, HouseKind};
+use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
 use super::{Flow, GO_ON, Instances};
 
 /// Most fins.
@@ -319,19 +319,25 @@ impl Search<'_> {
         if !apart_at_most(uncovered, covers + 3) {
             return CellSet::EMPTY;
         }
-        targets
-            .iter()
-            .filter(|&target| {
-                let left = if covered.contains(target) {
-                    covers
-                } else if covers > 0 {
-                    covers - 1
-                } else {
-                    return false;
-                };
-                apart_at_most(uncovered & !target.peers(), left)
-            })
-            .collect()
+        // Covered targets may leave `covers` cells apart unseen, the others one fewer; plain
+        // bit loops, as this runs at every step of the search.
+        let mut kept = 0u128;
+        for (group, left) in [
+            (targets & covered, Some(covers)),
+            (targets & !covered, covers.checked_sub(1)),
+        ] {
+            let Some(left) = left else { continue };
+            let mut bits = group.bits();
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let unseen = uncovered & !Cell::from_index(i).peers();
+                if apart_at_most(unseen, left) {
+                    kept |= 1 << i;
+                }
+            }
+        }
+        CellSet::from_bits(kept)
     }
 
     /// Whether `left` more covers can still give the houses this fish needs: a Mutant fish
@@ -419,19 +425,19 @@ fn kind_bits(ids: &[usize]) -> u8 {
     ids.iter().fold(0, |k, &h| k | 1 << (h / 9))
 }
 
-
 /// Whether `cells` has no more than `n` cells that pairwise share no house (greedily: a
 /// `false` is exact, as those cells need `n + 1` distinct houses to cover them).
 fn apart_at_most(cells: CellSet, n: usize) -> bool {
-    let mut rest = cells;
+    let mut rest = cells.bits();
     let mut apart = 0;
-    while let Some(c) = rest.first() {
+    while rest != 0 {
         apart += 1;
         if apart > n {
             return false;
         }
+        let c = Cell::from_index(rest.trailing_zeros() as usize);
         // `c` is the lowest cell: clearing the lowest bit removes it.
-        rest = CellSet::from_bits(rest.bits() & (rest.bits() - 1)) & !c.peers();
+        rest &= (rest - 1) & !c.peers().bits();
     }
     true
 }
@@ -508,7 +514,6 @@ pub(crate) fn sentence(step: &Step) -> String {
 mod tests {
     use super::*;
     use crate::sudoku::techniques::test_util::*;
-    use crate::sudoku::types::Cell;
 
     /// 4 only in `cells` (one-based) of an open grid.
     fn fours(cells: &[(usize, usize)]) -> Grid {
