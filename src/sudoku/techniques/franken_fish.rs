@@ -162,6 +162,9 @@ struct Open {
     /// The kinds of house among the bases and among the covers chosen ([`kind_bits`]).
     base_kinds: u8,
     cover_kinds: u8,
+    /// The houses that cannot be covers: the bases and the kinds the family leaves out (bit
+    /// `h` for house index `h`).
+    closed: u32,
 }
 
 impl Search<'_> {
@@ -187,6 +190,7 @@ impl Search<'_> {
                 narrowed: true,
                 base_kinds: kind_bits(base),
                 cover_kinds: 0,
+                closed: closed_houses(base, cover_kinds),
             };
             return self.covers(base, cover_kinds, &mut cover, open);
         }
@@ -199,7 +203,17 @@ impl Search<'_> {
                 continue;
             }
             let all_base = union | cells;
-            let targets = self.targets_left(all_base, all_base, CellSet::EMPTY, self.size, targets);
+            base.push(h);
+            let closed = closed_houses(base, cover_kinds);
+            base.pop();
+            let targets = self.targets_left(
+                all_base,
+                all_base,
+                CellSet::EMPTY,
+                self.size,
+                targets,
+                closed,
+            );
             if targets.is_empty() {
                 continue;
             }
@@ -238,6 +252,7 @@ impl Search<'_> {
                 open.covered,
                 left,
                 open.targets,
+                open.closed,
             )
         };
         if targets.is_empty() {
@@ -291,10 +306,12 @@ impl Search<'_> {
     /// Of `targets`, the cells that a fish may still eliminate once the base cells `uncovered`
     /// (not covered yet) end covered by `covers` more houses, up to the fins a finned fish
     /// allows; `all_base` is every base cell so far, `covered` the cells of the covers
-    /// chosen. Only a cell left out is one no choice can eliminate at, so a search may drop
-    /// it, and skip a choice where none is left, without changing what it finds. A fish
-    /// eliminates only at candidates off its base cells; cells pairwise sharing no house need
-    /// one cover each, and base cells left uncovered are fins. A finned fish eliminates only
+    /// chosen, `closed` the houses that cannot be covers (bases and the kinds the family
+    /// leaves out; bases still to come only close more). Only a cell left out is one no
+    /// choice can eliminate at, so a search may drop it, and skip a choice where none is
+    /// left, without changing what it finds. A fish eliminates only at candidates off its
+    /// base cells; cells pairwise sharing no house outside `closed` need one cover each, and
+    /// base cells left uncovered are fins. A finned fish eliminates only
     /// at a covered cell that sees every fin: so it must see all of `uncovered` but what the
     /// covers can still take — one cover fewer when it is not covered yet, as a cover through
     /// it holds only cells it sees.
@@ -305,10 +322,11 @@ impl Search<'_> {
         covered: CellSet,
         covers: usize,
         targets: CellSet,
+        closed: u32,
     ) -> CellSet {
         let targets = targets & !all_base;
         if !self.finned {
-            return if apart_at_most(uncovered, covers) {
+            return if apart_at_most(uncovered, covers, closed) {
                 targets
             } else {
                 CellSet::EMPTY
@@ -316,7 +334,7 @@ impl Search<'_> {
         }
         // Four fins pairwise apart have no common peer (a peer sees each through a different
         // one of its three houses): the quick test before the one per target.
-        if !apart_at_most(uncovered, covers + 3) {
+        if !apart_at_most(uncovered, covers + 3, 0) {
             return CellSet::EMPTY;
         }
         // Covered targets may leave `covers` cells apart unseen, the others one fewer; plain
@@ -332,7 +350,7 @@ impl Search<'_> {
                 let i = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let unseen = uncovered & !Cell::from_index(i).peers();
-                if apart_at_most(unseen, left) {
+                if apart_at_most(unseen, left, closed) {
                     kept |= 1 << i;
                 }
             }
@@ -425,9 +443,11 @@ fn kind_bits(ids: &[usize]) -> u8 {
     ids.iter().fold(0, |k, &h| k | 1 << (h / 9))
 }
 
-/// Whether `cells` has no more than `n` cells that pairwise share no house (greedily: a
-/// `false` is exact, as those cells need `n + 1` distinct houses to cover them).
-fn apart_at_most(cells: CellSet, n: usize) -> bool {
+/// Whether `cells` has no more than `n` cells pairwise apart: sharing no house outside
+/// `closed` (bit `h` for house index `h`), found greedily. A `false` is exact when the cells
+/// are to be covered by houses outside `closed`: each such house holds at most one of those
+/// cells, so they need `n + 1` houses.
+fn apart_at_most(cells: CellSet, n: usize, closed: u32) -> bool {
     let mut rest = cells.bits();
     let mut apart = 0;
     while rest != 0 {
@@ -436,10 +456,24 @@ fn apart_at_most(cells: CellSet, n: usize) -> bool {
             return false;
         }
         let c = Cell::from_index(rest.trailing_zeros() as usize);
+        let reach = c
+            .houses()
+            .into_iter()
+            .filter(|h| closed & (1 << h.index()) == 0)
+            .fold(0, |m, h| m | h.cell_set().bits());
         // `c` is the lowest cell: clearing the lowest bit removes it.
-        rest &= (rest - 1) & !c.peers().bits();
+        rest &= (rest - 1) & !reach;
     }
     true
+}
+
+/// The houses that cannot cover a fish on the bases `base` with covers of `cover_kinds`: the
+/// bases themselves and the houses of the other kinds (bit `h` for house index `h`).
+fn closed_houses(base: &[usize], cover_kinds: &[bool; 3]) -> u32 {
+    let kinds = (0..3)
+        .filter(|&k| !cover_kinds[k])
+        .fold(0u32, |m, k| m | 0x1ff << (9 * k));
+    base.iter().fold(kinds, |m, &h| m | 1 << h)
 }
 
 /// The fish's size name: X-Wing, Swordfish, Jellyfish.
