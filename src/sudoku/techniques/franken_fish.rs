@@ -455,17 +455,29 @@ fn apart_at_most(cells: CellSet, n: usize, closed: u32) -> bool {
         if apart > n {
             return false;
         }
-        let c = Cell::from_index(rest.trailing_zeros() as usize);
-        let reach = c
-            .houses()
-            .into_iter()
-            .filter(|h| closed & (1 << h.index()) == 0)
-            .fold(0, |m, h| m | h.cell_set().bits());
+        let reach = CELL_HOUSES[rest.trailing_zeros() as usize]
+            .iter()
+            .fold(0, |m, &h| {
+                let open = 0u128.wrapping_sub(u128::from((!closed >> h) & 1));
+                m | (House::from_index(h).cell_set().bits() & open)
+            });
         // `c` is the lowest cell: clearing the lowest bit removes it.
         rest &= (rest - 1) & !reach;
     }
     true
 }
+
+/// Per cell index, the indexes of its row, column and box.
+static CELL_HOUSES: [[usize; 3]; 81] = {
+    let mut t = [[0; 3]; 81];
+    let mut i = 0;
+    while i < 81 {
+        let [r, c, b] = Cell::from_index(i).houses();
+        t[i] = [r.index(), c.index(), b.index()];
+        i += 1;
+    }
+    t
+};
 
 /// The houses that cannot cover a fish on the bases `base` with covers of `cover_kinds`: the
 /// bases themselves and the houses of the other kinds (bit `h` for house index `h`).
