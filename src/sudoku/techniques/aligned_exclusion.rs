@@ -106,9 +106,7 @@ fn try_base(
     let mut used = vec![false; excluders.len()];
     let mut combo = vec![0usize; base.len()];
     // At most three base cells: the combination in a fixed array, as this runs for every one.
-    let Some(&first) = cands.first().and_then(|c| c.first()) else {
-        return None;
-    };
+    let &first = cands.first().and_then(|c| c.first())?;
     if base.len() > 3 {
         return None; // pairs and triples only
     }
