@@ -557,12 +557,16 @@ pub(crate) fn sentence(step: &Step) -> String {
 }
 
 #[cfg(test)]
+#[path = "franken_fish_reference.rs"]
+mod reference;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::sudoku::techniques::test_util::*;
 
     /// 4 only in `cells` (one-based) of an open grid.
-    fn fours(cells: &[(usize, usize)]) -> Grid {
+    pub(super) fn fours(cells: &[(usize, usize)]) -> Grid {
         let mut g = grid(&".".repeat(81));
         let keep: CellSet = cells.iter().map(|&(r, c)| Cell::at(r - 1, c - 1)).collect();
         let four = Digit::new(4).unwrap();
