@@ -242,7 +242,7 @@ fn the_screen_menu_offers_the_whole_screen_each_monitor_the_windows_and_a_rectan
     open_screen_menu(&mut h);
     h.get_by_label("Whole screen").click();
     step_until(&mut h, Duration::from_secs(30), "the whole screen", |a| {
-        a.screen_target() == Some(&ScreenTarget::Primary)
+        a.screen_target() == Some(&ScreenTarget::Whole)
     });
 }
 

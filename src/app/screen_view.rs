@@ -23,7 +23,7 @@ impl SudokuLensApp {
     pub(super) fn screen_controls(&mut self, ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
         let selected = match &self.source.screen {
             Some(ScreenTarget::Window(name)) => name.clone(),
-            Some(ScreenTarget::Primary) => "whole screen".into(),
+            Some(ScreenTarget::Whole) => "whole screen".into(),
             Some(other) => other.to_string(),
             None => "off".into(),
         };
@@ -99,10 +99,10 @@ impl SudokuLensApp {
                     cmds.push(Command::StartScreen(target));
                 }
             };
-        let whole = ScreenTarget::Primary;
+        let whole = ScreenTarget::Whole;
         if ui
             .selectable_label(current == Some(&whole), "Whole screen")
-            .on_hover_text("The primary monitor (pick another monitor below)")
+            .on_hover_text("Every monitor, each in its place (pick one monitor below)")
             .clicked()
         {
             cmds.push(Command::StartScreen(whole));

@@ -25,7 +25,7 @@ use super::screen::ScreenArgs;
 /// Arguments of `fill`.
 #[derive(Args, Debug)]
 pub struct FillArgs {
-    /// What to capture (default: the primary monitor).
+    /// What to capture (default: the whole screen, every monitor).
     #[command(flatten)]
     pub target: ScreenArgs,
     /// Fill only the cell(s) of the next step that places a digit ("do this step for me").

@@ -11,7 +11,7 @@ pub struct ScreenArgs {
     /// Capture the window whose title is NAME (or the one window whose title contains it).
     #[arg(long, value_name = "NAME", conflicts_with_all = ["monitor", "region"])]
     pub window: Option<String>,
-    /// Capture monitor N (0-based; default: the primary monitor).
+    /// Capture monitor N only (0-based; default: the whole screen, every monitor).
     #[arg(long, value_name = "N", conflicts_with = "region")]
     pub monitor: Option<usize>,
     /// Capture a rectangle of the screen, WIDTHxHEIGHT+X+Y.
@@ -29,7 +29,7 @@ impl ScreenArgs {
         self.window.is_some() || self.monitor.is_some() || self.region.is_some()
     }
 
-    /// The target these options name (the primary monitor when none is given).
+    /// The target these options name (the whole screen when none is given).
     pub fn target(&self) -> ScreenTarget {
         if let Some(name) = &self.window {
             ScreenTarget::Window(name.clone())
@@ -38,7 +38,7 @@ impl ScreenArgs {
         } else if let Some(r) = self.region {
             ScreenTarget::Region(r)
         } else {
-            ScreenTarget::Primary
+            ScreenTarget::Whole
         }
     }
 }

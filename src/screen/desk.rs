@@ -5,7 +5,7 @@
 //! app never reads its own copy of a puzzle. [`Desk`] is the seam the app reaches all of it
 //! through ([`SystemDesk`] in production, a fixed screenshot in tests). No egui here.
 
-use image::{Rgb, RgbImage};
+use image::Rgb;
 
 use super::{
     ScreenCapture, ScreenError, ScreenRect, ScreenSource, ScreenTarget, WindowInfo, capture_error,
@@ -71,43 +71,9 @@ pub fn list_monitors() -> Result<Vec<MonitorInfo>, ScreenError> {
 /// One capture of the whole desktop: every monitor in place on one image spanning them all
 /// (black where no monitor is), this process's windows blanked.
 pub fn capture_desktop() -> Result<ScreenCapture, ScreenError> {
-    let monitors = list_monitors()?;
-    let first = monitors
-        .first()
-        .ok_or(ScreenError::NoSuchMonitor { index: 0, count: 0 })?;
-    let mut span = first.rect;
-    for m in &monitors[1..] {
-        span = union(span, m.rect);
-    }
-    let mut image = RgbImage::new(span.width, span.height);
-    for m in &monitors {
-        let shot = super::capture_rect(m.rect)?;
-        image::imageops::replace(
-            &mut image,
-            &shot.image,
-            (shot.origin.0 - span.x) as i64,
-            (shot.origin.1 - span.y) as i64,
-        );
-    }
-    let mut capture = ScreenCapture {
-        image,
-        origin: (span.x, span.y),
-    };
+    let mut capture = super::capture(&ScreenTarget::Whole)?;
     blank_own_windows(&mut capture);
     Ok(capture)
-}
-
-fn union(a: ScreenRect, b: ScreenRect) -> ScreenRect {
-    let x0 = a.x.min(b.x);
-    let y0 = a.y.min(b.y);
-    let x1 = (a.x as i64 + a.width as i64).max(b.x as i64 + b.width as i64);
-    let y1 = (a.y as i64 + a.height as i64).max(b.y as i64 + b.height as i64);
-    ScreenRect {
-        x: x0,
-        y: y0,
-        width: (x1 - x0 as i64) as u32,
-        height: (y1 - y0 as i64) as u32,
-    }
 }
 
 /// Paints [`BLANKED`] over the parts of `capture` that show any of `rects` (screen pixels).
@@ -235,6 +201,8 @@ impl Desk for SystemDesk {
 
 #[cfg(test)]
 mod tests {
+    use image::RgbImage;
+
     use super::*;
 
     fn capture(origin: (i32, i32)) -> ScreenCapture {
@@ -304,7 +272,5 @@ mod tests {
             primary: false,
         };
         assert_eq!(m.to_string(), "Monitor 1 HDMI-1: 1280×1024 at 1920,0");
-        let u = union(m.rect, ScreenRect { x: 0, ..m.rect });
-        assert_eq!((u.x, u.width), (0, 3200));
     }
 }

@@ -19,7 +19,7 @@ fn puzzle() -> LockedPuzzle {
     let givens = values(PUZZLE);
     let solution = crate::sudoku::solver::solve(&Grid::from_values(&givens)).expect("solvable");
     LockedPuzzle {
-        target: ScreenTarget::Primary,
+        target: ScreenTarget::Whole,
         target_rect: ScreenRect {
             x: 0,
             y: 0,

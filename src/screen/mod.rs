@@ -1,5 +1,5 @@
 //! The screen as a frame source (feature `gui`): what to capture ([`ScreenTarget`]: the whole
-//! screen, one monitor, a window found by its title, or a rectangle), one capture with its
+//! screen with every monitor in place, one monitor, a window found by its title, or a rectangle), one capture with its
 //! offset on the screen ([`capture`] → [`ScreenCapture`]), and [`ScreenSource`], a
 //! [`FrameSource`] that captures at a few frames per second so the screen goes through the
 //! same live path (lock, read, solve, overlay) as a camera. `fill` types a solution back into a
@@ -29,8 +29,8 @@ pub use x11::{WindowInfo, list_windows};
 /// What part of the screen to capture.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ScreenTarget {
-    /// The primary monitor (the first one when none is marked primary).
-    Primary,
+    /// The whole screen: every monitor, each in its place on one picture spanning them all.
+    Whole,
     /// One monitor, by its index in the monitor list (0-based).
     Monitor(usize),
     /// The window whose title matches (exactly, else the one containing it, ignoring case).
@@ -42,7 +42,7 @@ pub enum ScreenTarget {
 impl std::fmt::Display for ScreenTarget {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ScreenTarget::Primary => f.write_str("the screen"),
+            ScreenTarget::Whole => f.write_str("the whole screen"),
             ScreenTarget::Monitor(i) => write!(f, "monitor {i}"),
             ScreenTarget::Window(name) => write!(f, "window \"{name}\""),
             ScreenTarget::Region(r) => write!(f, "region {r}"),
@@ -215,13 +215,29 @@ pub fn locate(target: &ScreenTarget) -> Result<ScreenRect, ScreenError> {
             }
             x11::find_window(name).map(|w| w.rect)
         }
-        ScreenTarget::Primary | ScreenTarget::Monitor(_) => {
+        ScreenTarget::Whole | ScreenTarget::Monitor(_) => {
             if !is_wayland() {
                 // A clear "cannot connect to :N" before xcap's bare connection error.
                 x11::X11::connect()?;
             }
-            let monitor = pick_monitor(target)?;
-            monitor_rect(&monitor)
+            let monitors = xcap::Monitor::all().map_err(capture_error)?;
+            let count = monitors.len();
+            match target {
+                ScreenTarget::Monitor(index) => match monitors.get(*index) {
+                    Some(monitor) => monitor_rect(monitor),
+                    None => Err(ScreenError::NoSuchMonitor {
+                        index: *index,
+                        count,
+                    }),
+                },
+                _ => {
+                    let mut rects = monitors.iter().map(monitor_rect);
+                    let first = rects
+                        .next()
+                        .ok_or(ScreenError::NoSuchMonitor { index: 0, count })??;
+                    rects.try_fold(first, |span, r| Ok(union(span, r?)))
+                }
+            }
         }
     }
 }
@@ -232,21 +248,19 @@ pub fn capture(target: &ScreenTarget) -> Result<ScreenCapture, ScreenError> {
     capture_rect(rect)
 }
 
-/// Captures a rectangle of the screen, clipped to the monitor that holds its top-left corner.
+/// Captures a rectangle of the screen: every monitor it overlaps, each in its place (black
+/// where no monitor shows), cropped to the part of `rect` the monitors show.
 pub fn capture_rect(rect: ScreenRect) -> Result<ScreenCapture, ScreenError> {
     check_display()?;
-    // The monitor showing most of the rectangle (a capture never spans two monitors).
-    let mut best: Option<(xcap::Monitor, ScreenRect, ScreenRect)> = None;
+    let mut parts = Vec::new();
     for monitor in xcap::Monitor::all().map_err(capture_error)? {
         let m = monitor_rect(&monitor)?;
         if let Some(clip) = intersect(rect, m) {
-            let area = |r: &ScreenRect| r.width as u64 * r.height as u64;
-            if best.as_ref().is_none_or(|(_, _, b)| area(&clip) > area(b)) {
-                best = Some((monitor, m, clip));
-            }
+            parts.push((monitor, m, clip));
         }
     }
-    if let Some((monitor, m, clip)) = best {
+    let mut shots = Vec::with_capacity(parts.len());
+    for (monitor, m, clip) in parts {
         let rgba = monitor
             .capture_region(
                 (clip.x - m.x) as u32,
@@ -255,34 +269,36 @@ pub fn capture_rect(rect: ScreenRect) -> Result<ScreenCapture, ScreenError> {
                 clip.height,
             )
             .map_err(capture_error)?;
-        return Ok(ScreenCapture {
+        shots.push(ScreenCapture {
             image: image::DynamicImage::ImageRgba8(rgba).to_rgb8(),
             origin: (clip.x, clip.y),
         });
     }
-    Err(ScreenError::OffScreen(rect))
+    join_captures(shots).ok_or(ScreenError::OffScreen(rect))
 }
 
-fn pick_monitor(target: &ScreenTarget) -> Result<xcap::Monitor, ScreenError> {
-    let mut monitors = xcap::Monitor::all().map_err(capture_error)?;
-    let count = monitors.len();
-    match target {
-        ScreenTarget::Monitor(index) if *index < count => Ok(monitors.swap_remove(*index)),
-        ScreenTarget::Monitor(index) => Err(ScreenError::NoSuchMonitor {
-            index: *index,
-            count,
-        }),
-        _ => {
-            let primary = monitors
-                .iter()
-                .position(|m| m.is_primary().unwrap_or(false))
-                .unwrap_or(0);
-            if count == 0 {
-                return Err(ScreenError::NoSuchMonitor { index: 0, count });
-            }
-            Ok(monitors.swap_remove(primary))
-        }
+/// Captures of parts of the screen (one per monitor) joined into one picture spanning them
+/// all, each in its place, black where none shows; `None` for no part.
+fn join_captures(mut parts: Vec<ScreenCapture>) -> Option<ScreenCapture> {
+    let rect_of = |c: &ScreenCapture| ScreenRect {
+        x: c.origin.0,
+        y: c.origin.1,
+        width: c.image.width(),
+        height: c.image.height(),
+    };
+    let span = parts.iter().map(rect_of).reduce(union)?;
+    if parts.len() == 1 {
+        return parts.pop();
     }
+    let mut image = RgbImage::new(span.width, span.height);
+    for part in &parts {
+        let (x, y) = (part.origin.0 - span.x, part.origin.1 - span.y);
+        image::imageops::replace(&mut image, &part.image, x as i64, y as i64);
+    }
+    Some(ScreenCapture {
+        image,
+        origin: (span.x, span.y),
+    })
 }
 
 fn monitor_rect(monitor: &xcap::Monitor) -> Result<ScreenRect, ScreenError> {
@@ -292,6 +308,20 @@ fn monitor_rect(monitor: &xcap::Monitor) -> Result<ScreenRect, ScreenError> {
         width: monitor.width().map_err(capture_error)?,
         height: monitor.height().map_err(capture_error)?,
     })
+}
+
+/// The smallest rectangle holding both.
+fn union(a: ScreenRect, b: ScreenRect) -> ScreenRect {
+    let x0 = a.x.min(b.x);
+    let y0 = a.y.min(b.y);
+    let x1 = (a.x as i64 + a.width as i64).max(b.x as i64 + b.width as i64);
+    let y1 = (a.y as i64 + a.height as i64).max(b.y as i64 + b.height as i64);
+    ScreenRect {
+        x: x0,
+        y: y0,
+        width: (x1 - x0 as i64) as u32,
+        height: (y1 - y0 as i64) as u32,
+    }
 }
 
 /// The overlap of two rectangles, if any.
@@ -457,6 +487,30 @@ mod tests {
         );
         let away = ScreenRect { x: 200, ..r };
         assert_eq!(intersect(away, m), None);
+    }
+
+    #[test]
+    fn monitors_are_joined_in_place_with_black_between() {
+        let shot = |x, y, w, h, v| ScreenCapture {
+            image: RgbImage::from_pixel(w, h, image::Rgb([v, v, v])),
+            origin: (x, y),
+        };
+        // A 40×30 monitor left of the origin, a 50×20 one to its right and 10 px lower.
+        let joined = join_captures(vec![shot(-40, 0, 40, 30, 100), shot(0, 10, 50, 20, 200)])
+            .unwrap_or_else(|| panic!("joined"));
+        assert_eq!(joined.origin, (-40, 0));
+        assert_eq!(joined.image.dimensions(), (90, 30));
+        let at = |x: u32, y: u32| joined.image.get_pixel(x, y).0[0];
+        assert_eq!((at(0, 0), at(39, 29)), (100, 100));
+        assert_eq!((at(40, 10), at(89, 29)), (200, 200));
+        // Above the right monitor no monitor shows.
+        assert_eq!(at(60, 5), 0);
+        // Screen pixel (10, 15) is capture pixel (50, 15), on the right monitor.
+        assert_eq!(at((10 - joined.origin.0) as u32, 15), 200);
+        // One part comes back as it is; none is no capture.
+        let one = join_captures(vec![shot(5, 6, 7, 8, 9)]).unwrap_or_else(|| panic!("one"));
+        assert_eq!((one.origin, one.image.dimensions()), ((5, 6), (7, 8)));
+        assert!(join_captures(Vec::new()).is_none());
     }
 
     #[test]
