@@ -105,12 +105,17 @@ fn try_base(
     let mut possible = vec![Candidates::NONE; base.len()];
     let mut used = vec![false; excluders.len()];
     let mut combo = vec![0usize; base.len()];
+    // At most three base cells: the combination in a fixed array, as this runs for every one.
+    let &first = cands.first().and_then(|c| c.first())?;
+    if base.len() > 3 {
+        return None; // pairs and triples only
+    }
+    let mut buf = [first; 3];
     loop {
-        let digits: Vec<_> = combo
-            .iter()
-            .enumerate()
-            .map(|(i, &k)| cands[i][k])
-            .collect();
+        for (i, &k) in combo.iter().enumerate() {
+            buf[i] = cands[i][k];
+        }
+        let digits = &buf[..base.len()];
         let repeats = (0..base.len())
             .any(|i| (i + 1..base.len()).any(|j| digits[i] == digits[j] && base[i].sees(base[j])));
         let killer = if repeats {
@@ -119,7 +124,7 @@ fn try_base(
             excluders.iter().position(|&e| {
                 let taken: Candidates = base
                     .iter()
-                    .zip(&digits)
+                    .zip(digits)
                     .filter(|(b, _)| b.sees(e))
                     .map(|(_, &d)| d)
                     .collect();
@@ -128,7 +133,7 @@ fn try_base(
         };
         match (repeats, killer) {
             (false, None) => {
-                for (p, &d) in possible.iter_mut().zip(&digits) {
+                for (p, &d) in possible.iter_mut().zip(digits) {
                     p.insert(d);
                 }
             }

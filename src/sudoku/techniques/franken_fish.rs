@@ -14,7 +14,7 @@
 use super::super::grid::{Candidate, Grid};
 use super::super::notation::{cell_words, house_words, join_words};
 use super::super::step::{Role, Step, Technique};
-use super::super::types::{Candidates, CellSet, Digit, House, HouseKind};
+use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
 use super::{Flow, GO_ON, Instances};
 
 /// Most fins.
@@ -40,17 +40,69 @@ pub(crate) fn search(grid: &Grid, technique: Technique, out: &mut Instances) -> 
                 mutant,
                 cells: std::array::from_fn(|h| grid.house_digit_cells(House::from_index(h), d)),
             };
-            for (base_kinds, cover_kinds) in families(mutant) {
-                let mut base = Vec::with_capacity(size);
-                if let Some(step) =
-                    search.bases(&base_kinds, &cover_kinds, 0, &mut base, CellSet::EMPTY)
-                {
+            for (family, (base_kinds, cover_kinds)) in families(mutant).into_iter().enumerate() {
+                let key = MemoKey {
+                    technique,
+                    size,
+                    d,
+                    family,
+                    cells: grid.digit_cells(d),
+                };
+                let found = memoized(key, || {
+                    let mut base = Vec::with_capacity(size);
+                    search.bases(
+                        &base_kinds,
+                        &cover_kinds,
+                        0,
+                        &mut base,
+                        CellSet::EMPTY,
+                        grid.digit_cells(d),
+                    )
+                });
+                if let Some(step) = found {
                     out.add(step)?;
                 }
             }
         }
     }
     GO_ON
+}
+
+/// What one search of a digit, size and family depends on: the fish of a digit is a function
+/// of where that digit is still a candidate, and nothing else of the grid.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct MemoKey {
+    technique: Technique,
+    size: usize,
+    d: Digit,
+    family: usize,
+    cells: CellSet,
+}
+
+/// Most searches remembered per thread before the memo starts afresh.
+const MEMO_CAP: usize = 4096;
+
+/// The result of `search` for `key`, computed once per thread: the step solver asks the same
+/// question at every step, and a step leaves most digits' candidates as they were, so most
+/// answers are the last step's.
+fn memoized(key: MemoKey, search: impl FnOnce() -> Option<Step>) -> Option<Step> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static MEMO: RefCell<HashMap<MemoKey, Option<Step>>> = RefCell::new(HashMap::new());
+    }
+    if let Some(found) = MEMO.with(|m| m.borrow().get(&key).cloned()) {
+        return found;
+    }
+    let found = search();
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= MEMO_CAP {
+            m.clear();
+        }
+        m.insert(key, found.clone());
+    });
+    found
 }
 
 /// The first instance, for the tests.
@@ -90,8 +142,34 @@ struct Search<'g> {
     cells: [CellSet; 27],
 }
 
+/// Where a search for covers stands.
+#[derive(Clone, Copy)]
+struct Open {
+    /// Every base cell.
+    all_base: CellSet,
+    /// The base cells still to cover: all but those set aside as fins.
+    union: CellSet,
+    /// The cells of the covers chosen.
+    covered: CellSet,
+    /// The cells set aside as fins.
+    fins: CellSet,
+    /// Cells that may still be eliminated: no choice below this point can eliminate
+    /// elsewhere (see [`Search::targets_left`]).
+    targets: CellSet,
+    /// Whether `targets` is already narrowed for these covered cells and covers left: so at
+    /// the root (by `bases`) and after a fin is set aside.
+    narrowed: bool,
+    /// The kinds of house among the bases and among the covers chosen ([`kind_bits`]).
+    base_kinds: u8,
+    cover_kinds: u8,
+    /// The houses that cannot be covers: the bases and the kinds the family leaves out (bit
+    /// `h` for house index `h`).
+    closed: u32,
+}
+
 impl Search<'_> {
-    /// Chooses base houses (ascending, disjoint cells) from index `from`.
+    /// Chooses base houses (ascending, disjoint cells) from index `from`; `targets` as in
+    /// [`Open::targets`].
     fn bases(
         &self,
         base_kinds: &[bool; 3],
@@ -99,17 +177,22 @@ impl Search<'_> {
         from: usize,
         base: &mut Vec<usize>,
         union: CellSet,
+        targets: CellSet,
     ) -> Option<Step> {
         if base.len() == self.size {
             let mut cover = Vec::with_capacity(self.size);
-            return self.covers(
-                base,
+            let open = Open {
+                all_base: union,
                 union,
-                cover_kinds,
-                &mut cover,
-                CellSet::EMPTY,
-                CellSet::EMPTY,
-            );
+                covered: CellSet::EMPTY,
+                fins: CellSet::EMPTY,
+                targets,
+                narrowed: true,
+                base_kinds: kind_bits(base),
+                cover_kinds: 0,
+                closed: closed_houses(base, cover_kinds),
+            };
+            return self.covers(base, cover_kinds, &mut cover, open);
         }
         for h in from..27 {
             let cells = self.cells[h];
@@ -119,8 +202,23 @@ impl Search<'_> {
             {
                 continue;
             }
+            let all_base = union | cells;
             base.push(h);
-            let found = self.bases(base_kinds, cover_kinds, h + 1, base, union | cells);
+            let closed = closed_houses(base, cover_kinds);
+            base.pop();
+            let targets = self.targets_left(
+                all_base,
+                all_base,
+                CellSet::EMPTY,
+                self.size,
+                targets,
+                closed,
+            );
+            if targets.is_empty() {
+                continue;
+            }
+            base.push(h);
+            let found = self.bases(base_kinds, cover_kinds, h + 1, base, all_base, targets);
             base.pop();
             if found.is_some() {
                 return found;
@@ -134,17 +232,38 @@ impl Search<'_> {
     fn covers(
         &self,
         base: &[usize],
-        union: CellSet,
         cover_kinds: &[bool; 3],
         cover: &mut Vec<usize>,
-        covered: CellSet,
-        fins: CellSet,
+        open: Open,
     ) -> Option<Step> {
-        let uncovered = union & !covered;
         if cover.len() == self.size {
-            return self.check(base, cover, covered);
+            return self.check(base, cover, open.covered);
         }
-        let Some(first) = uncovered.first() else {
+        let left = self.size - cover.len();
+        if !self.kinds_reachable(open.base_kinds, open.cover_kinds, left) {
+            return None;
+        }
+        let targets = if open.narrowed {
+            open.targets
+        } else {
+            self.targets_left(
+                open.all_base & !open.covered,
+                open.all_base,
+                open.covered,
+                left,
+                open.targets,
+                open.closed,
+            )
+        };
+        if targets.is_empty() {
+            return None;
+        }
+        let open = Open {
+            targets,
+            narrowed: false,
+            ..open
+        };
+        let Some(first) = (open.union & !open.covered).first() else {
             return None; // everything covered with covers to spare: a smaller fish
         };
         for h in first.houses() {
@@ -153,14 +272,12 @@ impl Search<'_> {
                 continue;
             }
             cover.push(hi);
-            let found = self.covers(
-                base,
-                union,
-                cover_kinds,
-                cover,
-                covered | self.cells[hi],
-                fins,
-            );
+            let open = Open {
+                covered: open.covered | self.cells[hi],
+                cover_kinds: open.cover_kinds | 1 << (hi / 9),
+                ..open
+            };
+            let found = self.covers(base, cover_kinds, cover, open);
             cover.pop();
             if found.is_some() {
                 return found;
@@ -168,27 +285,100 @@ impl Search<'_> {
         }
         // The lowest uncovered cell as a fin, as long as the fins still see a candidate they
         // could remove (outside the base cells).
-        if self.finned && fins.len() < MAX_FINS {
+        if self.finned && open.fins.len() < MAX_FINS {
             let without = CellSet::single(first);
-            let fins = fins | without;
+            let fins = open.fins | without;
+            let union = open.union & !without;
             if (fins.common_peers() & self.grid.digit_cells(self.d) & !union).is_empty() {
                 return None;
             }
-            return self.covers(base, union & !without, cover_kinds, cover, covered, fins);
+            let open = Open {
+                union,
+                fins,
+                narrowed: true,
+                ..open
+            };
+            return self.covers(base, cover_kinds, cover, open);
         }
         None
+    }
+
+    /// Of `targets`, the cells that a fish may still eliminate once the base cells `uncovered`
+    /// (not covered yet) end covered by `covers` more houses, up to the fins a finned fish
+    /// allows; `all_base` is every base cell so far, `covered` the cells of the covers
+    /// chosen, `closed` the houses that cannot be covers (bases and the kinds the family
+    /// leaves out; bases still to come only close more). Only a cell left out is one no
+    /// choice can eliminate at, so a search may drop it, and skip a choice where none is
+    /// left, without changing what it finds. A fish eliminates only at candidates off its
+    /// base cells; cells pairwise sharing no house outside `closed` need one cover each, and
+    /// base cells left uncovered are fins. A finned fish eliminates only
+    /// at a covered cell that sees every fin: so it must see all of `uncovered` but what the
+    /// covers can still take — one cover fewer when it is not covered yet, as a cover through
+    /// it holds only cells it sees.
+    fn targets_left(
+        &self,
+        uncovered: CellSet,
+        all_base: CellSet,
+        covered: CellSet,
+        covers: usize,
+        targets: CellSet,
+        closed: u32,
+    ) -> CellSet {
+        let targets = targets & !all_base;
+        if !self.finned {
+            return if apart_at_most(uncovered, covers, closed) {
+                targets
+            } else {
+                CellSet::EMPTY
+            };
+        }
+        // Four fins pairwise apart have no common peer (a peer sees each through a different
+        // one of its three houses): the quick test before the one per target.
+        if !apart_at_most(uncovered, covers + 3, 0) {
+            return CellSet::EMPTY;
+        }
+        // Covered targets may leave `covers` cells apart unseen, the others one fewer; plain
+        // bit loops, as this runs at every step of the search.
+        let mut kept = 0u128;
+        for (group, left) in [
+            (targets & covered, Some(covers)),
+            (targets & !covered, covers.checked_sub(1)),
+        ] {
+            let Some(left) = left else { continue };
+            let mut bits = group.bits();
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let unseen = uncovered & !Cell::from_index(i).peers();
+                if apart_at_most(unseen, left, closed) {
+                    kept |= 1 << i;
+                }
+            }
+        }
+        CellSet::from_bits(kept)
+    }
+
+    /// Whether `left` more covers can still give the houses this fish needs: a Mutant fish
+    /// rows and columns together among its bases or its covers, a Franken fish a box (its
+    /// families never mix rows and columns).
+    fn kinds_reachable(&self, base_kinds: u8, cover_kinds: u8, left: usize) -> bool {
+        const ROWS_COLS: u8 = 0b011;
+        const BOXES: u8 = 0b100;
+        let missing = if self.mutant {
+            if base_kinds & ROWS_COLS == ROWS_COLS {
+                0
+            } else {
+                (ROWS_COLS & !cover_kinds).count_ones() as usize
+            }
+        } else {
+            usize::from((base_kinds | cover_kinds) & BOXES == 0)
+        };
+        missing <= left
     }
 
     fn check(&self, base: &[usize], cover: &[usize], covered: CellSet) -> Option<Step> {
         // Everything that can reject the fish first, without allocating: this runs for every
         // choice of houses.
-        let kinds = |ids: &[usize]| -> [bool; 3] {
-            let mut k = [false; 3];
-            for &h in ids {
-                k[kind_index(House::from_index(h))] = true;
-            }
-            k
-        };
         let (bk, ck) = (kinds(base), kinds(cover));
         let mixed = (bk[0] && bk[1]) || (ck[0] && ck[1]);
         let boxes = bk[2] || ck[2];
@@ -239,6 +429,63 @@ impl Search<'_> {
         }
         Some(step)
     }
+}
+
+/// Which kinds of house (rows, columns, boxes) the houses `ids` include.
+fn kinds(ids: &[usize]) -> [bool; 3] {
+    let bits = kind_bits(ids);
+    [bits & 1 != 0, bits & 2 != 0, bits & 4 != 0]
+}
+
+/// The kinds of house among the houses `ids`: bit 0 rows, bit 1 columns, bit 2 boxes (house
+/// indexes run rows, columns, boxes, nine each).
+fn kind_bits(ids: &[usize]) -> u8 {
+    ids.iter().fold(0, |k, &h| k | 1 << (h / 9))
+}
+
+/// Whether `cells` has no more than `n` cells pairwise apart: sharing no house outside
+/// `closed` (bit `h` for house index `h`), found greedily. A `false` is exact when the cells
+/// are to be covered by houses outside `closed`: each such house holds at most one of those
+/// cells, so they need `n + 1` houses.
+fn apart_at_most(cells: CellSet, n: usize, closed: u32) -> bool {
+    let mut rest = cells.bits();
+    let mut apart = 0;
+    while rest != 0 {
+        apart += 1;
+        if apart > n {
+            return false;
+        }
+        let reach = CELL_HOUSES[rest.trailing_zeros() as usize]
+            .iter()
+            .fold(0, |m, &h| {
+                let open = 0u128.wrapping_sub(u128::from((!closed >> h) & 1));
+                m | (House::from_index(h).cell_set().bits() & open)
+            });
+        // `c` is the lowest cell: clearing the lowest bit removes it.
+        rest &= (rest - 1) & !reach;
+    }
+    true
+}
+
+/// Per cell index, the indexes of its row, column and box.
+static CELL_HOUSES: [[usize; 3]; 81] = {
+    let mut t = [[0; 3]; 81];
+    let mut i = 0;
+    while i < 81 {
+        let [r, c, b] = Cell::from_index(i).houses();
+        t[i] = [r.index(), c.index(), b.index()];
+        i += 1;
+    }
+    t
+};
+
+/// The houses that cannot cover a fish on the bases `base` with covers of `cover_kinds`: the
+/// bases themselves and the houses of the other kinds (bit `h` for house index `h`).
+fn closed_houses(base: &[usize], cover_kinds: &[bool; 3]) -> u32 {
+    let kinds = (0..3)
+        .filter(|&k| !cover_kinds[k])
+        .fold(0u32, |m, k| m | 0x1ff << (9 * k));
+    base.iter().fold(kinds, |m, &h| m | 1 << h)
 }
 
 /// The fish's size name: X-Wing, Swordfish, Jellyfish.
@@ -313,7 +560,6 @@ pub(crate) fn sentence(step: &Step) -> String {
 mod tests {
     use super::*;
     use crate::sudoku::techniques::test_util::*;
-    use crate::sudoku::types::Cell;
 
     /// 4 only in `cells` (one-based) of an open grid.
     fn fours(cells: &[(usize, usize)]) -> Grid {

@@ -24,9 +24,10 @@ const MAX_SIDE: usize = 3;
 /// Every Sue de Coq that removes a candidate, reported to `out` (boxes in order, rows then
 /// columns).
 pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
+    let empty = grid.empty_cells();
     for bx in House::of_kind(HouseKind::Box) {
         for line in House::of_kind(HouseKind::Row).chain(House::of_kind(HouseKind::Col)) {
-            let inter = bx.cell_set() & line.cell_set() & grid.empty_cells();
+            let inter = bx.cell_set() & line.cell_set() & empty;
             if inter.len() < 2 {
                 continue;
             }
@@ -37,7 +38,7 @@ pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
                 }
                 // Helper cells share a digit with the intersection and are not singles.
                 let helpers = |area: CellSet| -> Vec<Cell> {
-                    (area & grid.empty_cells())
+                    (area & empty)
                         .iter()
                         .filter(|&c| {
                             grid.candidates(c).len() >= 2 && !(grid.candidates(c) & v).is_empty()
@@ -46,10 +47,14 @@ pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
                 };
                 let line_rest = helpers(line.cell_set() & !bx.cell_set());
                 let box_rest = helpers(bx.cell_set() & !line.cell_set());
+                // The box's sets with their digits, once for every set of the line.
+                let box_sets: Vec<(CellSet, Candidates)> = small_sets(&box_rest)
+                    .into_iter()
+                    .map(|b| (b, digits_of(grid, b)))
+                    .collect();
                 for l_set in small_sets(&line_rest) {
                     let vl = digits_of(grid, l_set);
-                    for b_set in small_sets(&box_rest) {
-                        let vb = digits_of(grid, b_set);
+                    for &(b_set, vb) in &box_sets {
                         if !(vl & vb).is_empty() {
                             continue;
                         }
