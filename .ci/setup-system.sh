@@ -10,14 +10,27 @@
 #   libgbm-dev, libdrm-dev: xcap (the screen source) links libxcb on X11 and pipewire, EGL/GBM
 #   and the Wayland client library for Wayland capture; enigo (`fill`) and x11rb (windows, the
 #   Esc/pointer watch) speak X11 in pure Rust (input through XTEST, which Xvfb has): no package
-# - fonts-*: the faces the screenshot generator draws digits with; tests render screenshots
-#   in the held-out families (C059, URW Gothic, Z003, Noto Sans Display) and need them
+# - fonts-*: the faces the screenshot generator and the digit model's training data draw digits
+#   with (66 training families, 10 held out; models/README.md); tests render screenshots in the
+#   held-out families (C059, Century, Fanwood, National Park, Noto Sans Display, Play, Prociono,
+#   URW Gothic, Z003) and need them. Not installed on purpose: packages whose file names split
+#   one design into several "families" (anonymous-pro, courier-prime, linuxlibertine, paratype,
+#   sil-gentium: Gentium / GentiumAlt) and clones of installed designs (croscore, texgyre,
+#   crosextra-carlito, hack), which could put one design on both sides of the split
 set -euo pipefail
 pkgs=(libclang-dev pkg-config nasm libudev-dev mesa-vulkan-drivers libegl1 libgl1-mesa-dri
       xvfb xauth libxkbcommon-x11-0
       libxcb1-dev libxcb-randr0-dev libpipewire-0.3-dev libdbus-1-dev libwayland-dev libegl-dev
       libgbm-dev libdrm-dev
-      fonts-dejavu fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core)
+      fonts-dejavu fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core
+      fonts-roboto-unhinted fonts-roboto-slab fonts-open-sans fonts-lato fonts-inter
+      fonts-cantarell fonts-crosextra-caladea fonts-firacode fonts-jetbrains-mono fonts-comic-neue
+      fonts-oxygen fonts-league-spartan fonts-quicksand fonts-cabin fonts-karla fonts-b612
+      fonts-clear-sans fonts-mononoki fonts-inconsolata fonts-sil-charis fonts-sil-andika
+      fonts-ebgaramond fonts-yanone-kaffeesatz fonts-go fonts-dosis fonts-manrope fonts-sora
+      fonts-jura fonts-vollkorn fonts-oldstandard fonts-dancingscript fonts-humor-sans
+      fonts-adf-gillius fonts-adf-universalis fonts-adf-baskervald fonts-averia-sans-gwf
+      fonts-play fonts-century-catalogue fonts-fanwood fonts-prociono fonts-national-park)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -546,7 +546,8 @@ def main():
             }
             print(f"kind calibration: {json.dumps(kind_calibration)}")
         final = Scaled(final, temperature, kind_temperature).eval()
-    export(final, args.out)
+    # --kind-weight 0 trains digits only: the untrained kind head is not exported.
+    export(final, args.out, kind=args.kind_weight > 0)
     report = {
         "arch": args.arch,
         "parameters": params,
@@ -566,7 +567,8 @@ def main():
             json.dump(report, f, indent=1)
     if args.fixtures:
         pool = held_idx if len(held_idx) else train_idx
-        write_fixtures(final, x, y, k, pool, args.fixtures, args.fixture_count, args.seed)
+        write_fixtures(final, x, y, k, pool, args.fixtures, args.fixture_count, args.seed,
+                       with_kind=args.kind_weight > 0)
 
 
 class Scaled(nn.Module):
@@ -632,13 +634,26 @@ def calibration_report(logits, y, temperature):
     return {"temperature": temperature, "reliability": table, "flags": flags}
 
 
-def export(model, path):
-    """ONNX export in eval mode: torch folds each BatchNorm into the convolution before it."""
+class LogitsOnly(nn.Module):
+    """The model without its `kind` output (exported when the kind head was not trained)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)[0]
+
+
+def export(model, path, kind=True):
+    """ONNX export in eval mode: torch folds each BatchNorm into the convolution before it.
+    Without `kind` only the `logits` output is written."""
     model.eval()
     dummy = torch.zeros(81, 1, SIDE, SIDE)
+    names = ["logits", "kind"] if kind else ["logits"]
     torch.onnx.export(
-        model, (dummy,), path, input_names=["cells"], output_names=["logits", "kind"],
-        dynamic_axes={"cells": {0: "batch"}, "logits": {0: "batch"}, "kind": {0: "batch"}},
+        model if kind else LogitsOnly(model), (dummy,), path, input_names=["cells"],
+        output_names=names, dynamic_axes={"cells": {0: "batch"}, **{n: {0: "batch"} for n in names}},
         opset_version=17, dynamo=False,
     )
     import onnx
@@ -651,11 +666,11 @@ def export(model, path):
 
 
 @torch.no_grad()
-def write_fixtures(model, x, y, k, pool, out_dir, count, seed):
+def write_fixtures(model, x, y, k, pool, out_dir, count, seed, with_kind=True):
     """Picks `count` crops from `pool` (held-out cells when there are any), 4 per class where
     possible (for digits two printed and two handwritten), and stores them with the PyTorch
     probabilities: digit_crops.u8 (count x 1024), digit_crops.json (labels, classes,
-    probabilities, handwritten probabilities)."""
+    probabilities and, with `with_kind`, handwritten probabilities)."""
     os.makedirs(out_dir, exist_ok=True)
     rng = np.random.default_rng(seed)
     pool = rng.permutation(pool)
@@ -674,14 +689,16 @@ def write_fixtures(model, x, y, k, pool, out_dir, count, seed):
     model.eval()
     logits, kind = model(torch.from_numpy(crops).float().div(255.0).unsqueeze(1))
     probs = F.softmax(logits, dim=1).numpy()
-    handwritten = F.softmax(kind, dim=1)[:, 1].numpy()
+    fixture = {
+        "labels": [int(y[i]) for i in picked],
+        "classes": [int(p.argmax()) for p in probs],
+        "probabilities": [[round(float(v), 6) for v in p] for p in probs],
+    }
+    if with_kind:
+        handwritten = F.softmax(kind, dim=1)[:, 1].numpy()
+        fixture["handwritten"] = [round(float(v), 6) for v in handwritten]
     with open(os.path.join(out_dir, "digit_crops.json"), "w") as f:
-        json.dump({
-            "labels": [int(y[i]) for i in picked],
-            "classes": [int(p.argmax()) for p in probs],
-            "probabilities": [[round(float(v), 6) for v in p] for p in probs],
-            "handwritten": [round(float(v), 6) for v in handwritten],
-        }, f)
+        json.dump(fixture, f)
     print(f"wrote {len(picked)} fixture crops to {out_dir}")
 
 

@@ -13,7 +13,7 @@ use sudoku_lens::digits::export::{
     CellWriter, PhotoExportOptions, export_handwritten, export_photo_set, export_synthetic,
 };
 use sudoku_lens::scan::CELL_SIZE_PX;
-use sudoku_lens::synthetic::{FontBank, Rng};
+use sudoku_lens::synthetic::{FontBank, FontSplit, Rng};
 
 use super::progress::{Progress, ProgressArgs};
 
@@ -46,7 +46,8 @@ pub struct DatasetArgs {
     /// repeatable.
     #[arg(long = "all-printed")]
     pub all_printed: Vec<String>,
-    /// Font folders searched (recursively) for synthetic digits.
+    /// Font folders searched (recursively) for synthetic digits. Only the training families
+    /// are used (`FontSplit::Train`): the held-out families stay unseen for the test sets.
     #[arg(long = "fonts", default_value = "/usr/share/fonts")]
     pub fonts: Vec<PathBuf>,
     /// Jittered-corner copies of each photo (0 to 1000).
@@ -157,7 +158,9 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
         ));
     }
     if args.synthetic_per_class > 0 {
-        let bank = FontBank::from_dirs(&args.fonts)?;
+        // Training cells: never the held-out families, which the `--fonts heldout` test
+        // screenshots and pages are drawn in.
+        let bank = FontBank::from_dirs_split(&args.fonts, FontSplit::Train)?;
         bar.set_message("synthetic cells");
         bar.println(format!("synthetic: {} fonts", bank.len()));
         let n = export_synthetic(

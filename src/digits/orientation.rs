@@ -118,7 +118,8 @@ pub struct Oriented {
 /// another model run. Otherwise the cells that are not surely empty ([`SURELY_EMPTY_FROM`])
 /// are classified once more, turned back by one, two and three quarter turns, in one batch,
 /// and the turn with the best [`reading_score`] over those cells wins if it beats upright and
-/// reaches [`TURNED_MEAN_CONFIDENCE_FROM`] (ties keep the smaller turn, upright first). Every
+/// reaches [`TURNED_MEAN_CONFIDENCE_FROM`] (ties keep the smaller turn, upright first); a
+/// turned grid's other cells are then read turned back as well. Every
 /// such cell votes, so the 6/9 swap under a half turn cannot decide alone. Readings that are not 81 long are returned upright as they are.
 pub fn orient<E>(
     inputs_in_image: &[Vec<f32>],
@@ -176,12 +177,30 @@ pub fn orient<E>(
         return Ok(keep_upright(upright));
     }
     let quarter_turns = best as u8;
+    // The cells left out of the vote were surely empty read sideways; read them once more
+    // turned back too (a faint digit in a shadowed cell can look empty only sideways). Only
+    // turned grids pay for this batch.
+    let rest: Vec<usize> = (0..81)
+        .filter(|i| evidence.binary_search(i).is_err())
+        .collect();
+    let rest_inputs: Vec<Vec<f32>> = rest
+        .iter()
+        .map(|&i| cell_input_upright(&inputs_in_image[i], quarter_turns))
+        .collect();
+    let rest_readings = if rest.is_empty() {
+        Vec::new()
+    } else {
+        classify(&rest_inputs)?
+    };
     let readings = (0..81)
         .map(|p| {
             let i = cell_index_in_image(p, quarter_turns);
             match evidence.binary_search(&i) {
                 Ok(slot) => per_turn[best - 1][slot].clone(),
-                Err(_) => upright[i].clone(),
+                Err(_) => match rest.binary_search(&i) {
+                    Ok(slot) if rest_readings.len() == rest.len() => rest_readings[slot].clone(),
+                    _ => upright[i].clone(),
+                },
             }
         })
         .collect();
@@ -313,8 +332,9 @@ mod tests {
             })
             .unwrap();
             assert_eq!(oriented.quarter_turns, k);
-            // Upright and sure: no second model run.
-            assert_eq!(calls, usize::from(k != 0));
+            // Upright and sure: no second model run; turned: the vote's batch, then the
+            // cells left out of the vote, turned back.
+            assert_eq!(calls, if k == 0 { 0 } else { 2 });
             for (p, r) in oriented.readings.iter().enumerate() {
                 assert_eq!(r.class == CellClass::Empty, !puzzle_has_digit(p), "{k} {p}");
             }
