@@ -17,7 +17,9 @@ use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
 use super::{Flow, GO_ON, Instances};
 
-/// Most fins.
+/// Most fins the cover search sets aside itself. Base cells that no cover holds when the last
+/// cover is chosen are fins too, so a reported fish may show more (each elimination still sees
+/// every fin).
 const MAX_FINS: usize = 3;
 
 /// The first fish of `technique` (Franken or Mutant, plain or finned) of each digit, size and
