@@ -457,12 +457,10 @@ fn apart_at_most(cells: CellSet, n: usize, closed: u32) -> bool {
         if apart > n {
             return false;
         }
-        let reach = CELL_HOUSES[rest.trailing_zeros() as usize]
-            .iter()
-            .fold(0, |m, &h| {
-                let open = 0u128.wrapping_sub(u128::from((!closed >> h) & 1));
-                m | (House::from_index(h).cell_set().bits() & open)
-            });
+        let i = rest.trailing_zeros() as usize;
+        let [r, c, b] = CELL_HOUSES[i];
+        let open = (!closed >> r & 1) | (!closed >> c & 1) << 1 | (!closed >> b & 1) << 2;
+        let reach = OPEN_REACH[i][open as usize];
         // `c` is the lowest cell: clearing the lowest bit removes it.
         rest &= (rest - 1) & !reach;
     }
@@ -476,6 +474,32 @@ static CELL_HOUSES: [[usize; 3]; 81] = {
     while i < 81 {
         let [r, c, b] = Cell::from_index(i).houses();
         t[i] = [r.index(), c.index(), b.index()];
+        i += 1;
+    }
+    t
+};
+
+/// Per cell index and choice of its houses (bit 0 its row, bit 1 its column, bit 2 its box),
+/// the cells of those houses: what a cell reaches through its open houses.
+static OPEN_REACH: [[u128; 8]; 81] = {
+    let mut t = [[0; 8]; 81];
+    let mut i = 0;
+    while i < 81 {
+        let mut open = 0;
+        while open < 8 {
+            let mut j = 0;
+            while j < 81 {
+                let mut k = 0;
+                while k < 3 {
+                    if open >> k & 1 != 0 && CELL_HOUSES[j][k] == CELL_HOUSES[i][k] {
+                        t[i][open] |= 1 << j;
+                    }
+                    k += 1;
+                }
+                j += 1;
+            }
+            open += 1;
+        }
         i += 1;
     }
     t
