@@ -347,12 +347,17 @@ impl Search<'_> {
             (targets & !covered, covers.checked_sub(1)),
         ] {
             let Some(left) = left else { continue };
+            // Neighbouring targets often leave the same cells unseen: the last answer is kept.
+            let mut last = (u128::MAX, false);
             let mut bits = group.bits();
             while bits != 0 {
                 let i = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let unseen = uncovered & !Cell::from_index(i).peers();
-                if apart_at_most(unseen, left, closed) {
+                if unseen.bits() != last.0 {
+                    last = (unseen.bits(), apart_at_most(unseen, left, closed));
+                }
+                if last.1 {
                     kept |= 1 << i;
                 }
             }
