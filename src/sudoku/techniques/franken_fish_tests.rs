@@ -4,25 +4,12 @@
 use super::*;
 use crate::sudoku::techniques::test_util::*;
 
-/// 4 only in `cells` (one-based) of an open grid.
-pub(super) fn fours(cells: &[(usize, usize)]) -> Grid {
-    let mut g = grid(&".".repeat(81));
-    let keep: CellSet = cells.iter().map(|&(r, c)| Cell::at(r - 1, c - 1)).collect();
-    let four = Digit::new(4).unwrap();
-    for c in Cell::all() {
-        if !keep.contains(c) {
-            g.eliminate(c, four);
-        }
-    }
-    g
-}
-
 #[test]
 fn box_base_beside_a_row() {
     // 4s in r1c2, r3c2 (box 1's only ones, both in column 2), r5c2, r5c7, r1c7, r9c7. Base
     // row 5 and box 1 (disjoint) are covered by columns 2 and 7; box 1's 4 is in column 2,
     // so row 5's is r5c7 and the rest of column 7 loses 4.
-    let g = fours(&[(1, 2), (1, 7), (5, 2), (5, 7), (3, 2), (9, 7)]);
+    let g = digit_only_in(4, &[(1, 2), (1, 7), (5, 2), (5, 7), (3, 2), (9, 7)]);
     let s = find(&g, Technique::FrankenFish).expect("franken fish");
     assert!(
         s.houses.iter().any(|(h, _)| h.kind() == HouseKind::Box),

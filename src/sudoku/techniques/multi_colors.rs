@@ -166,37 +166,27 @@ mod tests {
     use crate::sudoku::techniques::test_util::*;
     use crate::sudoku::types::Cell;
 
-    /// 7 only in the given cells (one-based); every other house keeps three or more 7s.
-    fn sevens(cells: &[(usize, usize)]) -> Grid {
-        let mut g = grid(&".".repeat(81));
-        let keep: CellSet = cells.iter().map(|&(r, c)| Cell::at(r - 1, c - 1)).collect();
-        let seven = Digit::new(7).unwrap();
-        for c in Cell::all() {
-            if !keep.contains(c) {
-                g.eliminate(c, seven);
-            }
-        }
-        g
-    }
-
     #[test]
     fn type_1_two_linked_clusters() {
         // Cluster 1: r1c1 =c1= r5c1 (column 1 holds only these two 7s); cluster 2:
         // r1c8 =b3= r1c9 (box 3 holds only these two). r1c1 sees r1c8 (row 1), so not both are
         // 7: r5c1 or r1c9 is. r5c9 sees both (row 5, column 9) and loses 7.
-        let g = sevens(&[
-            (1, 1),
-            (5, 1),
-            (5, 4),
-            (8, 4),
-            (1, 4),
-            (1, 8),
-            (5, 8),
-            (8, 8),
-            (1, 9),
-            (5, 9),
-            (8, 9),
-        ]);
+        let g = digit_only_in(
+            7,
+            &[
+                (1, 1),
+                (5, 1),
+                (5, 4),
+                (8, 4),
+                (1, 4),
+                (1, 8),
+                (5, 8),
+                (8, 8),
+                (1, 9),
+                (5, 9),
+                (8, 9),
+            ],
+        );
         let s = find(&g, 1).expect("multi-colors type 1");
         assert!(
             s.eliminations
@@ -215,18 +205,21 @@ mod tests {
     #[test]
     fn unlinked_clusters_give_nothing() {
         // The same clusters without a cell of one seeing a cell of the other.
-        let g = sevens(&[
-            (1, 1),
-            (5, 1),
-            (6, 5),
-            (9, 5),
-            (2, 8),
-            (3, 8),
-            (4, 8),
-            (7, 9),
-            (8, 9),
-            (9, 9),
-        ]);
+        let g = digit_only_in(
+            7,
+            &[
+                (1, 1),
+                (5, 1),
+                (6, 5),
+                (9, 5),
+                (2, 8),
+                (3, 8),
+                (4, 8),
+                (7, 9),
+                (8, 9),
+                (9, 9),
+            ],
+        );
         assert!(find(&g, 1).is_none());
         assert!(find(&g, 2).is_none());
     }

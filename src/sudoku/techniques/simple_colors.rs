@@ -238,18 +238,6 @@ mod tests {
     use super::*;
     use crate::sudoku::techniques::test_util::*;
 
-    /// An open grid where 7 is only possible in `cells` (one-based row, column).
-    fn sevens_only_in(cells: &[(usize, usize)]) -> Grid {
-        let mut g = grid(&".".repeat(81));
-        let keep: CellSet = cells.iter().map(|&(r, c)| Cell::at(r - 1, c - 1)).collect();
-        for c in Cell::all() {
-            if !keep.contains(c) {
-                g.eliminate(c, Digit::new(7).unwrap());
-            }
-        }
-        g
-    }
-
     /// Chain r1c1 =r1= r1c9 =c9= r9c9 =r9= r9c2 (colors A B A B); the other 7s share their
     /// houses with at least two more, except the separate pairs r4c1-r6c2 (b4) and r3c3-r7c3 (c3).
     const CHAIN: [(usize, usize); 4] = [(1, 1), (1, 9), (9, 9), (9, 2)];
@@ -257,7 +245,7 @@ mod tests {
 
     #[test]
     fn trap_removes_cells_seeing_both_colors() {
-        let g = sevens_only_in(&[CHAIN.as_slice(), OTHERS.as_slice()].concat());
+        let g = digit_only_in(7, &[CHAIN.as_slice(), OTHERS.as_slice()].concat());
         let s = find_trap(&g).unwrap();
         // r2c2 sees r1c1 (b1) and r9c2 (c2); r8c1 sees r1c1 (c1) and r9c2 (b7).
         assert_eq!(
@@ -274,7 +262,7 @@ mod tests {
         // Without r3c3, box 1 links r1c1 to r2c2, which gets r9c2's color: both in column 2.
         let mut cells = CHAIN.to_vec();
         cells.extend(OTHERS.iter().filter(|&&rc| rc != (3, 3)));
-        let g = sevens_only_in(&cells);
+        let g = digit_only_in(7, &cells);
         let s = find_wrap(&g).unwrap();
         assert_eq!(
             s.text(),
