@@ -42,13 +42,14 @@ pub(crate) fn search(grid: &Grid, technique: Technique, out: &mut Instances) -> 
                 mutant,
                 cells: std::array::from_fn(|h| grid.house_digit_cells(House::from_index(h), d)),
             };
+            let digit_cells = grid.digit_cells(d);
             for (family, (base_kinds, cover_kinds)) in families(mutant).into_iter().enumerate() {
                 let key = MemoKey {
                     technique,
                     size,
                     d,
                     family,
-                    cells: grid.digit_cells(d),
+                    cells: digit_cells,
                 };
                 let found = memoized(key, || {
                     let mut base = Vec::with_capacity(size);
@@ -58,7 +59,7 @@ pub(crate) fn search(grid: &Grid, technique: Technique, out: &mut Instances) -> 
                         0,
                         &mut base,
                         CellSet::EMPTY,
-                        grid.digit_cells(d),
+                        digit_cells,
                     )
                 });
                 if let Some(step) = found {
@@ -205,9 +206,8 @@ impl Search<'_> {
                 continue;
             }
             let all_base = union | cells;
-            base.push(h);
-            let closed = closed_houses(base, cover_kinds);
-            base.pop();
+            // The houses closed once `h` is a base too.
+            let closed = closed_houses(base, cover_kinds) | 1 << h;
             let targets = self.targets_left(
                 all_base,
                 all_base,
@@ -466,7 +466,7 @@ fn apart_at_most(cells: CellSet, n: usize, closed: u32) -> bool {
         let [r, c, b] = CELL_HOUSES[i];
         let open = (!closed >> r & 1) | (!closed >> c & 1) << 1 | (!closed >> b & 1) << 2;
         let reach = OPEN_REACH[i][open as usize];
-        // `c` is the lowest cell: clearing the lowest bit removes it.
+        // `i` is the lowest cell: clearing the lowest bit removes it.
         rest &= (rest - 1) & !reach;
     }
     true
