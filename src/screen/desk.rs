@@ -78,19 +78,12 @@ pub fn capture_desktop() -> Result<ScreenCapture, ScreenError> {
 
 /// Paints [`BLANKED`] over the parts of `capture` that show any of `rects` (screen pixels).
 pub fn blank_rects(capture: &mut ScreenCapture, rects: &[ScreenRect]) {
-    let shown = ScreenRect {
-        x: capture.origin.0,
-        y: capture.origin.1,
-        width: capture.image.width(),
-        height: capture.image.height(),
-    };
     for r in rects {
-        let Some(hit) = intersect(*r, shown) else {
+        let Some((x0, y0, width, height)) = capture.rect_in_capture(*r) else {
             continue;
         };
-        let (x0, y0) = ((hit.x - shown.x) as u32, (hit.y - shown.y) as u32);
-        for y in y0..y0 + hit.height {
-            for x in x0..x0 + hit.width {
+        for y in y0..y0 + height {
+            for x in x0..x0 + width {
                 capture.image.put_pixel(x, y, BLANKED);
             }
         }
@@ -135,12 +128,7 @@ impl ScreenCapture {
     /// Where screen rectangle `rect` lies in this capture's pixels (`x, y, width, height`),
     /// clipped to the capture; `None` when it shows none of it.
     pub fn rect_in_capture(&self, rect: ScreenRect) -> Option<(u32, u32, u32, u32)> {
-        let shown = ScreenRect {
-            x: self.origin.0,
-            y: self.origin.1,
-            width: self.image.width(),
-            height: self.image.height(),
-        };
+        let shown = self.screen_rect();
         intersect(rect, shown).map(|r| {
             (
                 (r.x - shown.x) as u32,

@@ -1,6 +1,6 @@
 //! The screen as a frame source (feature `gui`): what to capture ([`ScreenTarget`]: the whole
-//! screen with every monitor in place, one monitor, a window found by its title, or a rectangle), one capture with its
-//! offset on the screen ([`capture`] → [`ScreenCapture`]), and [`ScreenSource`], a
+//! screen with every monitor in place, one monitor, a window found by its title, or a
+//! rectangle), one capture with its offset on the screen ([`capture`] → [`ScreenCapture`]), and [`ScreenSource`], a
 //! [`FrameSource`] that captures at a few frames per second so the screen goes through the
 //! same live path (lock, read, solve, overlay) as a camera. `fill` types a solution back into a
 //! game on the screen. `desk` lists the monitors and windows to choose from, freezes the whole
@@ -184,6 +184,18 @@ pub struct ScreenCapture {
     pub origin: (i32, i32),
 }
 
+impl ScreenCapture {
+    /// The rectangle of the screen this capture shows, screen pixels.
+    pub fn screen_rect(&self) -> ScreenRect {
+        ScreenRect {
+            x: self.origin.0,
+            y: self.origin.1,
+            width: self.image.width(),
+            height: self.image.height(),
+        }
+    }
+}
+
 /// Whether this process runs in a Wayland session (where xcap captures through the portal).
 pub fn is_wayland() -> bool {
     std::env::var_os("WAYLAND_DISPLAY").is_some()
@@ -222,22 +234,20 @@ pub fn locate(target: &ScreenTarget) -> Result<ScreenRect, ScreenError> {
             }
             let monitors = xcap::Monitor::all().map_err(capture_error)?;
             let count = monitors.len();
-            match target {
-                ScreenTarget::Monitor(index) => match monitors.get(*index) {
-                    Some(monitor) => monitor_rect(monitor),
-                    None => Err(ScreenError::NoSuchMonitor {
-                        index: *index,
-                        count,
-                    }),
-                },
-                _ => {
-                    let mut rects = monitors.iter().map(monitor_rect);
-                    let first = rects
-                        .next()
-                        .ok_or(ScreenError::NoSuchMonitor { index: 0, count })??;
-                    rects.try_fold(first, |span, r| Ok(union(span, r?)))
-                }
+            if let ScreenTarget::Monitor(index) = *target {
+                let monitor = monitors
+                    .get(index)
+                    .ok_or(ScreenError::NoSuchMonitor { index, count })?;
+                return monitor_rect(monitor);
             }
+            let rects = monitors
+                .iter()
+                .map(monitor_rect)
+                .collect::<Result<Vec<_>, _>>()?;
+            rects
+                .into_iter()
+                .reduce(union)
+                .ok_or(ScreenError::NoSuchMonitor { index: 0, count })
         }
     }
 }
@@ -280,13 +290,7 @@ pub fn capture_rect(rect: ScreenRect) -> Result<ScreenCapture, ScreenError> {
 /// Captures of parts of the screen (one per monitor) joined into one picture spanning them
 /// all, each in its place, black where none shows; `None` for no part.
 fn join_captures(mut parts: Vec<ScreenCapture>) -> Option<ScreenCapture> {
-    let rect_of = |c: &ScreenCapture| ScreenRect {
-        x: c.origin.0,
-        y: c.origin.1,
-        width: c.image.width(),
-        height: c.image.height(),
-    };
-    let span = parts.iter().map(rect_of).reduce(union)?;
+    let span = parts.iter().map(ScreenCapture::screen_rect).reduce(union)?;
     if parts.len() == 1 {
         return parts.pop();
     }
