@@ -684,3 +684,37 @@ fn hostile_inputs_never_panic_or_hang() {
     );
     assert!(tally.failures.is_empty(), "{:#?}", tally.failures);
 }
+
+/// A Wayland session whose compositor and desktop portal cannot be reached: `scan --screen`
+/// is refused with what it needs, and windows are not looked for by name there. (Here, not
+/// beside the Xvfb tests: those run at the same time within their binary.)
+#[test]
+fn screen_capture_on_wayland_without_a_portal_says_what_it_needs() {
+    let runtime = tempfile::tempdir().expect("runtime dir");
+    let wayland = |args: &[&str]| {
+        let o = Command::new(BIN)
+            .args(args)
+            .env_remove("DISPLAY")
+            .env("WAYLAND_DISPLAY", "wayland-sudoku-lens-test-none")
+            .env("XDG_RUNTIME_DIR", runtime.path())
+            .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus")
+            .output()
+            .expect("sudoku-lens runs");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        (o.status.success(), text)
+    };
+    let (ok, text) = wayland(&["scan", "--screen"]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("the Wayland desktop did not allow a screen capture")
+            && text.contains("xdg-desktop-portal"),
+        "{text}"
+    );
+    let (ok, text) = wayland(&["scan", "--screen", "--window", "Any Game"]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("needs X11 (or XWayland)"), "{text}");
+}
