@@ -1,8 +1,8 @@
-//! Dumps the ink measurements (`vision::ink`) of every labelled digit cell of a photo set with
-//! printed-givens masks, for fitting `digits::style` (`models/train/fit_style.py`). One
-//! tab-separated line per digit cell of a photo whose grid is found: photo, cell index, label,
-//! digit read, its confidence, printed (1/0 from the mask), then the raw measurements (paper
-//! RGB, ink RGB, glyph box l/t/r/b, ink share, stroke; the grid lines' ink and paper RGB).
+//! Dumps the printed/handwritten inputs (`digits::style::cell_features`) of every labelled
+//! digit cell of a photo set with printed-givens masks, for fitting the network of
+//! `digits::style` (`models/train/fit_style.py`). One tab-separated line per digit cell of a
+//! photo whose grid is found: photo, cell index, label, digit read, printed (1/0 from the
+//! mask), then the features (empty when the cell's ink could not be measured).
 //!
 //! ```sh
 //! cargo run --release --no-default-features --example writing_features -- \
@@ -13,6 +13,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use sudoku_lens::dataset::{Dataset, NameList};
+use sudoku_lens::digits::style::cell_features;
 use sudoku_lens::scan::Scanner;
 use sudoku_lens::vision::{self, ink};
 
@@ -40,38 +41,20 @@ fn main() -> anyhow::Result<()> {
             continue;
         };
         let measured = ink::measure_grid(&image.to_rgb8(), &scan.detection.lattice());
-        let Some(lines) = measured.lines else {
-            continue;
-        };
+        let features = cell_features(&measured, &scan.readings);
         for i in 0..81 {
-            if !(1..=9).contains(&labels[i]) {
+            if !(1..=9).contains(&labels[i]) || scan.readings[i].class.digit().is_none() {
                 continue;
             }
-            let r = &scan.readings[i];
-            let f = |v: &[f32]| v.iter().map(|x| format!("{x:.4}")).collect::<Vec<_>>().join("\t");
-            let cell = match measured.cells[i] {
-                Some(c) => {
-                    let mut v = Vec::new();
-                    v.extend(c.paper);
-                    v.extend(c.ink);
-                    v.extend(c.bbox);
-                    v.push(c.ink_share);
-                    v.push(c.stroke);
-                    f(&v)
-                }
-                None => f(&[f32::NAN; 12]),
-            };
-            let mut line = Vec::new();
-            line.extend(lines.ink);
-            line.extend(lines.paper);
+            let f = features[i]
+                .map(|f| f.iter().map(|x| format!("{x:.5}")).collect::<Vec<_>>().join("\t"))
+                .unwrap_or_default();
             println!(
-                "{}\t{i}\t{}\t{}\t{:.4}\t{}\t{cell}\t{}",
+                "{}\t{i}\t{}\t{}\t{}\t{f}",
                 photo.name,
                 labels[i],
-                r.class.value(),
-                r.confidence,
+                scan.readings[i].class.value(),
                 u8::from(mask[i]),
-                f(&line)
             );
         }
     }

@@ -15,6 +15,8 @@ pub mod export;
 pub mod orientation;
 pub mod reliability;
 pub mod repair;
+pub mod style;
+mod style_weights;
 pub mod synth;
 pub mod writing;
 

@@ -14,7 +14,7 @@ use super::geometry::Homography;
 use super::{Lattice, Point};
 
 /// Side of the square patch a cell is sampled on, in samples.
-pub const PATCH_SAMPLES: usize = 40;
+pub const PATCH_SAMPLES: usize = 64;
 
 /// Share of the cell side left out at each border of the patch (grid lines).
 const INSET: f32 = 0.07;
@@ -205,7 +205,8 @@ fn measure_patch(patch: &[Rgb]) -> Option<CellInk> {
         return None;
     }
     let threshold = paper_luma - 0.45 * contrast;
-    let on: Vec<bool> = lumas.iter().map(|&l| l < threshold).collect();
+    let mut on: Vec<bool> = lumas.iter().map(|&l| l < threshold).collect();
+    clear_line_remnants(&mut on, n);
     let glyph = glyph_mask(&on, n);
     let area = glyph.iter().filter(|&&g| g).count();
     if area < n * n / 200 {
@@ -247,6 +248,22 @@ fn measure_patch(patch: &[Rgb]) -> Option<CellInk> {
         ink_share: area as f32 / (n * n) as f32,
         stroke: scale * 2.0 * area as f32 / perimeter.max(1) as f32 / n as f32,
     })
+}
+
+/// Clears the rows and columns of the patch's outer fifth that are mostly ink: a grid line
+/// the lattice put inside the cell (a glyph touching it would otherwise grow by the line).
+fn clear_line_remnants(on: &mut [bool], n: usize) {
+    let band = n / 5;
+    let full = n * 6 / 10;
+    let outer = |k: usize| k < band || k >= n - band;
+    for k in (0..n).filter(|&k| outer(k)) {
+        if (0..n).filter(|&x| on[k * n + x]).count() >= full {
+            (0..n).for_each(|x| on[k * n + x] = false);
+        }
+        if (0..n).filter(|&y| on[y * n + k]).count() >= full {
+            (0..n).for_each(|y| on[y * n + k] = false);
+        }
+    }
 }
 
 /// The glyph among the ink samples `on` of an `n`×`n` patch: the 8-connected components
