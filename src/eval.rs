@@ -2,9 +2,9 @@
 //! grid was found, its corner error against `corners.csv` (largest corner distance in % of the
 //! true grid's mean side; only over photos with a corners row), milliseconds, and — with a
 //! scanner — how the cells read against the label file (misread cells, confidences) and, on
-//! photos with a printed-givens mask when the model tells print from handwriting, how the
-//! printed givens are told apart; over the set the summary figures and the confidence
-//! reliability table.
+//! photos with a printed-givens mask, how the printed givens are told from handwriting (the
+//! model's `kind` output, else the photo's ink, `digits::style`); over the set the summary
+//! figures and the confidence reliability table.
 //!
 //! Owns the metrics ([`corner_error_pct`], [`score_scan`], [`EvalSummary`]) used by
 //! `sudoku-lens eval` and the tests alike. It does not read the set's files (`dataset`) nor
@@ -137,13 +137,11 @@ pub struct DigitResult {
     /// Every read cell's confidence, correctness and flag (empty for a missed grid).
     #[serde(skip)]
     pub outcomes: Vec<CellOutcome>,
-    /// Printed/handwritten calls against the photo's givens mask (when it has one and the
-    /// model tells them apart).
+    /// Printed/handwritten calls against the photo's givens mask (when it has one).
     #[serde(skip)]
     pub givens: Option<GivensScore>,
     /// Whether `check` gives the photo's true verdict (the wrong entries by its labels and
-    /// givens mask) with the model's own printed/handwritten calls; absent without a mask or
-    /// without the model's handwriting output.
+    /// givens mask) with the scan's own printed/handwritten calls; absent without a mask.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub check_right: Option<bool>,
     /// … with the mask standing in for the printed/handwritten calls (what the checker and
@@ -269,8 +267,7 @@ pub struct EvalSummary {
     /// Share of misread cells flagged uncertain; null without misreads.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flagged_wrong_share: Option<Option<f64>>,
-    /// Photos with a givens mask scored for printed vs handwritten (absent without masks or
-    /// without the model's handwriting output).
+    /// Photos with a givens mask scored for printed vs handwritten (absent without masks).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub givens_photos: Option<usize>,
     /// Digit cells of those photos.
@@ -291,7 +288,7 @@ pub struct EvalSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub check_photos: Option<usize>,
     /// Share of them where `check` names exactly the wrong entries (none when all are right)
-    /// with the model's printed/handwritten calls; absent without the handwriting output.
+    /// with the scan's own printed/handwritten calls.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub check_right: Option<f64>,
     /// The same share with the mask standing in for the printed/handwritten calls.
@@ -338,6 +335,7 @@ pub fn read_all_labels(ds: &Dataset) -> Result<Vec<Option<[u8; 81]>>, EvalError>
 /// when it has one and the model tells print from handwriting).
 fn read_digits(
     scanner: &mut Scanner,
+    image: &image::DynamicImage,
     gray: &image::GrayImage,
     detection: Option<&vision::GridDetection>,
     labels: &[u8; 81],
@@ -345,11 +343,9 @@ fn read_digits(
     detect_ms: f64,
 ) -> DigitResult {
     let digits = labels.iter().filter(|v| (1..=9).contains(*v)).count();
-    let any_mask = mask;
-    let mask = mask.filter(|_| scanner.classifier_mut().has_kind_output());
     let missed = DigitResult {
         check_right: mask.map(|_| false),
-        check_right_true_kinds: any_mask.map(|_| false),
+        check_right_true_kinds: mask.map(|_| false),
         score: ReadScore {
             cells: 81,
             digits,
@@ -363,9 +359,12 @@ fn read_digits(
         return missed;
     };
     let start = Instant::now();
-    let Ok(scan) = scanner.scan_detection(gray, d.clone()) else {
+    let Ok(mut scan) = scanner.scan_detection(gray, d.clone()) else {
         return missed;
     };
+    if scan.needs_writing() {
+        scan.tell_writing(&image.to_rgb8());
+    }
     let pipeline_ms = detect_ms + start.elapsed().as_secs_f64() * 1000.0;
     let truth = truth_values(labels);
     let wrong = (0..81)
@@ -399,7 +398,7 @@ fn read_digits(
                 && verdict_of(&w.givens, &w.entries, &scan.uncertain_mask())
                     .is_some_and(|v| Some(v) == true_verdict(labels, &m))
         }),
-        check_right_true_kinds: any_mask.map(|m| {
+        check_right_true_kinds: mask.map(|m| {
             let (g, e) = split_by_mask(&scan.values, &m);
             verdict_of(&g, &e, &scan.uncertain_mask())
                 .is_some_and(|v| Some(v) == true_verdict(labels, &m))
@@ -458,7 +457,7 @@ pub fn evaluate_with_progress(
         let digits = match (scanner.as_deref_mut(), labels) {
             (Some(s), Some(l)) => {
                 let mask = ds.givens(photo).ok().flatten();
-                Some(read_digits(s, &gray, detection.as_ref().ok(), l, mask, ms))
+                Some(read_digits(s, &image, &gray, detection.as_ref().ok(), l, mask, ms))
             }
             _ => None,
         };

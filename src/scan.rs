@@ -11,7 +11,9 @@
 //! split by how they were written ([`Scan::written`]: printed givens, handwritten entries,
 //! pencil-mark cells) and the entries checked against the givens ([`Scan::check`]).
 
-use image::{DynamicImage, GrayImage};
+use std::borrow::Cow;
+
+use image::{DynamicImage, GrayImage, RgbImage};
 
 use crate::digits::orientation::{Oriented, lattice_as_read, orient};
 use crate::digits::{
@@ -128,8 +130,9 @@ impl Scan {
     }
 
     /// The read digits split into printed givens and handwritten entries, and the
-    /// pencil-mark cells. Without a handwriting probability on every digit reading (a model
-    /// without the `kind` output) every digit counts as a given and `kinds_known` is false.
+    /// pencil-mark cells. Without a handwriting probability on every digit reading (neither
+    /// the model's `kind` output nor [`Scan::tell_writing`] gave one) every digit counts as a
+    /// given and `kinds_known` is false.
     pub fn written(&self) -> Written {
         let kinds_known = self.readings.iter().any(|r| r.handwritten.is_some())
             && self
@@ -156,7 +159,7 @@ impl Scan {
 
     /// Checks the handwritten entries against the printed givens (see
     /// `sudoku::check_entries_read`: an entry read uncertain that disagrees with the solution
-    /// is unsure, not wrong); refused when the model cannot tell them apart.
+    /// is unsure, not wrong); refused when they were not told apart.
     pub fn check(&self) -> Result<Check, CheckUnavailable> {
         let w = self.written();
         if !w.kinds_known {
@@ -167,6 +170,25 @@ impl Scan {
             &w.entries,
             &self.uncertain_mask(),
         ))
+    }
+
+    /// Tells the printed givens from the handwriting by the ink of the photo (see
+    /// `digits::style`: per photo, from glyph size, ink colour and stroke against the print's),
+    /// when the model did not (no `kind` output). `photo` is the colour image the detection's
+    /// lattice lies in. Leaves the readings alone when the ink cannot be measured.
+    pub fn tell_writing(&mut self, photo: &RgbImage) {
+        if !self.needs_writing() {
+            return;
+        }
+        let ink = crate::vision::ink::measure_grid(photo, &self.detection.lattice());
+        crate::digits::style::fill_handwriting(&mut self.readings, &ink);
+    }
+
+    /// Whether some digit reading lacks its printed/handwritten call.
+    pub fn needs_writing(&self) -> bool {
+        self.readings
+            .iter()
+            .any(|r| r.class.digit().is_some() && r.handwritten.is_none())
     }
 
     /// Whether each cell's reading is uncertain, row-major.
@@ -196,18 +218,19 @@ pub struct Written {
     pub entries: [u8; 81],
     /// Cells read as holding pencil marks.
     pub pencil: [bool; 81],
-    /// Whether the model told print from handwriting (it has the `kind` output). When false,
-    /// `givens` holds every digit: entries cannot be told apart.
+    /// Whether print was told from handwriting (the model's `kind` output, or the ink by
+    /// [`Scan::tell_writing`]). When false, `givens` holds every digit.
     pub kinds_known: bool,
 }
 
 /// Why a scan's entries cannot be checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CheckUnavailable {
-    /// The digit model has no `kind` output.
+    /// Neither the digit model (no `kind` output) nor the photo's ink (a gray image, or grid
+    /// lines that could not be measured) told printed givens from handwriting.
     #[error(
-        "the digit model cannot tell printed givens from handwritten entries (it has no `kind` \
-         output), so entries cannot be checked"
+        "printed givens could not be told from handwritten entries (the digit model has no \
+         `kind` output and the photo's ink could not be measured), so entries cannot be checked"
     )]
     NoKindOutput,
 }
@@ -234,9 +257,18 @@ impl Scanner {
         &mut self.classifier
     }
 
-    /// Scans a photo.
+    /// Scans a photo, telling printed givens from handwriting by its ink where the model
+    /// does not ([`Scan::tell_writing`]).
     pub fn scan(&mut self, image: &DynamicImage) -> Result<Scan, ScanError> {
-        self.scan_gray(&crate::vision::to_gray(image))
+        let mut scan = self.scan_gray(&crate::vision::to_gray(image))?;
+        if scan.needs_writing() {
+            let rgb = match image.as_rgb8() {
+                Some(rgb) => Cow::Borrowed(rgb),
+                None => Cow::Owned(image.to_rgb8()),
+            };
+            scan.tell_writing(&rgb);
+        }
+        Ok(scan)
     }
 
     /// Scans a grey photo: detection, then [`Scanner::scan_detection`].

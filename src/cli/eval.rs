@@ -199,13 +199,8 @@ fn summary_text(s: &EvalSummary) -> String {
     if let Some(photos) = s.check_photos {
         out.push_str(&format!(
             "check verdict right (the wrong entries named exactly) on {photos} photos: {} with \
-             the model's printed/handwritten calls{}, {} with the masks' calls\n",
+             the scan's printed/handwritten calls, {} with the masks' calls\n",
             pct(s.check_right),
-            if s.check_right.is_none() {
-                " (the model has no handwriting output)"
-            } else {
-                ""
-            },
             pct(s.check_right_true_kinds)
         ));
     }

@@ -102,7 +102,10 @@ fn scan(args: &ScanArgs) -> anyhow::Result<(String, ExitCode)> {
         detection_text(&detection)
     };
     // Digit reading, validation, repair suggestion and solution (library `scan`).
-    let scan = Scanner::new(classifier).scan_detection(&gray, detection)?;
+    let mut scan = Scanner::new(classifier).scan_detection(&gray, detection)?;
+    if scan.needs_writing() {
+        scan.tell_writing(&image.to_rgb8());
+    }
     if args.json {
         report.push_str(&format!("{}\n", report_json(&scan)));
     } else {
