@@ -15,8 +15,10 @@ look-alike set, against the premise of `digits::style` (its figure is reported i
     $B $S/rozet-handwritten $G/rozet-handwritten models/train/holdout/rozet-handwritten.txt > /tmp/f-rozet.tsv
     python models/train/fit_style.py /tmp/f-kub.tsv /tmp/f-rozet.tsv --out src/digits/style_weights.rs
 
-Each set weighs the same in the loss (cells weighted by 1/cells of their set). A network of
-11 inputs, 16 tanh units and one logit (handwritten), Adam, full batch, seeded: the same
+Each set weighs the same in the loss, and within a set printed and handwritten cells weigh
+the same. With THIN=1 the dump also holds each photo with most givens taken away (`NAME#thin`,
+see the example), so the fit sees puzzles far along. A network of
+13 inputs (`digits::style::FEATURES`), 16 tanh units and one logit (handwritten), Adam, full batch, seeded: the same
 inputs give the same weights. Needs torch and numpy (requirements.txt). With --folds K it
 first prints a K-fold estimate, folds by puzzle (kubiesa MM_DD, rozet photo), as a check.
 """
@@ -34,12 +36,12 @@ def load(path):
     names, cells, printed, feats = [], [], [], []
     for line in open(path):
         f = line.rstrip("\n").split("\t")
-        if len(f) < 16:
+        if len(f) < 6 or f[5] == "":
             continue  # ink not measured: the network never sees it (all-zero input)
         names.append(f[0])
         cells.append(int(f[1]))
         printed.append(int(f[4]))
-        feats.append([float(x) for x in f[5:16]])
+        feats.append([float(x) for x in f[5:]])
     return np.array(names), np.array(printed, float), np.array(feats, float)
 
 
@@ -64,12 +66,20 @@ def predict(net, x):
 
 
 def puzzle_key(name):
-    # kubiesa: the four photos of one page share MM_DD
+    # a thinned copy (`NAME#thin`) goes with its photo; kubiesa: the four photos of one page
+    # share MM_DD
+    name = name.split("#")[0]
     return name[:5] if name[:2].isdigit() and name[2] == "_" else name
 
 
 def weights(sets):
-    return np.concatenate([np.full(len(y), 1.0 / len(y)) for _, y, _ in sets]) * sum(len(y) for _, y, _ in sets)
+    """Each set weighs the same, and within a set printed and handwritten cells weigh the
+    same: the network carries no prior of how far along a puzzle is."""
+    out = []
+    for _, y, _ in sets:
+        w = np.where(y == 1, 0.5 / max(1, (y == 1).sum()), 0.5 / max(1, (y == 0).sum()))
+        out.append(w)
+    return np.concatenate(out) * sum(len(y) for _, y, _ in sets)
 
 
 def main():
@@ -89,11 +99,15 @@ def main():
         net = train(np.vstack([s[2] for s in tr]), np.concatenate([s[1] for s in tr]), weights(tr))
         for path, (names, y, x) in zip(a.tsv, te):
             right = (predict(net, x) > 0) == (y == 0)
-            photos = {}
-            for n, r in zip(names, right):
-                photos[n] = photos.get(n, True) and r
-            print(f"fold {k} {path}: cells {100 * right.mean():.2f} %, photos all right "
-                  f"{100 * np.mean(list(photos.values())):.1f} % of {len(photos)}")
+            for kind, sel in [("photos", np.array(["#" not in n for n in names])),
+                              ("thinned", np.array(["#" in n for n in names]))]:
+                if not sel.any():
+                    continue
+                photos = {}
+                for n, r in zip(names[sel], right[sel]):
+                    photos[n] = photos.get(n, True) and r
+                print(f"fold {k} {path} {kind}: cells {100 * right[sel].mean():.2f} %, all right "
+                      f"{100 * np.mean(list(photos.values())):.1f} % of {len(photos)}")
     net = train(np.vstack([s[2] for s in sets]), np.concatenate([s[1] for s in sets]), weights(sets))
     for path, (names, y, x) in zip(a.tsv, sets):
         right = (predict(net, x) > 0) == (y == 0)

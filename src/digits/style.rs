@@ -5,7 +5,8 @@
 //! grid's; handwriting varies. So the print of a photo is found first, as the largest set of
 //! digit cells that look alike ([`print_cluster`]: glyph height, ink darkness and colour,
 //! stroke, close to one another; seeded, where the photo allows, by cells whose ink has the
-//! grid lines' colour). Every digit cell is then described by how far it lies from the print
+//! grid lines' colour, and weighing most where glyphs of one digit repeat exactly, as a
+//! font's do). Every digit cell is then described by how far it lies from the print
 //! of its neighbourhood (the nearest cells of that set), in units of the print's own spread
 //! in the photo ([`cell_features`]), and a small fixed network ([`style_weights`], fitted by
 //! `models/train/fit_style.py` on training photos only) turns that into a probability of
@@ -21,7 +22,7 @@ use crate::sudoku::solver::count_values;
 use crate::vision::ink::{CellInk, GridInk, LineInk, luma};
 
 /// Number of inputs per cell of the network (see [`cell_features`]).
-pub const FEATURES: usize = 11;
+pub const FEATURES: usize = 13;
 
 /// How near two cells' measurements must be to count as the same print (glyph height in
 /// cell units, darkness as ink/paper luma, colour as contrast-relative chroma, stroke width
@@ -129,12 +130,44 @@ fn median(mut v: Vec<f32>) -> f32 {
     v[v.len() / 2]
 }
 
-/// The print of a photo: the indices (into `cells`) of the largest set of cells that measure
-/// alike around one of them (see the module doc). `seeds` marks the cells that may be the
-/// centre.
-fn print_cluster(cells: &[Measures], seeds: &[bool]) -> Vec<usize> {
+/// Normalized cross-correlation of two glyph shapes (0 when either is flat).
+fn correlation(a: &[f32], b: &[f32]) -> f32 {
+    let n = a.len().min(b.len()).max(1) as f32;
+    let (ma, mb) = (a.iter().sum::<f32>() / n, b.iter().sum::<f32>() / n);
+    let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
+    for (x, y) in a.iter().zip(b) {
+        ab += (x - ma) * (y - mb);
+        aa += (x - ma) * (x - ma);
+        bb += (y - mb) * (y - mb);
+    }
+    if aa <= 1e-6 || bb <= 1e-6 {
+        0.0
+    } else {
+        ab / (aa * bb).sqrt()
+    }
+}
+
+/// For each cell, how alike its glyph is to the most alike other cell read as the same digit
+/// (normalized cross-correlation of the shapes; `None` without another such cell): a font
+/// repeats itself, a hand less so.
+fn likeness(shapes: &[&CellInk], digits: &[u8]) -> Vec<Option<f32>> {
+    (0..shapes.len())
+        .map(|c| {
+            (0..shapes.len())
+                .filter(|&o| o != c && digits[o] == digits[c])
+                .map(|o| correlation(&shapes[c].shape, &shapes[o].shape))
+                .max_by(f32::total_cmp)
+        })
+        .collect()
+}
+
+/// The print of a photo: the indices (into `cells`) of the set of cells that measure alike
+/// around one of them (see the module doc) and weighs most, a cell weighing more the more
+/// its glyph repeats (`likeness`). `seeds` marks the cells that may be the centre.
+fn print_cluster(cells: &[Measures], likeness: &[Option<f32>], seeds: &[bool]) -> Vec<usize> {
     let near = SAME_PRINT.to_array();
     let mut best: Vec<usize> = Vec::new();
+    let mut best_weight = 0.0f32;
     let mut best_spread = f32::INFINITY;
     for (c, centre) in cells.iter().enumerate() {
         if !seeds[c] {
@@ -150,7 +183,12 @@ fn print_cluster(cells: &[Measures], seeds: &[bool]) -> Vec<usize> {
         let heights: Vec<f32> = members.iter().map(|&j| cells[j].height).collect();
         let mean = heights.iter().sum::<f32>() / heights.len().max(1) as f32;
         let spread = heights.iter().map(|h| (h - mean).powi(2)).sum::<f32>();
-        if members.len() > best.len() || (members.len() == best.len() && spread < best_spread) {
+        let weight: f32 = members
+            .iter()
+            .map(|&j| 0.5 + likeness[j].unwrap_or(0.0).max(0.0))
+            .sum();
+        if weight > best_weight || (weight == best_weight && spread < best_spread) {
+            best_weight = weight;
             best_spread = spread;
             best = members;
         }
@@ -162,7 +200,8 @@ fn print_cluster(cells: &[Measures], seeds: &[bool]) -> Vec<usize> {
 /// (`None` elsewhere, and for every cell when the lines could not be measured): per measure
 /// the signed `ln(1 + |z|)` of its distance from the print of the cell's neighbourhood in
 /// units of the print's spread in the photo, then the ink's chroma and darkness against the
-/// grid lines' and `ln(1 − confidence)` of the digit reading.
+/// grid lines' and `ln(1 − confidence)` of the digit reading, then how alike the glyph is to
+/// the most alike other glyph of the same digit (0 without one) and whether there is one.
 pub fn cell_features(ink: &GridInk, readings: &[CellReading]) -> Vec<Option<[f32; FEATURES]>> {
     let mut out = vec![None; ink.cells.len()];
     let Some(lines) = &ink.lines else {
@@ -173,10 +212,10 @@ pub fn cell_features(ink: &GridInk, readings: &[CellReading]) -> Vec<Option<[f32
     let index: Vec<usize> = (0..ink.cells.len().min(readings.len()))
         .filter(|&i| readings[i].class.digit().is_some() && ink.cells[i].is_some())
         .collect();
-    let cells: Vec<Measures> = index
-        .iter()
-        .filter_map(|&i| ink.cells[i].as_ref().map(measures))
-        .collect();
+    let glyphs: Vec<&CellInk> = index.iter().filter_map(|&i| ink.cells[i].as_ref()).collect();
+    let cells: Vec<Measures> = glyphs.iter().map(|g| measures(g)).collect();
+    let digits: Vec<u8> = index.iter().map(|&i| readings[i].class.value()).collect();
+    let alike = likeness(&glyphs, &digits);
     let line_coloured: Vec<bool> = cells
         .iter()
         .map(|m| {
@@ -189,7 +228,7 @@ pub fn cell_features(ink: &GridInk, readings: &[CellReading]) -> Vec<Option<[f32
     } else {
         vec![true; cells.len()]
     };
-    let print = print_cluster(&cells, &seeds);
+    let print = print_cluster(&cells, &alike, &seeds);
     if print.is_empty() {
         return out;
     }
@@ -229,6 +268,8 @@ pub fn cell_features(ink: &GridInk, readings: &[CellReading]) -> Vec<Option<[f32
         f[8] = m.green - line_green;
         f[9] = m.darkness - line_dark;
         f[10] = (1.0001 - readings[i].confidence).max(1e-6).ln();
+        f[11] = alike[c].unwrap_or(0.0);
+        f[12] = if alike[c].is_some() { 1.0 } else { 0.0 };
         out[i] = Some(f);
     }
     out
@@ -236,17 +277,16 @@ pub fn cell_features(ink: &GridInk, readings: &[CellReading]) -> Vec<Option<[f32
 
 /// The network's logit of handwriting for one cell's features (positive: handwritten).
 pub fn handwriting_logit(features: &[f32; FEATURES]) -> f32 {
-    debug_assert_eq!(INPUTS, FEATURES);
     let mut out = B2;
     for h in 0..HIDDEN {
-        let mut s = B1[h];
-        for (k, f) in features.iter().enumerate() {
-            s += W1[h][k] * f;
-        }
+        let s: f32 = B1[h] + W1[h].iter().zip(features).map(|(w, f)| w * f).sum::<f32>();
         out += W2[h] * s.tanh();
     }
     out
 }
+
+// The fitted weights must be for these features (re-run fit_style.py after changing them).
+const _: () = assert!(INPUTS == FEATURES);
 
 fn logistic(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
@@ -359,6 +399,7 @@ mod tests {
             bbox: [0.35, top, 0.65, top + height],
             ink_share: 0.1,
             stroke,
+            shape: [0.0; crate::vision::ink::SHAPE_COLS * crate::vision::ink::SHAPE_ROWS],
         }
     }
 

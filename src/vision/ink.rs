@@ -19,6 +19,11 @@ pub const PATCH_SAMPLES: usize = 64;
 /// Share of the cell side left out at each border of the patch (grid lines).
 const INSET: f32 = 0.07;
 
+/// Columns and rows of a glyph's shape ([`CellInk::shape`]), resampled over its box.
+pub const SHAPE_COLS: usize = 12;
+/// Rows of a glyph's shape.
+pub const SHAPE_ROWS: usize = 16;
+
 /// A colour as floating-point RGB (0–255 per channel).
 pub type Rgb = [f32; 3];
 
@@ -40,6 +45,10 @@ pub struct CellInk {
     pub ink_share: f32,
     /// Mean stroke width (twice the area over the perimeter), in cell units.
     pub stroke: f32,
+    /// The glyph's shape: ink weight (0 paper … 1 ink) on a [`SHAPE_COLS`]×[`SHAPE_ROWS`]
+    /// raster stretched over its box, row-major (two prints of one digit in one font look
+    /// alike here; two handwritten ones less so).
+    pub shape: [f32; SHAPE_COLS * SHAPE_ROWS],
 }
 
 /// The ink of the grid lines of a photo.
@@ -239,6 +248,22 @@ fn measure_patch(patch: &[Rgb]) -> Option<CellInk> {
     ink_lumas.sort_by(f32::total_cmp);
     let core_below = ink_lumas[ink_lumas.len() / 2];
     let ink = mean((0..n * n).filter(|&i| glyph[i] && lumas[i] <= core_below).map(|i| patch[i]));
+    let weight = |i: usize| ((paper_luma - lumas[i]) / contrast).clamp(0.0, 1.0);
+    let shape = std::array::from_fn(|k| {
+        let (sx, sy) = (k % SHAPE_COLS, k / SHAPE_COLS);
+        // The mean ink weight of the patch samples that fall in this raster cell.
+        let x0 = l + (r - l) * sx / SHAPE_COLS;
+        let x1 = (l + (r - l) * (sx + 1) / SHAPE_COLS).max(x0 + 1);
+        let y0 = t + (b - t) * sy / SHAPE_ROWS;
+        let y1 = (t + (b - t) * (sy + 1) / SHAPE_ROWS).max(y0 + 1);
+        let mut sum = 0.0;
+        for y in y0..y1.min(n) {
+            for x in x0..x1.min(n) {
+                sum += weight(y * n + x);
+            }
+        }
+        sum / ((y1 - y0) * (x1 - x0)) as f32
+    });
     let scale = 1.0 - 2.0 * INSET;
     let to_cell = |s: usize| INSET + scale * s as f32 / n as f32;
     Some(CellInk {
@@ -247,6 +272,7 @@ fn measure_patch(patch: &[Rgb]) -> Option<CellInk> {
         bbox: [to_cell(l), to_cell(t), to_cell(r), to_cell(b)],
         ink_share: area as f32 / (n * n) as f32,
         stroke: scale * 2.0 * area as f32 / perimeter.max(1) as f32 / n as f32,
+        shape,
     })
 }
 
