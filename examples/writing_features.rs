@@ -50,7 +50,13 @@ fn main() -> anyhow::Result<()> {
         dump(&photo.name, &measured, &scan.readings, &labels, &mask);
         if std::env::var_os("THIN").is_some() {
             let thin = thinned(&photo.name, &scan.readings, &mask);
-            dump(&format!("{}#thin", photo.name), &measured, &thin, &labels, &mask);
+            dump(
+                &format!("{}#thin", photo.name),
+                &measured,
+                &thin,
+                &labels,
+                &mask,
+            );
         }
     }
     Ok(())
@@ -59,9 +65,9 @@ fn main() -> anyhow::Result<()> {
 /// The readings with all but 17–24 of the printed digit cells read as empty (seeded by the
 /// photo's name).
 fn thinned(name: &str, readings: &[CellReading], mask: &[bool; 81]) -> Vec<CellReading> {
-    let mut state = name
-        .bytes()
-        .fold(0x9E37_79B9_7F4A_7C15u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3));
+    let mut state = name.bytes().fold(0x9E37_79B9_7F4A_7C15u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3)
+    });
     let mut next = move || {
         state = state
             .wrapping_mul(6_364_136_223_846_793_005)
@@ -97,7 +103,12 @@ fn dump(
             continue;
         }
         let f = features[i]
-            .map(|f| f.iter().map(|x| format!("{x:.5}")).collect::<Vec<_>>().join("\t"))
+            .map(|f| {
+                f.iter()
+                    .map(|x| format!("{x:.5}"))
+                    .collect::<Vec<_>>()
+                    .join("\t")
+            })
             .unwrap_or_default();
         println!(
             "{name}\t{i}\t{}\t{}\t{}\t{f}",

@@ -457,7 +457,15 @@ pub fn evaluate_with_progress(
         let digits = match (scanner.as_deref_mut(), labels) {
             (Some(s), Some(l)) => {
                 let mask = ds.givens(photo).ok().flatten();
-                Some(read_digits(s, &image, &gray, detection.as_ref().ok(), l, mask, ms))
+                Some(read_digits(
+                    s,
+                    &image,
+                    &gray,
+                    detection.as_ref().ok(),
+                    l,
+                    mask,
+                    ms,
+                ))
             }
             _ => None,
         };

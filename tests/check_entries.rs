@@ -158,15 +158,26 @@ fn check_with_the_bundled_model_gives_the_masks_verdict() {
     let mut right = Vec::new();
     for photo in &photos {
         let labels = set.labels(photo).unwrap().expect("labelled");
-        let mask = set.givens(photo).unwrap().expect("every kubiesa puzzle has a mask");
+        let mask = set
+            .givens(photo)
+            .unwrap()
+            .expect("every kubiesa puzzle has a mask");
         let scan = scanner
             .scan(&vision::load_image(&photo.image_path).unwrap())
             .unwrap_or_else(|e| panic!("{}: {e}", photo.name));
         let w = scan.written();
-        assert!(w.kinds_known, "{}: print not told from handwriting", photo.name);
+        assert!(
+            w.kinds_known,
+            "{}: print not told from handwriting",
+            photo.name
+        );
         assert!(scan.check().is_ok(), "{}", photo.name);
         let truth = true_verdict(&labels, &mask);
-        assert!(truth.is_some(), "{}: the mask is not a proper puzzle", photo.name);
+        assert!(
+            truth.is_some(),
+            "{}: the mask is not a proper puzzle",
+            photo.name
+        );
         if verdict_of(&w.givens, &w.entries, &scan.uncertain_mask()) == truth {
             right.push(photo.name.clone());
         }
@@ -179,7 +190,10 @@ fn check_with_the_bundled_model_gives_the_masks_verdict() {
         .unwrap();
     assert!(matches!(out.status.code(), Some(0 | 1)), "{out:?}");
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(json["givens"].as_str().is_some_and(|g| g.len() == 81), "{json}");
+    assert!(
+        json["givens"].as_str().is_some_and(|g| g.len() == 81),
+        "{json}"
+    );
 }
 
 /// `scan --json` with a model that has the handwriting output (the fixture's tiny random

@@ -11,9 +11,11 @@ in one uniform size and colour, so there the pasted digits, not the print, are t
 look-alike set, against the premise of `digits::style` (its figure is reported instead).
 
     B=target/release/examples/writing_features; S=../shared/datasets; G=models/train/givens
+    export THIN=1
     $B $S/kubiesa-train $G > /tmp/f-kub.tsv
     $B $S/rozet-handwritten $G/rozet-handwritten models/train/holdout/rozet-handwritten.txt > /tmp/f-rozet.tsv
     python models/train/fit_style.py /tmp/f-kub.tsv /tmp/f-rozet.tsv --out src/digits/style_weights.rs
+    cargo fmt --all
 
 Each set weighs the same in the loss, and within a set printed and handwritten cells weigh
 the same. With THIN=1 the dump also holds each photo with most givens taken away (`NAME#thin`,

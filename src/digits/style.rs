@@ -3,12 +3,12 @@
 //!
 //! A puzzle's printed givens share one font, one glyph height, one stroke and one ink — the
 //! grid's; handwriting varies. So the print of a photo is found first, as the largest set of
-//! digit cells that look alike ([`print_cluster`]: glyph height, ink darkness and colour,
+//! digit cells that look alike (`print_cluster`: glyph height, ink darkness and colour,
 //! stroke, close to one another; seeded, where the photo allows, by cells whose ink has the
 //! grid lines' colour, and weighing most where glyphs of one digit repeat exactly, as a
 //! font's do). Every digit cell is then described by how far it lies from the print
 //! of its neighbourhood (the nearest cells of that set), in units of the print's own spread
-//! in the photo ([`cell_features`]), and a small fixed network ([`style_weights`], fitted by
+//! in the photo ([`cell_features`]), and a small fixed network (`style_weights.rs`, fitted by
 //! `models/train/fit_style.py` on training photos only) turns that into a probability of
 //! handwriting. Finally the puzzle itself is consulted ([`settle_by_puzzle`]): printed
 //! givens alone have exactly one solution, so when the split's givens do not, the least
@@ -16,7 +16,7 @@
 //! measurements and readings; it does not sample images (see `vision::ink`).
 
 use super::CellReading;
-use super::style_weights::{HIDDEN, INPUTS, W1, B1, W2, B2};
+use super::style_weights::{B1, B2, HIDDEN, INPUTS, W1, W2};
 use crate::sudoku::Grid;
 use crate::sudoku::solver::count_values;
 use crate::vision::ink::{CellInk, GridInk, LineInk, luma};
@@ -212,7 +212,10 @@ pub fn cell_features(ink: &GridInk, readings: &[CellReading]) -> Vec<Option<[f32
     let index: Vec<usize> = (0..ink.cells.len().min(readings.len()))
         .filter(|&i| readings[i].class.digit().is_some() && ink.cells[i].is_some())
         .collect();
-    let glyphs: Vec<&CellInk> = index.iter().filter_map(|&i| ink.cells[i].as_ref()).collect();
+    let glyphs: Vec<&CellInk> = index
+        .iter()
+        .filter_map(|&i| ink.cells[i].as_ref())
+        .collect();
     let cells: Vec<Measures> = glyphs.iter().map(|g| measures(g)).collect();
     let digits: Vec<u8> = index.iter().map(|&i| readings[i].class.value()).collect();
     let alike = likeness(&glyphs, &digits);
@@ -304,7 +307,11 @@ pub fn handwriting_logits(ink: &GridInk, readings: &[CellReading]) -> Vec<Option
         .enumerate()
         .map(|(i, r)| {
             r.class.digit()?;
-            let f = features.get(i).copied().flatten().unwrap_or([0.0; FEATURES]);
+            let f = features
+                .get(i)
+                .copied()
+                .flatten()
+                .unwrap_or([0.0; FEATURES]);
             Some(handwriting_logit(&f))
         })
         .collect()
@@ -317,8 +324,8 @@ fn is_proper(givens: &[u8; 81]) -> bool {
 
 /// The split of `values` (digits 1–9, 0 empty) into givens by the `logits` of handwriting
 /// (`None`: not a digit), settled by the puzzle: when the givens called (logit ≤ 0) are not a
-/// proper puzzle, the smallest set of at most [`MAX_FLIPS`] of the least sure calls (|logit|
-/// below [`FLIP_BELOW_LOGIT`]) whose flip makes them one is flipped, least total |logit|
+/// proper puzzle, the smallest set of at most `MAX_FLIPS` (2) of the least sure calls (|logit|
+/// below `FLIP_BELOW_LOGIT` (4)) whose flip makes them one is flipped, least total |logit|
 /// first. Returns the logits with the flipped ones negated; unchanged when the givens are
 /// proper already or no small flip makes them so (a puzzle that is not a published one).
 pub fn settle_by_puzzle(values: &[u8; 81], logits: &[Option<f32>]) -> Vec<Option<f32>> {
@@ -370,8 +377,7 @@ pub fn fill_handwriting(readings: &mut [CellReading], ink: &GridInk) {
     if readings.iter().any(|r| r.handwritten.is_some()) {
         return;
     }
-    let values: [u8; 81] =
-        std::array::from_fn(|i| readings.get(i).map_or(0, |r| r.class.value()));
+    let values: [u8; 81] = std::array::from_fn(|i| readings.get(i).map_or(0, |r| r.class.value()));
     let logits = settle_by_puzzle(&values, &handwriting_logits(ink, readings));
     for (r, l) in readings.iter_mut().zip(logits) {
         if let Some(l) = l {
@@ -411,15 +417,19 @@ mod tests {
         let puzzle =
             "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
         let givens = crate::sudoku::parse_values(puzzle).unwrap();
-        let solution = crate::sudoku::solver::solve_values(&givens, 1).first.unwrap();
+        let solution = crate::sudoku::solver::solve_values(&givens, 1)
+            .first
+            .unwrap();
         for entries_wanted in [10usize, 45] {
             let mut cells = vec![None; 81];
             let mut readings: Vec<CellReading> = (0..81)
-                .map(|_| CellReading::from_probabilities({
-                    let mut p = [0.0; NUM_CLASSES];
-                    p[0] = 1.0;
-                    p
-                }))
+                .map(|_| {
+                    CellReading::from_probabilities({
+                        let mut p = [0.0; NUM_CLASSES];
+                        p[0] = 1.0;
+                        p
+                    })
+                })
                 .collect();
             let mut entries = Vec::new();
             for i in 0..81 {
@@ -452,7 +462,11 @@ mod tests {
                 } else {
                     None
                 };
-                assert_eq!(readings[i].writing(), want, "cell {i}, {entries_wanted} entries");
+                assert_eq!(
+                    readings[i].writing(),
+                    want,
+                    "cell {i}, {entries_wanted} entries"
+                );
             }
         }
     }
@@ -479,13 +493,11 @@ mod tests {
         // Givens with several solutions take back an unsure entry that makes them unique.
         let mut fewer = values;
         let mut logits = sure.clone();
-        let removed = (0..81)
-            .filter(|&i| values[i] != 0)
-            .find(|&i| {
-                let mut g = values;
-                g[i] = 0;
-                count_values(&g, 2) > 1
-            });
+        let removed = (0..81).filter(|&i| values[i] != 0).find(|&i| {
+            let mut g = values;
+            g[i] = 0;
+            count_values(&g, 2) > 1
+        });
         let r = removed.expect("a clue whose removal leaves several solutions");
         fewer[r] = values[r];
         logits[r] = Some(2.0);

@@ -129,7 +129,12 @@ fn sample_rgb(image: &RgbImage, p: Point) -> Option<Rgb> {
     let fx = p.x - x0 as f32;
     let fy = p.y - y0 as f32;
     let at = |x: u32, y: u32| image.get_pixel(x, y).0.map(f32::from);
-    let (a, b, c, d) = (at(x0, y0), at(x0 + 1, y0), at(x0, y0 + 1), at(x0 + 1, y0 + 1));
+    let (a, b, c, d) = (
+        at(x0, y0),
+        at(x0 + 1, y0),
+        at(x0, y0 + 1),
+        at(x0 + 1, y0 + 1),
+    );
     Some(std::array::from_fn(|k| {
         (a[k] * (1.0 - fx) + b[k] * fx) * (1.0 - fy) + (c[k] * (1.0 - fx) + d[k] * fx) * fy
     }))
@@ -163,17 +168,17 @@ fn median(mut colours: Vec<Rgb>) -> Option<Rgb> {
 }
 
 /// The grid lines' ink and the paper: across each inner line segment between neighbouring
-/// intersections, at a few places along it, the darkest (by luma) of a short perpendicular
-/// run of samples is the line's ink and the lightest the paper.
+/// intersections (the outer border too), at a few places along it, the darkest (by luma) of a
+/// short perpendicular run of samples is the line's ink and the lightest the paper.
 fn line_samples(image: &RgbImage, lattice: &Lattice) -> Option<(Rgb, Rgb)> {
     let p = &lattice.points_in_image;
     let reach = lattice.mean_side() / 9.0 * 0.12;
     let mut inks = Vec::new();
     let mut papers = Vec::new();
     let mut segments = Vec::new();
-    for a in 0..10 {
+    for (a, row) in p.iter().enumerate() {
         for b in 0..9 {
-            segments.push((p[a][b], p[a][b + 1]));
+            segments.push((row[b], row[b + 1]));
             segments.push((p[b][a], p[b + 1][a]));
         }
     }
@@ -188,8 +193,14 @@ fn line_samples(image: &RgbImage, lattice: &Lattice) -> Option<(Rgb, Rgb)> {
             if run.len() < 9 {
                 continue;
             }
-            let darkest = run.iter().copied().min_by(|a, b| luma(*a).total_cmp(&luma(*b)));
-            let lightest = run.iter().copied().max_by(|a, b| luma(*a).total_cmp(&luma(*b)));
+            let darkest = run
+                .iter()
+                .copied()
+                .min_by(|a, b| luma(*a).total_cmp(&luma(*b)));
+            let lightest = run
+                .iter()
+                .copied()
+                .max_by(|a, b| luma(*a).total_cmp(&luma(*b)));
             if let (Some(d), Some(l)) = (darkest, lightest) {
                 inks.push(d);
                 papers.push(l);
@@ -247,7 +258,11 @@ fn measure_patch(patch: &[Rgb]) -> Option<CellInk> {
     let mut ink_lumas: Vec<f32> = (0..n * n).filter(|&i| glyph[i]).map(|i| lumas[i]).collect();
     ink_lumas.sort_by(f32::total_cmp);
     let core_below = ink_lumas[ink_lumas.len() / 2];
-    let ink = mean((0..n * n).filter(|&i| glyph[i] && lumas[i] <= core_below).map(|i| patch[i]));
+    let ink = mean(
+        (0..n * n)
+            .filter(|&i| glyph[i] && lumas[i] <= core_below)
+            .map(|i| patch[i]),
+    );
     let weight = |i: usize| ((paper_luma - lumas[i]) / contrast).clamp(0.0, 1.0);
     let shape = std::array::from_fn(|k| {
         let (sx, sy) = (k % SHAPE_COLS, k / SHAPE_COLS);
@@ -385,7 +400,10 @@ mod tests {
         });
         let ink = measure_grid(&img, &lattice);
         let lines = ink.lines.unwrap();
-        assert!(luma(lines.ink) < 40.0 && luma(lines.paper) > 200.0, "{lines:?}");
+        assert!(
+            luma(lines.ink) < 40.0 && luma(lines.paper) > 200.0,
+            "{lines:?}"
+        );
         let black = ink.cells[0].unwrap();
         let blue = ink.cells[1].unwrap();
         assert!(ink.cells[2].is_none());
