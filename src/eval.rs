@@ -362,9 +362,7 @@ fn read_digits(
     let Ok(mut scan) = scanner.scan_detection(gray, d.clone()) else {
         return missed;
     };
-    if scan.needs_writing() {
-        scan.tell_writing(&image.to_rgb8());
-    }
+    scan.tell_writing_in(image);
     let pipeline_ms = detect_ms + start.elapsed().as_secs_f64() * 1000.0;
     let truth = truth_values(labels);
     let wrong = (0..81)

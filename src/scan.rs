@@ -184,6 +184,19 @@ impl Scan {
         crate::digits::style::fill_handwriting(&mut self.readings, &ink);
     }
 
+    /// [`Scan::tell_writing`] on a decoded photo (no copy when it is already RGB), only when
+    /// some digit reading lacks its call.
+    pub fn tell_writing_in(&mut self, photo: &DynamicImage) {
+        if !self.needs_writing() {
+            return;
+        }
+        let rgb = match photo.as_rgb8() {
+            Some(rgb) => Cow::Borrowed(rgb),
+            None => Cow::Owned(photo.to_rgb8()),
+        };
+        self.tell_writing(&rgb);
+    }
+
     /// Whether some digit reading lacks its printed/handwritten call.
     pub fn needs_writing(&self) -> bool {
         self.readings
@@ -261,13 +274,7 @@ impl Scanner {
     /// does not ([`Scan::tell_writing`]).
     pub fn scan(&mut self, image: &DynamicImage) -> Result<Scan, ScanError> {
         let mut scan = self.scan_gray(&crate::vision::to_gray(image))?;
-        if scan.needs_writing() {
-            let rgb = match image.as_rgb8() {
-                Some(rgb) => Cow::Borrowed(rgb),
-                None => Cow::Owned(image.to_rgb8()),
-            };
-            scan.tell_writing(&rgb);
-        }
+        scan.tell_writing_in(image);
         Ok(scan)
     }
 

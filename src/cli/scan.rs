@@ -103,9 +103,7 @@ fn scan(args: &ScanArgs) -> anyhow::Result<(String, ExitCode)> {
     };
     // Digit reading, validation, repair suggestion and solution (library `scan`).
     let mut scan = Scanner::new(classifier).scan_detection(&gray, detection)?;
-    if scan.needs_writing() {
-        scan.tell_writing(&image.to_rgb8());
-    }
+    scan.tell_writing_in(&image);
     if args.json {
         report.push_str(&format!("{}\n", report_json(&scan)));
     } else {
