@@ -46,7 +46,7 @@ fn main() -> anyhow::Result<()> {
         let Ok(scan) = scanner.scan_detection(&gray, detection) else {
             continue;
         };
-        let measured = ink::measure_grid(&image.to_rgb8(), &scan.detection.lattice());
+        let measured = ink::measure_grid(&image.to_rgb8(), &scan.detection.lattice(), |_| true);
         dump(&photo.name, &measured, &scan.readings, &labels, &mask);
         if std::env::var_os("THIN").is_some() {
             let thin = thinned(&photo.name, &scan.readings, &mask);

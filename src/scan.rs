@@ -180,7 +180,14 @@ impl Scan {
         if !self.needs_writing() {
             return;
         }
-        let ink = crate::vision::ink::measure_grid(photo, &self.detection.lattice());
+        let digits: Vec<bool> = self
+            .readings
+            .iter()
+            .map(|r| r.class.digit().is_some())
+            .collect();
+        let ink = crate::vision::ink::measure_grid(photo, &self.detection.lattice(), |i| {
+            digits.get(i).copied().unwrap_or(false)
+        });
         crate::digits::style::fill_handwriting(&mut self.readings, &ink);
     }
 
