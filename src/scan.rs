@@ -197,10 +197,7 @@ impl Scan {
         if !self.needs_writing() {
             return;
         }
-        let rgb = match photo.as_rgb8() {
-            Some(rgb) => Cow::Borrowed(rgb),
-            None => Cow::Owned(photo.to_rgb8()),
-        };
+        let rgb = crate::vision::colour_of(photo).unwrap_or_else(|| Cow::Owned(photo.to_rgb8()));
         self.tell_writing(&rgb);
     }
 
@@ -277,18 +274,39 @@ impl Scanner {
         &mut self.classifier
     }
 
-    /// Scans a photo, telling printed givens from handwriting by its ink where the model
-    /// does not ([`Scan::tell_writing`]).
+    /// Scans a photo (its colour, where it has some, helps find a screenshot's grid), telling
+    /// printed givens from handwriting by its ink where the model does not
+    /// ([`Scan::tell_writing`]).
     pub fn scan(&mut self, image: &DynamicImage) -> Result<Scan, ScanError> {
-        let mut scan = self.scan_gray(&crate::vision::to_gray(image))?;
-        scan.tell_writing_in(image);
+        let gray = crate::vision::to_gray(image);
+        let colour = crate::vision::colour_of(image);
+        let mut scan = self.scan_with_colour(&gray, colour.as_deref())?;
+        match colour.as_deref() {
+            Some(rgb) => scan.tell_writing(rgb),
+            None => scan.tell_writing_in(image),
+        }
         Ok(scan)
+    }
+
+    /// Scans a grey photo whose colour (`colour`, the same picture) may be at hand:
+    /// detection, then [`Scanner::scan_detection`] on the gray.
+    pub fn scan_with_colour(
+        &mut self,
+        gray: &GrayImage,
+        colour: Option<&RgbImage>,
+    ) -> Result<Scan, ScanError> {
+        let detection = crate::vision::detect_with_colour(
+            gray,
+            colour,
+            &crate::vision::DetectOptions::default(),
+            None,
+        )?;
+        self.scan_detection(gray, detection)
     }
 
     /// Scans a grey photo: detection, then [`Scanner::scan_detection`].
     pub fn scan_gray(&mut self, gray: &GrayImage) -> Result<Scan, ScanError> {
-        let detection = crate::vision::detect_gray(gray)?;
-        self.scan_detection(gray, detection)
+        self.scan_with_colour(gray, None)
     }
 
     /// Reads the cells of an already located grid in the orientation that reads best (see

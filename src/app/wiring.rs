@@ -57,7 +57,7 @@ impl PhotoScanner for BundledPhotoScanner {
         let Some(scanner) = guard.as_mut() else {
             return Err(LoadFailure::Reader("the digit model is unavailable".into()));
         };
-        let mut scan = scanner.scan_gray(&gray)?;
+        let mut scan = scanner.scan_with_colour(&gray, Some(image))?;
         drop(guard);
         scan.tell_writing(image);
         let written = scan.written();
