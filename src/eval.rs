@@ -277,6 +277,10 @@ pub struct EvalSummary {
     /// count as wrong).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub given_accuracy: Option<f64>,
+    /// The same share over the digit cells read as digits only (a digit read as empty is
+    /// the reader's miss, not a printed/handwritten call).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub given_accuracy_read: Option<f64>,
     /// Share of those photos whose printed givens are all read and called printed, and
     /// nothing else is called a printed digit.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -617,6 +621,10 @@ fn summarize_digits(summary: &mut EvalSummary, results: &[ImageResult]) {
         summary.givens_photos = Some(givens.len());
         summary.given_cells = Some(cells);
         summary.given_accuracy = Some(ratio(right, cells));
+        summary.given_accuracy_read = Some(ratio(
+            givens.iter().map(|g| g.read_kind_correct).sum(),
+            givens.iter().map(|g| g.read_digit_cells).sum(),
+        ));
         summary.givens_exact = Some(ratio(exact, givens.len()));
         summary.givens_exact_count = Some(exact);
     }

@@ -190,8 +190,9 @@ fn summary_text(s: &EvalSummary) -> String {
     if let (Some(photos), Some(cells)) = (s.givens_photos, s.given_cells) {
         out.push_str(&format!(
             "printed vs handwritten on {photos} photos with givens masks: {} of {cells} digit \
-             cells called right, givens exact {}/{photos} ({})\n",
+             cells called right ({} of those read as digits), givens exact {}/{photos} ({})\n",
             pct(s.given_accuracy),
+            pct(s.given_accuracy_read),
             s.givens_exact_count.unwrap_or(0),
             pct(s.givens_exact)
         ));
