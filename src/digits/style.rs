@@ -503,4 +503,59 @@ mod tests {
         logits[r] = Some(2.0);
         assert_eq!(settle_by_puzzle(&fewer, &logits)[r], Some(-2.0));
     }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+        use proptest::test_runner::{Config, RngSeed};
+
+        proptest! {
+            #![proptest_config(Config {
+                cases: 64,
+                rng_seed: RngSeed::Fixed(20_261_125),
+                failure_persistence: None,
+                ..Config::default()
+            })]
+
+            /// Whatever the calls, settling flips only unsure calls, at most two, keeps every
+            /// cell's kind of entry (digit or not), and what it returns is proper whenever it
+            /// flipped something.
+            #[test]
+            fn settling_flips_few_unsure_calls(
+                logits in proptest::collection::vec(-9.0f32..9.0, 81),
+                drop in proptest::collection::vec(0usize..81, 0..12),
+            ) {
+                let puzzle = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+                let givens = crate::sudoku::parse_values(puzzle).unwrap();
+                let solution = crate::sudoku::solver::solve_values(&givens, 1).first.unwrap();
+                // The solution with a few cells left empty: givens and entries alike.
+                let mut values = solution;
+                for &d in &drop {
+                    values[d] = 0;
+                }
+                let calls: Vec<Option<f32>> =
+                    (0..81).map(|i| (values[i] != 0).then_some(logits[i])).collect();
+                let settled = settle_by_puzzle(&values, &calls);
+                prop_assert_eq!(settled.len(), 81);
+                let mut flipped = 0;
+                for i in 0..81 {
+                    prop_assert_eq!(settled[i].is_some(), calls[i].is_some());
+                    if let (Some(a), Some(b)) = (calls[i], settled[i]) {
+                        if a != b {
+                            flipped += 1;
+                            prop_assert!(a.abs() < FLIP_BELOW_LOGIT && b == -a);
+                        }
+                    }
+                }
+                prop_assert!(flipped <= MAX_FLIPS);
+                if flipped > 0 {
+                    let g: [u8; 81] = std::array::from_fn(|i| match settled[i] {
+                        Some(l) if l <= 0.0 => values[i],
+                        _ => 0,
+                    });
+                    prop_assert!(is_proper(&g));
+                }
+            }
+        }
+    }
 }
