@@ -540,11 +540,11 @@ mod tests {
                 let mut flipped = 0;
                 for i in 0..81 {
                     prop_assert_eq!(settled[i].is_some(), calls[i].is_some());
-                    if let (Some(a), Some(b)) = (calls[i], settled[i]) {
-                        if a != b {
-                            flipped += 1;
-                            prop_assert!(a.abs() < FLIP_BELOW_LOGIT && b == -a);
-                        }
+                    if let (Some(a), Some(b)) = (calls[i], settled[i])
+                        && a != b
+                    {
+                        flipped += 1;
+                        prop_assert!(a.abs() < FLIP_BELOW_LOGIT && b == -a);
                     }
                 }
                 prop_assert!(flipped <= MAX_FLIPS);
