@@ -2,9 +2,9 @@
 //! grid was found, its corner error against `corners.csv` (largest corner distance in % of the
 //! true grid's mean side; only over photos with a corners row), milliseconds, and — with a
 //! scanner — how the cells read against the label file (misread cells, confidences) and, on
-//! photos with a printed-givens mask when the model tells print from handwriting, how the
-//! printed givens are told apart; over the set the summary figures and the confidence
-//! reliability table.
+//! photos with a printed-givens mask, how the printed givens are told from handwriting (the
+//! model's `kind` output, else the photo's ink, `digits::style`); over the set the summary
+//! figures and the confidence reliability table.
 //!
 //! Owns the metrics ([`corner_error_pct`], [`score_scan`], [`EvalSummary`]) used by
 //! `sudoku-lens eval` and the tests alike. It does not read the set's files (`dataset`) nor
@@ -137,13 +137,11 @@ pub struct DigitResult {
     /// Every read cell's confidence, correctness and flag (empty for a missed grid).
     #[serde(skip)]
     pub outcomes: Vec<CellOutcome>,
-    /// Printed/handwritten calls against the photo's givens mask (when it has one and the
-    /// model tells them apart).
+    /// Printed/handwritten calls against the photo's givens mask (when it has one).
     #[serde(skip)]
     pub givens: Option<GivensScore>,
     /// Whether `check` gives the photo's true verdict (the wrong entries by its labels and
-    /// givens mask) with the model's own printed/handwritten calls; absent without a mask or
-    /// without the model's handwriting output.
+    /// givens mask) with the scan's own printed/handwritten calls; absent without a mask.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub check_right: Option<bool>,
     /// … with the mask standing in for the printed/handwritten calls (what the checker and
@@ -269,8 +267,7 @@ pub struct EvalSummary {
     /// Share of misread cells flagged uncertain; null without misreads.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flagged_wrong_share: Option<Option<f64>>,
-    /// Photos with a givens mask scored for printed vs handwritten (absent without masks or
-    /// without the model's handwriting output).
+    /// Photos with a givens mask scored for printed vs handwritten (absent without masks).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub givens_photos: Option<usize>,
     /// Digit cells of those photos.
@@ -280,6 +277,10 @@ pub struct EvalSummary {
     /// count as wrong).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub given_accuracy: Option<f64>,
+    /// The same share over the digit cells read as digits only (a digit read as empty is
+    /// the reader's miss, not a printed/handwritten call).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub given_accuracy_read: Option<f64>,
     /// Share of those photos whose printed givens are all read and called printed, and
     /// nothing else is called a printed digit.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -291,7 +292,7 @@ pub struct EvalSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub check_photos: Option<usize>,
     /// Share of them where `check` names exactly the wrong entries (none when all are right)
-    /// with the model's printed/handwritten calls; absent without the handwriting output.
+    /// with the scan's own printed/handwritten calls.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub check_right: Option<f64>,
     /// The same share with the mask standing in for the printed/handwritten calls.
@@ -338,6 +339,7 @@ pub fn read_all_labels(ds: &Dataset) -> Result<Vec<Option<[u8; 81]>>, EvalError>
 /// when it has one and the model tells print from handwriting).
 fn read_digits(
     scanner: &mut Scanner,
+    image: &image::DynamicImage,
     gray: &image::GrayImage,
     detection: Option<&vision::GridDetection>,
     labels: &[u8; 81],
@@ -345,11 +347,9 @@ fn read_digits(
     detect_ms: f64,
 ) -> DigitResult {
     let digits = labels.iter().filter(|v| (1..=9).contains(*v)).count();
-    let any_mask = mask;
-    let mask = mask.filter(|_| scanner.classifier_mut().has_kind_output());
     let missed = DigitResult {
         check_right: mask.map(|_| false),
-        check_right_true_kinds: any_mask.map(|_| false),
+        check_right_true_kinds: mask.map(|_| false),
         score: ReadScore {
             cells: 81,
             digits,
@@ -363,9 +363,10 @@ fn read_digits(
         return missed;
     };
     let start = Instant::now();
-    let Ok(scan) = scanner.scan_detection(gray, d.clone()) else {
+    let Ok(mut scan) = scanner.scan_detection(gray, d.clone()) else {
         return missed;
     };
+    scan.tell_writing_in(image);
     let pipeline_ms = detect_ms + start.elapsed().as_secs_f64() * 1000.0;
     let truth = truth_values(labels);
     let wrong = (0..81)
@@ -399,7 +400,7 @@ fn read_digits(
                 && verdict_of(&w.givens, &w.entries, &scan.uncertain_mask())
                     .is_some_and(|v| Some(v) == true_verdict(labels, &m))
         }),
-        check_right_true_kinds: any_mask.map(|m| {
+        check_right_true_kinds: mask.map(|m| {
             let (g, e) = split_by_mask(&scan.values, &m);
             verdict_of(&g, &e, &scan.uncertain_mask())
                 .is_some_and(|v| Some(v) == true_verdict(labels, &m))
@@ -464,7 +465,15 @@ pub fn evaluate_with_progress(
         let digits = match (scanner.as_deref_mut(), labels) {
             (Some(s), Some(l)) => {
                 let mask = ds.givens(photo).ok().flatten();
-                Some(read_digits(s, &gray, detection.as_ref().ok(), l, mask, ms))
+                Some(read_digits(
+                    s,
+                    &image,
+                    &gray,
+                    detection.as_ref().ok(),
+                    l,
+                    mask,
+                    ms,
+                ))
             }
             _ => None,
         };
@@ -612,6 +621,10 @@ fn summarize_digits(summary: &mut EvalSummary, results: &[ImageResult]) {
         summary.givens_photos = Some(givens.len());
         summary.given_cells = Some(cells);
         summary.given_accuracy = Some(ratio(right, cells));
+        summary.given_accuracy_read = Some(ratio(
+            givens.iter().map(|g| g.read_kind_correct).sum(),
+            givens.iter().map(|g| g.read_digit_cells).sum(),
+        ));
         summary.givens_exact = Some(ratio(exact, givens.len()));
         summary.givens_exact_count = Some(exact);
     }

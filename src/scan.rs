@@ -11,6 +11,8 @@
 //! split by how they were written ([`Scan::written`]: printed givens, handwritten entries,
 //! pencil-mark cells) and the entries checked against the givens ([`Scan::check`]).
 
+use std::borrow::Cow;
+
 use image::{DynamicImage, GrayImage, RgbImage};
 
 use crate::digits::orientation::{Oriented, lattice_as_read, orient};
@@ -128,8 +130,9 @@ impl Scan {
     }
 
     /// The read digits split into printed givens and handwritten entries, and the
-    /// pencil-mark cells. Without a handwriting probability on every digit reading (a model
-    /// without the `kind` output) every digit counts as a given and `kinds_known` is false.
+    /// pencil-mark cells. Without a handwriting probability on every digit reading (neither
+    /// the model's `kind` output nor [`Scan::tell_writing`] gave one) every digit counts as a
+    /// given and `kinds_known` is false.
     pub fn written(&self) -> Written {
         let kinds_known = self.readings.iter().any(|r| r.handwritten.is_some())
             && self
@@ -156,7 +159,7 @@ impl Scan {
 
     /// Checks the handwritten entries against the printed givens (see
     /// `sudoku::check_entries_read`: an entry read uncertain that disagrees with the solution
-    /// is unsure, not wrong); refused when the model cannot tell them apart.
+    /// is unsure, not wrong); refused when they were not told apart.
     pub fn check(&self) -> Result<Check, CheckUnavailable> {
         let w = self.written();
         if !w.kinds_known {
@@ -167,6 +170,42 @@ impl Scan {
             &w.entries,
             &self.uncertain_mask(),
         ))
+    }
+
+    /// Tells the printed givens from the handwriting by the ink of the photo (see
+    /// `digits::style`: per photo, from glyph size, ink colour and stroke against the print's),
+    /// when the model did not (no `kind` output). `photo` is the colour image the detection's
+    /// lattice lies in. Leaves the readings alone when the ink cannot be measured.
+    pub fn tell_writing(&mut self, photo: &RgbImage) {
+        if !self.needs_writing() {
+            return;
+        }
+        let digits: Vec<bool> = self
+            .readings
+            .iter()
+            .map(|r| r.class.digit().is_some())
+            .collect();
+        let ink = crate::vision::ink::measure_grid(photo, &self.detection.lattice(), |i| {
+            digits.get(i).copied().unwrap_or(false)
+        });
+        crate::digits::style::fill_handwriting(&mut self.readings, &ink);
+    }
+
+    /// [`Scan::tell_writing`] on a decoded photo (no copy when it is already RGB), only when
+    /// some digit reading lacks its call.
+    pub fn tell_writing_in(&mut self, photo: &DynamicImage) {
+        if !self.needs_writing() {
+            return;
+        }
+        let rgb = crate::vision::colour_of(photo).unwrap_or_else(|| Cow::Owned(photo.to_rgb8()));
+        self.tell_writing(&rgb);
+    }
+
+    /// Whether some digit reading lacks its printed/handwritten call.
+    pub fn needs_writing(&self) -> bool {
+        self.readings
+            .iter()
+            .any(|r| r.class.digit().is_some() && r.handwritten.is_none())
     }
 
     /// Whether each cell's reading is uncertain, row-major.
@@ -196,18 +235,19 @@ pub struct Written {
     pub entries: [u8; 81],
     /// Cells read as holding pencil marks.
     pub pencil: [bool; 81],
-    /// Whether the model told print from handwriting (it has the `kind` output). When false,
-    /// `givens` holds every digit: entries cannot be told apart.
+    /// Whether print was told from handwriting (the model's `kind` output, or the ink by
+    /// [`Scan::tell_writing`]). When false, `givens` holds every digit.
     pub kinds_known: bool,
 }
 
 /// Why a scan's entries cannot be checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CheckUnavailable {
-    /// The digit model has no `kind` output.
+    /// Neither the digit model (no `kind` output) nor the photo's ink (a gray image, or grid
+    /// lines that could not be measured) told printed givens from handwriting.
     #[error(
-        "the digit model cannot tell printed givens from handwritten entries (it has no `kind` \
-         output), so entries cannot be checked"
+        "printed givens could not be told from handwritten entries (the digit model has no \
+         `kind` output and the photo's ink could not be measured), so entries cannot be checked"
     )]
     NoKindOutput,
 }
@@ -234,11 +274,18 @@ impl Scanner {
         &mut self.classifier
     }
 
-    /// Scans a photo (its colour, where it has some, helps find a screenshot's grid).
+    /// Scans a photo (its colour, where it has some, helps find a screenshot's grid), telling
+    /// printed givens from handwriting by its ink where the model does not
+    /// ([`Scan::tell_writing`]).
     pub fn scan(&mut self, image: &DynamicImage) -> Result<Scan, ScanError> {
         let gray = crate::vision::to_gray(image);
         let colour = crate::vision::colour_of(image);
-        self.scan_with_colour(&gray, colour.as_deref())
+        let mut scan = self.scan_with_colour(&gray, colour.as_deref())?;
+        match colour.as_deref() {
+            Some(rgb) => scan.tell_writing(rgb),
+            None => scan.tell_writing_in(image),
+        }
+        Ok(scan)
     }
 
     /// Scans a grey photo whose colour (`colour`, the same picture) may be at hand:

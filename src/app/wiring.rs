@@ -57,8 +57,9 @@ impl PhotoScanner for BundledPhotoScanner {
         let Some(scanner) = guard.as_mut() else {
             return Err(LoadFailure::Reader("the digit model is unavailable".into()));
         };
-        let scan = scanner.scan_with_colour(&gray, Some(image))?;
+        let mut scan = scanner.scan_with_colour(&gray, Some(image))?;
         drop(guard);
+        scan.tell_writing(image);
         let written = scan.written();
         // With handwritten entries the repair of all digits as givens does not apply: the
         // entries are checked against the printed digits instead.

@@ -190,8 +190,9 @@ fn summary_text(s: &EvalSummary) -> String {
     if let (Some(photos), Some(cells)) = (s.givens_photos, s.given_cells) {
         out.push_str(&format!(
             "printed vs handwritten on {photos} photos with givens masks: {} of {cells} digit \
-             cells called right, givens exact {}/{photos} ({})\n",
+             cells called right ({} of those read as digits), givens exact {}/{photos} ({})\n",
             pct(s.given_accuracy),
+            pct(s.given_accuracy_read),
             s.givens_exact_count.unwrap_or(0),
             pct(s.givens_exact)
         ));
@@ -199,13 +200,8 @@ fn summary_text(s: &EvalSummary) -> String {
     if let Some(photos) = s.check_photos {
         out.push_str(&format!(
             "check verdict right (the wrong entries named exactly) on {photos} photos: {} with \
-             the model's printed/handwritten calls{}, {} with the masks' calls\n",
+             the scan's printed/handwritten calls, {} with the masks' calls\n",
             pct(s.check_right),
-            if s.check_right.is_none() {
-                " (the model has no handwriting output)"
-            } else {
-                ""
-            },
             pct(s.check_right_true_kinds)
         ));
     }

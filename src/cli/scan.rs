@@ -108,7 +108,8 @@ fn scan(args: &ScanArgs) -> anyhow::Result<(String, ExitCode)> {
         detection_text(&detection)
     };
     // Digit reading, validation, repair suggestion and solution (library `scan`).
-    let scan = Scanner::new(classifier).scan_detection(&gray, detection)?;
+    let mut scan = Scanner::new(classifier).scan_detection(&gray, detection)?;
+    scan.tell_writing_in(&image);
     if args.json {
         report.push_str(&format!("{}\n", report_json(&scan)));
     } else {
@@ -190,8 +191,8 @@ fn write_debug(
 /// puzzle reads), `rotation_deg` (how far the puzzle appears turned clockwise: 0, 90,
 /// 180 or 270), `givens` / `entries` (81 chars: the printed / handwritten digits, `.`
 /// elsewhere), `pencil` (81 chars, `p` where a cell holds pencil marks), `kinds_known`
-/// (false when the model cannot tell print from handwriting: then every digit is in
-/// `givens`), and `error` when there is no solution (exit status 1).
+/// (false when print could not be told from handwriting, by the model or the photo's ink:
+/// then every digit is in `givens`), and `error` when there is no solution (exit status 1).
 fn report_json(scan: &Scan) -> serde_json::Value {
     let repair = scan.repair.as_ref().map(|r| {
         serde_json::json!({
@@ -254,8 +255,8 @@ fn report_text(scan: &Scan) -> String {
         );
     } else {
         out.push_str(
-            "read grid (`?` before a cell marks an uncertain reading, `.` empty; this model \
-             cannot tell handwritten entries from printed givens):\n",
+            "read grid (`?` before a cell marks an uncertain reading, `.` empty; handwritten \
+             entries could not be told from printed givens):\n",
         );
     }
     out.push_str(&boxed_board(&scan.values, |c| {

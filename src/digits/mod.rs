@@ -5,8 +5,9 @@
 //! tract by default, ONNX Runtime behind the `onnxruntime` feature), the one uncertainty
 //! threshold ([`UNCERTAIN_BELOW`]) and how well confidences match accuracy ([`reliability`]),
 //! the choice of a grid's orientation from its readings ([`orientation`]), the repair search
-//! ([`repair`]), how printed givens are told from handwriting ([`Writing`], the model's
-//! optional second output, scored against a givens mask in [`writing`]) and the
+//! ([`repair`]), how printed givens are told from handwriting ([`Writing`]: the model's
+//! optional second output, else per photo from the ink in [`style`]; scored against a givens
+//! mask in [`writing`]) and the
 //! training-data side (synthetic cells in [`synth`], labelled export in [`export`]). It does not find grids or cut cells (see `vision`) and does not solve
 //! (see `sudoku`); the cell input is exactly `vision::normalize_cell`'s output.
 
@@ -15,6 +16,8 @@ pub mod export;
 pub mod orientation;
 pub mod reliability;
 pub mod repair;
+pub mod style;
+mod style_weights;
 pub mod synth;
 pub mod writing;
 
@@ -89,7 +92,8 @@ impl CellClass {
 /// the solver's), else printed (a given of the puzzle).
 pub const HANDWRITTEN_FROM: f32 = 0.5;
 
-/// How a digit was written, as the model's second output (`kind`) sees it.
+/// How a digit was written: the model's second output (`kind`), or [`style`]'s call from the
+/// photo's ink.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Writing {
     /// Typeset: a newspaper's or an app's digit, the puzzle's givens.
@@ -127,7 +131,9 @@ pub struct CellReading {
     /// Probability of `class`.
     pub confidence: f32,
     /// Probability that the cell's ink is handwriting rather than print, from the model's
-    /// second output; `None` for a model without it. Meaningful for digit cells only.
+    /// second output or, for a model without it, from the photo's ink
+    /// ([`style::fill_handwriting`]); `None` when neither gave one. Meaningful for digit
+    /// cells only.
     pub handwritten: Option<f32>,
 }
 

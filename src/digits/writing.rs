@@ -57,6 +57,11 @@ pub struct GivensScore {
     pub digit_cells: usize,
     /// … whose printed/handwritten call matches the mask.
     pub kind_correct: usize,
+    /// Digit cells (truth 1–9) that the reading also takes for a digit (any digit): the cells
+    /// a printed/handwritten call is made on.
+    pub read_digit_cells: usize,
+    /// … whose call matches the mask.
+    pub read_kind_correct: usize,
     /// Whether the printed givens were read exactly: every cell is called a printed digit
     /// exactly where the mask has one, with the right digit.
     pub givens_exact: bool,
@@ -87,6 +92,10 @@ pub fn score_givens(readings: &[CellReading], labels: &[u8; 81], mask: &[bool; 8
             } else {
                 score.kind_wrong.push(i);
             }
+            if r.class.digit().is_some() {
+                score.read_digit_cells += 1;
+                score.read_kind_correct += usize::from(called == Some(want));
+            }
         }
         let read_given = called == Some(Writing::Printed);
         if read_given != mask[i] || (mask[i] && r.class.value() != labels[i]) {
@@ -96,14 +105,15 @@ pub fn score_givens(readings: &[CellReading], labels: &[u8; 81], mask: &[bool; 8
     score
 }
 
-/// The score of a photo whose grid was not found: every digit cell wrong, givens not exact.
+/// The score of a photo whose grid was not found: every digit cell wrong (none read),
+/// givens not exact.
 pub fn missed_givens(labels: &[u8; 81]) -> GivensScore {
     let kind_wrong: Vec<usize> = (0..81).filter(|&i| (1..=9).contains(&labels[i])).collect();
     GivensScore {
         digit_cells: kind_wrong.len(),
-        kind_correct: 0,
         givens_exact: false,
         kind_wrong,
+        ..GivensScore::default()
     }
 }
 
@@ -157,7 +167,16 @@ mod tests {
         readings[1] = read(7, Some(0.9));
         let s = score_givens(&readings, &labels, &mask);
         assert_eq!((s.digit_cells, s.kind_correct), (2, 2));
+        assert_eq!((s.read_digit_cells, s.read_kind_correct), (2, 2));
         assert!(s.givens_exact);
+        // A printed digit read as empty: a wrong call, but not on a cell read as a digit.
+        let mut unread = readings.clone();
+        unread[0] = read(0, Some(0.1));
+        let s = score_givens(&unread, &labels, &mask);
+        assert_eq!(
+            (s.kind_correct, s.read_digit_cells, s.read_kind_correct),
+            (1, 1, 1)
+        );
         // The entry taken for print: a wrong call and a wrong set of givens.
         readings[1] = read(7, Some(0.2));
         let s = score_givens(&readings, &labels, &mask);

@@ -11,6 +11,7 @@ pub mod debug;
 pub mod detect;
 mod faint;
 pub mod geometry;
+pub mod ink;
 pub mod jpeg;
 pub mod load;
 pub mod normalize;

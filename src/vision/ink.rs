@@ -1,0 +1,440 @@
+//! How the ink of each cell looks, in colour: the measurements that tell a newspaper's printed
+//! digits from a solver's pen or pencil (`digits::style` turns them into a decision).
+//!
+//! For every cell of a located [`Lattice`] the cell is sampled on a square patch, split into
+//! paper and ink, and the glyph (the ink components that are not grid-line remnants) is
+//! measured: its ink colour against the cell's paper, its box in cell units, its stroke width
+//! and its share of the patch. The grid lines' own ink is measured once per photo, because a
+//! puzzle's givens are printed with the grid, in the same ink. Pure arithmetic over an
+//! `RgbImage`; it does not read digits or decide anything.
+
+use image::RgbImage;
+
+use super::geometry::Homography;
+use super::{Lattice, Point};
+
+/// Side of the square patch a cell is sampled on, in samples.
+pub const PATCH_SAMPLES: usize = 64;
+
+/// Share of the cell side left out at each border of the patch (grid lines).
+const INSET: f32 = 0.07;
+
+/// Columns and rows of a glyph's shape ([`CellInk::shape`]), resampled over its box.
+pub const SHAPE_COLS: usize = 12;
+/// Rows of a glyph's shape.
+pub const SHAPE_ROWS: usize = 16;
+
+/// A colour as floating-point RGB (0–255 per channel).
+pub type Rgb = [f32; 3];
+
+/// Rec. 709 luma of a colour.
+pub fn luma(c: Rgb) -> f32 {
+    0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+}
+
+/// The ink of one cell.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CellInk {
+    /// Mean colour of the cell's lightest 40 % of samples.
+    pub paper: Rgb,
+    /// Mean colour of the glyph's darker half of ink samples (the strokes' core).
+    pub ink: Rgb,
+    /// Glyph box, in cell units of the patch (`0..1`, left/top/right/bottom).
+    pub bbox: [f32; 4],
+    /// Share of the patch's samples that belong to the glyph.
+    pub ink_share: f32,
+    /// Mean stroke width (twice the area over the perimeter), in cell units.
+    pub stroke: f32,
+    /// The glyph's shape: ink weight (0 paper … 1 ink) on a [`SHAPE_COLS`]×[`SHAPE_ROWS`]
+    /// raster stretched over its box, row-major (two prints of one digit in one font look
+    /// alike here; two handwritten ones less so).
+    pub shape: [f32; SHAPE_COLS * SHAPE_ROWS],
+}
+
+/// The ink of the grid lines of a photo.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LineInk {
+    /// Median colour of the darkest sample across each line crossing.
+    pub ink: Rgb,
+    /// Median colour of the paper at the cell centres' surroundings (lightest samples).
+    pub paper: Rgb,
+}
+
+/// The measured ink of a photo's grid: the lines, and each of the 81 cells (row-major, in the
+/// lattice's order; `None` where the cell holds no glyph or cannot be sampled).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GridInk {
+    /// The grid lines' ink, `None` when the lines cannot be sampled.
+    pub lines: Option<LineInk>,
+    /// Per cell, row-major.
+    pub cells: Vec<Option<CellInk>>,
+}
+
+/// Measures the ink of the grid under `lattice` in `image` (see the module doc): the lines,
+/// and the cells `wanted(index)` asks for (row-major; the others are `None`). Light ink on a
+/// dark ground (an inverted screen) is measured on the inverted colours, so ink is always
+/// the darker side. Never panics.
+pub fn measure_grid(
+    image: &RgbImage,
+    lattice: &Lattice,
+    wanted: impl Fn(usize) -> bool,
+) -> GridInk {
+    let raw_lines = line_samples(image, lattice);
+    let invert = match &raw_lines {
+        Some((ink, paper)) => luma(*ink) > luma(*paper),
+        None => false,
+    };
+    let lines = raw_lines.map(|(ink, paper)| LineInk {
+        ink: flip(ink, invert),
+        paper: flip(paper, invert),
+    });
+    let cells = (0..81)
+        .map(|i| {
+            if !wanted(i) {
+                return None;
+            }
+            let quad = lattice.cell_quad(i / 9, i % 9);
+            let patch = sample_patch(image, quad, invert)?;
+            measure_patch(&patch)
+        })
+        .collect();
+    GridInk { lines, cells }
+}
+
+fn flip(c: Rgb, invert: bool) -> Rgb {
+    if invert { c.map(|v| 255.0 - v) } else { c }
+}
+
+/// The cell's patch: `PATCH_SAMPLES²` colours over the cell's inner square, row-major.
+fn sample_patch(image: &RgbImage, quad: [Point; 4], invert: bool) -> Option<Vec<Rgb>> {
+    let h = Homography::from_unit_square(quad)?;
+    let n = PATCH_SAMPLES;
+    let mut patch = Vec::with_capacity(n * n);
+    let mut inside = 0usize;
+    for j in 0..n {
+        for i in 0..n {
+            let u = INSET + (1.0 - 2.0 * INSET) * (i as f32 + 0.5) / n as f32;
+            let v = INSET + (1.0 - 2.0 * INSET) * (j as f32 + 0.5) / n as f32;
+            let c = sample_rgb(image, h.apply(Point::new(u, v)));
+            inside += usize::from(c.is_some());
+            patch.push(flip(c.unwrap_or([255.0; 3]), invert));
+        }
+    }
+    (inside * 2 >= n * n).then_some(patch)
+}
+
+/// Bilinear colour of `image` at `p`; `None` outside.
+fn sample_rgb(image: &RgbImage, p: Point) -> Option<Rgb> {
+    let (w, h) = image.dimensions();
+    if !p.is_finite() || w < 2 || h < 2 {
+        return None;
+    }
+    if p.x < 0.0 || p.y < 0.0 || p.x > (w - 1) as f32 || p.y > (h - 1) as f32 {
+        return None;
+    }
+    let x0 = (p.x as u32).min(w - 2);
+    let y0 = (p.y as u32).min(h - 2);
+    let fx = p.x - x0 as f32;
+    let fy = p.y - y0 as f32;
+    // In bounds by the checks above: x0 + 1 < w, y0 + 1 < h.
+    let raw = image.as_raw();
+    let at = |x: u32, y: u32| {
+        let i = 3 * (y as usize * w as usize + x as usize);
+        [raw[i] as f32, raw[i + 1] as f32, raw[i + 2] as f32]
+    };
+    let (a, b, c, d) = (
+        at(x0, y0),
+        at(x0 + 1, y0),
+        at(x0, y0 + 1),
+        at(x0 + 1, y0 + 1),
+    );
+    Some(std::array::from_fn(|k| {
+        (a[k] * (1.0 - fx) + b[k] * fx) * (1.0 - fy) + (c[k] * (1.0 - fx) + d[k] * fx) * fy
+    }))
+}
+
+/// Mean of a set of colours (`[0; 3]` for none).
+fn mean(colours: impl Iterator<Item = Rgb>) -> Rgb {
+    let mut sum = [0.0f32; 3];
+    let mut n = 0usize;
+    for c in colours {
+        for k in 0..3 {
+            sum[k] += c[k];
+        }
+        n += 1;
+    }
+    sum.map(|s| s / n.max(1) as f32)
+}
+
+/// Componentwise median of colours (`None` for none).
+fn median(mut colours: Vec<Rgb>) -> Option<Rgb> {
+    if colours.is_empty() {
+        return None;
+    }
+    let mid = colours.len() / 2;
+    let mut out = [0.0f32; 3];
+    for (k, o) in out.iter_mut().enumerate() {
+        colours.sort_by(|a, b| a[k].total_cmp(&b[k]));
+        *o = colours[mid][k];
+    }
+    Some(out)
+}
+
+/// The grid lines' ink and the paper: across each inner line segment between neighbouring
+/// intersections (the outer border too), at a few places along it, the darkest (by luma) of a
+/// short perpendicular run of samples is the line's ink and the lightest the paper.
+fn line_samples(image: &RgbImage, lattice: &Lattice) -> Option<(Rgb, Rgb)> {
+    let p = &lattice.points_in_image;
+    let reach = lattice.mean_side() / 9.0 * 0.12;
+    let mut inks = Vec::new();
+    let mut papers = Vec::new();
+    let mut segments = Vec::new();
+    for (a, row) in p.iter().enumerate() {
+        for b in 0..9 {
+            segments.push((row[b], row[b + 1]));
+            segments.push((p[b][a], p[b + 1][a]));
+        }
+    }
+    for (s, e) in segments {
+        let along = e - s;
+        let normal = Point::new(-along.y, along.x).unit();
+        for t in [0.3f32, 0.5, 0.7] {
+            let centre = s.lerp(e, t);
+            let run: Vec<Rgb> = (-4..=4)
+                .filter_map(|k| sample_rgb(image, centre + normal.scaled(reach * k as f32 / 4.0)))
+                .collect();
+            if run.len() < 9 {
+                continue;
+            }
+            let darkest = run
+                .iter()
+                .copied()
+                .min_by(|a, b| luma(*a).total_cmp(&luma(*b)));
+            let lightest = run
+                .iter()
+                .copied()
+                .max_by(|a, b| luma(*a).total_cmp(&luma(*b)));
+            if let (Some(d), Some(l)) = (darkest, lightest) {
+                inks.push(d);
+                papers.push(l);
+            }
+        }
+    }
+    Some((median(inks)?, median(papers)?))
+}
+
+/// Measures one patch: `None` when it holds no glyph.
+fn measure_patch(patch: &[Rgb]) -> Option<CellInk> {
+    let n = PATCH_SAMPLES;
+    let lumas: Vec<f32> = patch.iter().map(|c| luma(*c)).collect();
+    // Two ranks of the lumas (selection, not a full sort: the same values).
+    let mut sorted = lumas.clone();
+    let len = sorted.len();
+    let light_from = *sorted
+        .select_nth_unstable_by(len * 60 / 100, f32::total_cmp)
+        .1;
+    let paper = mean(patch.iter().copied().filter(|c| luma(*c) >= light_from));
+    let paper_luma = luma(paper);
+    let darkest = *sorted.select_nth_unstable_by(len / 200, f32::total_cmp).1;
+    let contrast = paper_luma - darkest;
+    if contrast < 12.0 {
+        return None;
+    }
+    let threshold = paper_luma - 0.45 * contrast;
+    let mut on: Vec<bool> = lumas.iter().map(|&l| l < threshold).collect();
+    clear_line_remnants(&mut on, n);
+    let glyph = glyph_mask(&on, n);
+    let area = glyph.iter().filter(|&&g| g).count();
+    if area < n * n / 200 {
+        return None;
+    }
+    let (mut l, mut t, mut r, mut b) = (n, n, 0, 0);
+    let mut perimeter = 0usize;
+    for y in 0..n {
+        for x in 0..n {
+            if !glyph[y * n + x] {
+                continue;
+            }
+            l = l.min(x);
+            t = t.min(y);
+            r = r.max(x + 1);
+            b = b.max(y + 1);
+            let edge = x == 0
+                || y == 0
+                || x + 1 == n
+                || y + 1 == n
+                || !glyph[y * n + x - 1]
+                || !glyph[y * n + x + 1]
+                || !glyph[(y - 1) * n + x]
+                || !glyph[(y + 1) * n + x];
+            perimeter += usize::from(edge);
+        }
+    }
+    // The strokes' core: the darker half of the glyph's samples.
+    let mut ink_lumas: Vec<f32> = (0..n * n).filter(|&i| glyph[i]).map(|i| lumas[i]).collect();
+    let mid = ink_lumas.len() / 2;
+    let core_below = *ink_lumas.select_nth_unstable_by(mid, f32::total_cmp).1;
+    let ink = mean(
+        (0..n * n)
+            .filter(|&i| glyph[i] && lumas[i] <= core_below)
+            .map(|i| patch[i]),
+    );
+    let weight = |i: usize| ((paper_luma - lumas[i]) / contrast).clamp(0.0, 1.0);
+    let shape = std::array::from_fn(|k| {
+        let (sx, sy) = (k % SHAPE_COLS, k / SHAPE_COLS);
+        // The mean ink weight of the patch samples that fall in this raster cell.
+        let x0 = l + (r - l) * sx / SHAPE_COLS;
+        let x1 = (l + (r - l) * (sx + 1) / SHAPE_COLS).max(x0 + 1);
+        let y0 = t + (b - t) * sy / SHAPE_ROWS;
+        let y1 = (t + (b - t) * (sy + 1) / SHAPE_ROWS).max(y0 + 1);
+        let mut sum = 0.0;
+        for y in y0..y1.min(n) {
+            for x in x0..x1.min(n) {
+                sum += weight(y * n + x);
+            }
+        }
+        sum / ((y1 - y0) * (x1 - x0)) as f32
+    });
+    let scale = 1.0 - 2.0 * INSET;
+    let to_cell = |s: usize| INSET + scale * s as f32 / n as f32;
+    Some(CellInk {
+        paper,
+        ink,
+        bbox: [to_cell(l), to_cell(t), to_cell(r), to_cell(b)],
+        ink_share: area as f32 / (n * n) as f32,
+        stroke: scale * 2.0 * area as f32 / perimeter.max(1) as f32 / n as f32,
+        shape,
+    })
+}
+
+/// Clears the rows and columns of the patch's outer fifth that are mostly ink: a grid line
+/// the lattice put inside the cell (a glyph touching it would otherwise grow by the line).
+fn clear_line_remnants(on: &mut [bool], n: usize) {
+    let band = n / 5;
+    let full = n * 6 / 10;
+    let outer = |k: usize| k < band || k >= n - band;
+    for k in (0..n).filter(|&k| outer(k)) {
+        if (0..n).filter(|&x| on[k * n + x]).count() >= full {
+            (0..n).for_each(|x| on[k * n + x] = false);
+        }
+        if (0..n).filter(|&y| on[y * n + k]).count() >= full {
+            (0..n).for_each(|y| on[y * n + k] = false);
+        }
+    }
+}
+
+/// The glyph among the ink samples `on` of an `n`×`n` patch: the 8-connected components
+/// that are not grid-line remnants (long thin runs along the patch border) nor specks,
+/// keeping those that reach the patch's middle half or are large.
+fn glyph_mask(on: &[bool], n: usize) -> Vec<bool> {
+    let mut label = vec![0u32; n * n];
+    let mut keep = vec![false; n * n];
+    let mut next = 0u32;
+    let mut stack = Vec::new();
+    for start in 0..n * n {
+        if !on[start] || label[start] != 0 {
+            continue;
+        }
+        next += 1;
+        let mut members = Vec::new();
+        label[start] = next;
+        stack.push(start);
+        while let Some(i) = stack.pop() {
+            members.push(i);
+            let (x, y) = ((i % n) as isize, (i / n) as isize);
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let (nx, ny) = (x + dx, y + dy);
+                    if nx < 0 || ny < 0 || nx >= n as isize || ny >= n as isize {
+                        continue;
+                    }
+                    let j = ny as usize * n + nx as usize;
+                    if on[j] && label[j] == 0 {
+                        label[j] = next;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        let xs = members.iter().map(|i| i % n);
+        let ys = members.iter().map(|i| i / n);
+        let (x0, x1) = (xs.clone().min().unwrap_or(0), xs.max().unwrap_or(0));
+        let (y0, y1) = (ys.clone().min().unwrap_or(0), ys.max().unwrap_or(0));
+        let (w, h) = (x1 + 1 - x0, y1 + 1 - y0);
+        let touches = x0 == 0 || y0 == 0 || x1 + 1 == n || y1 + 1 == n;
+        let line_like = touches && (w.max(h) >= n * 6 / 10) && (w.min(h) <= n / 8);
+        let speck = members.len() < n * n / 400;
+        let quarter = n / 4;
+        let central = members.iter().any(|&i| {
+            let (x, y) = (i % n, i / n);
+            x >= quarter && x < n - quarter && y >= quarter && y < n - quarter
+        });
+        if !line_like && !speck && (central || members.len() >= n * n / 60) {
+            for &i in &members {
+                keep[i] = true;
+            }
+        }
+    }
+    keep
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 9×9 grid of 30-px cells with black lines, and a glyph drawn by `draw` into some cells.
+    fn grid(draw: impl Fn(usize, u32, u32) -> Option<[u8; 3]>) -> (RgbImage, Lattice) {
+        let cell = 30u32;
+        let side = 9 * cell + 1;
+        let img = RgbImage::from_fn(side, side, |x, y| {
+            if x % cell == 0 || y % cell == 0 {
+                return image::Rgb([20, 20, 20]);
+            }
+            let i = (y / cell * 9 + x / cell) as usize;
+            match draw(i, x % cell, y % cell) {
+                Some(c) => image::Rgb(c),
+                None => image::Rgb([235, 230, 220]),
+            }
+        });
+        let s = (9 * cell) as f32;
+        let lattice = Lattice::from_corners([
+            Point::new(0.0, 0.0),
+            Point::new(s, 0.0),
+            Point::new(s, s),
+            Point::new(0.0, s),
+        ]);
+        (img, lattice)
+    }
+
+    #[test]
+    fn measures_glyph_box_colour_and_lines() {
+        // Cell 0: a black bar 6..24 tall, 12..18 wide; cell 1: a thinner blue bar, shorter.
+        let (img, lattice) = grid(|i, x, y| match i {
+            0 if (12..18).contains(&x) && (6..24).contains(&y) => Some([15, 15, 15]),
+            1 if (14..17).contains(&x) && (9..21).contains(&y) => Some([30, 40, 160]),
+            _ => None,
+        });
+        let ink = measure_grid(&img, &lattice, |i| i != 3);
+        let lines = ink.lines.unwrap();
+        assert!(
+            luma(lines.ink) < 40.0 && luma(lines.paper) > 200.0,
+            "{lines:?}"
+        );
+        let black = ink.cells[0].unwrap();
+        let blue = ink.cells[1].unwrap();
+        assert!(ink.cells[2].is_none());
+        assert!((black.bbox[1] - 0.2).abs() < 0.04 && (black.bbox[3] - 0.8).abs() < 0.04);
+        assert!(black.bbox[3] - black.bbox[1] > blue.bbox[3] - blue.bbox[1] + 0.15);
+        assert!(black.stroke > blue.stroke, "{black:?} {blue:?}");
+        assert!(blue.ink[2] - blue.ink[0] > 80.0 && (black.ink[2] - black.ink[0]).abs() < 10.0);
+    }
+
+    #[test]
+    fn degenerate_lattice_reads_no_cells() {
+        let img = RgbImage::new(3, 3);
+        let p = Point::new(1.0, 1.0);
+        let ink = measure_grid(&img, &Lattice::from_corners([p, p, p, p]), |_| true);
+        assert_eq!(ink.cells.len(), 81);
+        assert!(ink.cells.iter().all(Option::is_none));
+    }
+}
