@@ -16,6 +16,8 @@ use super::super::notation::{cell_words, house_words, join_words};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
 use super::{Flow, GO_ON, Instances};
+use std::cell::{Cell as Flag, RefCell};
+use std::collections::HashMap;
 
 /// Most fins the cover search sets aside itself. Base cells that no cover holds when the last
 /// cover is chosen are fins too, so a reported fish may show more (each elimination still sees
@@ -34,14 +36,7 @@ pub(crate) fn search(grid: &Grid, technique: Technique, out: &mut Instances) -> 
     };
     for size in 2..=4 {
         for d in Digit::ALL {
-            let search = Search {
-                grid,
-                d,
-                size,
-                finned,
-                mutant,
-                cells: std::array::from_fn(|h| grid.house_digit_cells(House::from_index(h), d)),
-            };
+            let search = Search::new(grid, d, size, mutant, finned);
             let digit_cells = grid.digit_cells(d);
             for (family, (base_kinds, cover_kinds)) in families(mutant).into_iter().enumerate() {
                 let key = MemoKey {
@@ -52,15 +47,18 @@ pub(crate) fn search(grid: &Grid, technique: Technique, out: &mut Instances) -> 
                     cells: digit_cells,
                 };
                 let found = memoized(key, || {
-                    let mut base = Vec::with_capacity(size);
-                    search.bases(
-                        &base_kinds,
-                        &cover_kinds,
-                        0,
-                        &mut base,
-                        CellSet::EMPTY,
-                        digit_cells,
-                    )
+                    if finned {
+                        return search.first(&base_kinds, &cover_kinds);
+                    }
+                    // The step solver asks for the finned fish right after finding no plain
+                    // one: one walk of the finned search answers both (see [`Walk`]).
+                    let [plain, with_fins] = search.first_both(&base_kinds, &cover_kinds);
+                    let finned_key = MemoKey {
+                        technique: finned_technique(technique),
+                        ..key
+                    };
+                    remember(finned_key, with_fins);
+                    plain
                 });
                 if let Some(step) = found {
                     out.add(step)?;
@@ -85,27 +83,40 @@ struct MemoKey {
 /// Most searches remembered per thread before the memo starts afresh.
 const MEMO_CAP: usize = 4096;
 
+thread_local! {
+    /// This thread's remembered searches (see [`memoized`]).
+    static MEMO: RefCell<HashMap<MemoKey, Option<Step>>> = RefCell::new(HashMap::new());
+}
+
 /// The result of `search` for `key`, computed once per thread: the step solver asks the same
 /// question at every step, and a step leaves most digits' candidates as they were, so most
 /// answers are the last step's.
 fn memoized(key: MemoKey, search: impl FnOnce() -> Option<Step>) -> Option<Step> {
-    use std::cell::RefCell;
-    use std::collections::HashMap;
-    thread_local! {
-        static MEMO: RefCell<HashMap<MemoKey, Option<Step>>> = RefCell::new(HashMap::new());
-    }
     if let Some(found) = MEMO.with(|m| m.borrow().get(&key).cloned()) {
         return found;
     }
     let found = search();
+    remember(key, found.clone());
+    found
+}
+
+/// Records `found` as the answer for `key` in this thread's memo.
+fn remember(key: MemoKey, found: Option<Step>) {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
         if m.len() >= MEMO_CAP {
             m.clear();
         }
-        m.insert(key, found.clone());
+        m.insert(key, found);
     });
-    found
+}
+
+/// The finned form of a plain fish technique.
+fn finned_technique(plain: Technique) -> Technique {
+    match plain {
+        Technique::MutantFish => Technique::FinnedMutantFish,
+        _ => Technique::FinnedFrankenFish,
+    }
 }
 
 /// The first instance, for the tests.
@@ -143,6 +154,24 @@ struct Search<'g> {
     mutant: bool,
     /// Per house index, the cells of the digit.
     cells: [CellSet; 27],
+    /// What a walk for both kinds still looks for ([`Search::first_both`]); unused otherwise.
+    walk: Walk,
+}
+
+/// One walk of the finned search that finds the first plain fish and the first finned fish
+/// at once. The finned search's tree holds every node of the plain one (the fin branches come
+/// after the covers at each node, and its narrowing of targets keeps every cell a plain fish
+/// below could eliminate — a plain fish is one whose fins are none), so the plain fish it
+/// meets first is the one the plain search finds first. Once the finned fish is found, the
+/// walk goes on as the plain search (no fin branches, the plain narrowing).
+#[derive(Default)]
+struct Walk {
+    /// Whether this search is such a walk.
+    on: Flag<bool>,
+    /// Still looked for: the plain fish, the finned fish.
+    pending: Flag<[bool; 2]>,
+    /// Found so far: the plain fish, the finned fish.
+    found: RefCell<[Option<Step>; 2]>,
 }
 
 /// Where a search for covers stands.
@@ -170,7 +199,47 @@ struct Open {
     closed: u32,
 }
 
-impl Search<'_> {
+impl<'g> Search<'g> {
+    fn new(grid: &'g Grid, d: Digit, size: usize, mutant: bool, finned: bool) -> Self {
+        Search {
+            grid,
+            d,
+            size,
+            finned,
+            mutant,
+            cells: std::array::from_fn(|h| grid.house_digit_cells(House::from_index(h), d)),
+            walk: Walk::default(),
+        }
+    }
+
+    /// The first fish of this search's kind for the family (`base_kinds`, `cover_kinds`).
+    fn first(&self, base_kinds: &[bool; 3], cover_kinds: &[bool; 3]) -> Option<Step> {
+        let mut base = Vec::with_capacity(self.size);
+        let all = self.grid.digit_cells(self.d);
+        self.bases(base_kinds, cover_kinds, 0, &mut base, CellSet::EMPTY, all)
+    }
+
+    /// The first plain fish and the first finned fish of the family, in one walk (see
+    /// [`Walk`]; the search's own `finned` is not read).
+    fn first_both(&self, base_kinds: &[bool; 3], cover_kinds: &[bool; 3]) -> [Option<Step>; 2] {
+        self.walk.on.set(true);
+        self.walk.pending.set([true, true]);
+        *self.walk.found.borrow_mut() = [None, None];
+        let _ = self.first(base_kinds, cover_kinds);
+        self.walk.on.set(false);
+        std::mem::take(&mut *self.walk.found.borrow_mut())
+    }
+
+    /// Whether fins are looked for: the search's kind, or in a walk, while the finned fish
+    /// is still to be found.
+    fn finned(&self) -> bool {
+        if self.walk.on.get() {
+            self.walk.pending.get()[1]
+        } else {
+            self.finned
+        }
+    }
+
     /// Chooses base houses (ascending, disjoint cells) from index `from`; `targets` as in
     /// [`Open::targets`].
     fn bases(
@@ -287,7 +356,7 @@ impl Search<'_> {
         }
         // The lowest uncovered cell as a fin, as long as the fins still see a candidate they
         // could remove (outside the base cells).
-        if self.finned && open.fins.len() < MAX_FINS {
+        if self.finned() && open.fins.len() < MAX_FINS {
             let without = CellSet::single(first);
             let fins = open.fins | without;
             let union = open.union & !without;
@@ -327,7 +396,7 @@ impl Search<'_> {
         closed: u32,
     ) -> CellSet {
         let targets = targets & !all_base;
-        if !self.finned {
+        if !self.finned() {
             return if apart_at_most(uncovered, covers, closed) {
                 targets
             } else {
@@ -395,7 +464,12 @@ impl Search<'_> {
         // Base cells: every candidate of the base houses; fins: those off the covers.
         let all_base: CellSet = base.iter().fold(CellSet::EMPTY, |a, &h| a | self.cells[h]);
         let fins = all_base & !covered;
-        if fins.is_empty() == self.finned {
+        let finned = !fins.is_empty();
+        if self.walk.on.get() {
+            if !self.walk.pending.get()[usize::from(finned)] {
+                return None;
+            }
+        } else if finned != self.finned {
             return None;
         }
         let mut targets = covered & !all_base & self.grid.digit_cells(self.d);
@@ -411,7 +485,7 @@ impl Search<'_> {
                 .collect::<Vec<_>>()
         };
         let (bh, ch) = (houses(base), houses(cover));
-        let technique = match (self.mutant, self.finned) {
+        let technique = match (self.mutant, finned) {
             (false, false) => Technique::FrankenFish,
             (false, true) => Technique::FinnedFrankenFish,
             (true, false) => Technique::MutantFish,
@@ -433,6 +507,16 @@ impl Search<'_> {
         }
         for c in targets.iter() {
             step.eliminations.push(Candidate::new(c, self.d));
+        }
+        if self.walk.on.get() {
+            // Recorded; the walk stops once it has both.
+            let mut pending = self.walk.pending.get();
+            pending[usize::from(finned)] = false;
+            self.walk.pending.set(pending);
+            self.walk.found.borrow_mut()[usize::from(finned)] = Some(step.clone());
+            if pending.contains(&true) {
+                return None;
+            }
         }
         Some(step)
     }

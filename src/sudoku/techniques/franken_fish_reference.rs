@@ -143,27 +143,12 @@ fn shape(step: &Step) -> impl PartialEq + std::fmt::Debug {
 
 /// The search of digit `d` and `size` on `grid`, as [`search`] sets it up.
 fn setup(grid: &Grid, d: Digit, size: usize, mutant: bool, finned: bool) -> Search<'_> {
-    Search {
-        grid,
-        d,
-        size,
-        finned,
-        mutant,
-        cells: std::array::from_fn(|h| grid.house_digit_cells(House::from_index(h), d)),
-    }
+    Search::new(grid, d, size, mutant, finned)
 }
 
 /// The pruned search of one digit, size and family, straight (no memo).
 fn pruned(s: &Search, base_kinds: &[bool; 3], cover_kinds: &[bool; 3]) -> Option<Step> {
-    let mut base = Vec::with_capacity(s.size);
-    s.bases(
-        base_kinds,
-        cover_kinds,
-        0,
-        &mut base,
-        CellSet::EMPTY,
-        s.grid.digit_cells(s.d),
-    )
+    s.first(base_kinds, cover_kinds)
 }
 
 /// Checks the pruned search against the reference for every technique, digit, family and the
@@ -240,6 +225,32 @@ fn agree(grid: &Grid, sizes: std::ops::RangeInclusive<usize>) -> Result<usize, S
         }
     }
     Ok(found)
+}
+
+/// Whether the walk for both kinds ([`Search::first_both`]) finds what the plain and the
+/// finned search find one by one.
+fn walk_agrees(grid: &Grid) -> Result<(), String> {
+    for mutant in [false, true] {
+        for size in 2..=4 {
+            for d in Digit::ALL {
+                let plain = setup(grid, d, size, mutant, false);
+                let finned = setup(grid, d, size, mutant, true);
+                for (base_kinds, cover_kinds) in families(mutant) {
+                    let want = [
+                        pruned(&plain, &base_kinds, &cover_kinds),
+                        pruned(&finned, &base_kinds, &cover_kinds),
+                    ];
+                    if plain.first_both(&base_kinds, &cover_kinds) != want {
+                        return Err(format!(
+                            "mutant {mutant} size {size} digit {d} in {}: the walk differs",
+                            grid.to_sukaku()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Whether [`search`], through the memo, reports what the direct searches find, in order.
@@ -326,6 +337,7 @@ proptest! {
         let puzzles = hard_puzzles();
         let g = advanced(&puzzles[index % puzzles.len()], steps);
         prop_assert_eq!(agree(&g, 2..=4).map(|_| ()), Ok(()));
+        prop_assert_eq!(walk_agrees(&g), Ok(()));
         prop_assert_eq!(memo_agrees(&g), Ok(()));
     }
 }
