@@ -16,6 +16,7 @@ use super::super::notation::{cell_words, house_words, join_words};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
 use super::{Flow, GO_ON, Instances};
+use apart::{OpenHouses, apart_at_most};
 use std::cell::{Cell as Flag, RefCell};
 use std::collections::HashMap;
 
@@ -396,8 +397,9 @@ impl<'g> Search<'g> {
         closed: u32,
     ) -> CellSet {
         let targets = targets & !all_base;
+        let open = OpenHouses::outside(closed);
         if !self.finned() {
-            return if apart_at_most(uncovered, covers, closed) {
+            return if apart_at_most(uncovered, covers, &open) {
                 targets
             } else {
                 CellSet::EMPTY
@@ -405,7 +407,7 @@ impl<'g> Search<'g> {
         }
         // Four fins pairwise apart have no common peer (a peer sees each through a different
         // one of its three houses): the quick test before the one per target.
-        if !apart_at_most(uncovered, covers + 3, 0) {
+        if !apart_at_most(uncovered, covers + 3, &OpenHouses::ALL) {
             return CellSet::EMPTY;
         }
         // Covered targets may leave `covers` cells apart unseen, the others one fewer; plain
@@ -424,7 +426,7 @@ impl<'g> Search<'g> {
                 bits &= bits - 1;
                 let unseen = uncovered & !Cell::from_index(i).peers();
                 if unseen.bits() != last.0 {
-                    last = (unseen.bits(), apart_at_most(unseen, left, closed));
+                    last = (unseen.bits(), apart_at_most(unseen, left, &open));
                 }
                 if last.1 {
                     kept |= 1 << i;
@@ -534,66 +536,6 @@ fn kind_bits(ids: &[usize]) -> u8 {
     ids.iter().fold(0, |k, &h| k | 1 << (h / 9))
 }
 
-/// Whether `cells` has no more than `n` cells pairwise apart: sharing no house outside
-/// `closed` (bit `h` for house index `h`), found greedily. A `false` is exact when the cells
-/// are to be covered by houses outside `closed`: each such house holds at most one of those
-/// cells, so they need `n + 1` houses.
-fn apart_at_most(cells: CellSet, n: usize, closed: u32) -> bool {
-    let mut rest = cells.bits();
-    let mut apart = 0;
-    while rest != 0 {
-        apart += 1;
-        if apart > n {
-            return false;
-        }
-        let i = rest.trailing_zeros() as usize;
-        let [r, c, b] = CELL_HOUSES[i];
-        let open = (!closed >> r & 1) | (!closed >> c & 1) << 1 | (!closed >> b & 1) << 2;
-        let reach = OPEN_REACH[i][open as usize];
-        // `i` is the lowest cell: clearing the lowest bit removes it.
-        rest &= (rest - 1) & !reach;
-    }
-    true
-}
-
-/// Per cell index, the indexes of its row, column and box.
-static CELL_HOUSES: [[usize; 3]; 81] = {
-    let mut t = [[0; 3]; 81];
-    let mut i = 0;
-    while i < 81 {
-        let [r, c, b] = Cell::from_index(i).houses();
-        t[i] = [r.index(), c.index(), b.index()];
-        i += 1;
-    }
-    t
-};
-
-/// Per cell index and choice of its houses (bit 0 its row, bit 1 its column, bit 2 its box),
-/// the cells of those houses: what a cell reaches through its open houses.
-static OPEN_REACH: [[u128; 8]; 81] = {
-    let mut t = [[0; 8]; 81];
-    let mut i = 0;
-    while i < 81 {
-        let mut open = 0;
-        while open < 8 {
-            let mut j = 0;
-            while j < 81 {
-                let mut k = 0;
-                while k < 3 {
-                    if open >> k & 1 != 0 && CELL_HOUSES[j][k] == CELL_HOUSES[i][k] {
-                        t[i][open] |= 1 << j;
-                    }
-                    k += 1;
-                }
-                j += 1;
-            }
-            open += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
 /// The houses that cannot cover a fish on the bases `base` with covers of `cover_kinds`: the
 /// bases themselves and the houses of the other kinds (bit `h` for house index `h`).
 fn closed_houses(base: &[usize], cover_kinds: &[bool; 3]) -> u32 {
@@ -670,6 +612,9 @@ pub(crate) fn sentence(step: &Step) -> String {
         super::effect_words(step)
     )
 }
+
+#[path = "franken_fish_apart.rs"]
+mod apart;
 
 #[cfg(test)]
 #[path = "franken_fish_reference.rs"]
