@@ -39,7 +39,7 @@ pub(crate) fn search(grid: &Grid, technique: Technique, out: &mut Instances) -> 
         for d in Digit::ALL {
             let search = Search::new(grid, d, size, mutant, finned);
             let digit_cells = grid.digit_cells(d);
-            for (family, (base_kinds, cover_kinds)) in families(mutant).into_iter().enumerate() {
+            for family in 0..families(mutant).len() {
                 let key = MemoKey {
                     technique,
                     size,
@@ -48,18 +48,25 @@ pub(crate) fn search(grid: &Grid, technique: Technique, out: &mut Instances) -> 
                     cells: digit_cells,
                 };
                 let found = memoized(key, || {
-                    if finned {
-                        return search.first(&base_kinds, &cover_kinds);
+                    // One walk answers every technique and family of this digit and size
+                    // (see [`Walk`]); the others go to the memo for when they are asked.
+                    let all = search.first_all();
+                    for (category, found) in all.iter().enumerate() {
+                        let (technique, family) = CATEGORIES[category];
+                        remember(
+                            MemoKey {
+                                technique,
+                                family,
+                                ..key
+                            },
+                            found.clone(),
+                        );
                     }
-                    // The step solver asks for the finned fish right after finding no plain
-                    // one: one walk of the finned search answers both (see [`Walk`]).
-                    let [plain, with_fins] = search.first_both(&base_kinds, &cover_kinds);
-                    let finned_key = MemoKey {
-                        technique: finned_technique(technique),
-                        ..key
-                    };
-                    remember(finned_key, with_fins);
-                    plain
+                    let asked = CATEGORIES
+                        .iter()
+                        .position(|&c| c == (technique, family))
+                        .and_then(|c| all.get(c));
+                    asked.cloned().flatten()
                 });
                 if let Some(step) = found {
                     out.add(step)?;
@@ -112,14 +119,6 @@ fn remember(key: MemoKey, found: Option<Step>) {
     });
 }
 
-/// The finned form of a plain fish technique.
-fn finned_technique(plain: Technique) -> Technique {
-    match plain {
-        Technique::MutantFish => Technique::FinnedMutantFish,
-        _ => Technique::FinnedFrankenFish,
-    }
-}
-
 /// The first instance, for the tests.
 #[cfg(test)]
 fn find(grid: &Grid, technique: Technique) -> Option<Step> {
@@ -155,24 +154,46 @@ struct Search<'g> {
     mutant: bool,
     /// Per house index, the cells of the digit.
     cells: [CellSet; 27],
-    /// What a walk for both kinds still looks for ([`Search::first_both`]); unused otherwise.
+    /// What a walk for all kinds still looks for ([`Search::first_all`]); unused otherwise.
     walk: Walk,
 }
 
-/// One walk of the finned search that finds the first plain fish and the first finned fish
-/// at once. The finned search's tree holds every node of the plain one (the fin branches come
-/// after the covers at each node, and its narrowing of targets keeps every cell a plain fish
-/// below could eliminate — a plain fish is one whose fins are none), so the plain fish it
-/// meets first is the one the plain search finds first. Once the finned fish is found, the
-/// walk goes on as the plain search (no fin branches, the plain narrowing).
+/// The six answers one walk gives ([`Search::first_all`]): technique and family, in the
+/// order of [`Walk::found`] (category `2 × kind + finned`; kind 0 and 1 the two Franken
+/// families of [`families`], kind 2 Mutant).
+const CATEGORIES: [(Technique, usize); 6] = [
+    (Technique::FrankenFish, 0),
+    (Technique::FinnedFrankenFish, 0),
+    (Technique::FrankenFish, 1),
+    (Technique::FinnedFrankenFish, 1),
+    (Technique::MutantFish, 0),
+    (Technique::FinnedMutantFish, 0),
+];
+
+/// The kinds of house (bit 0 rows, 1 columns, 2 boxes) the bases and the covers of each kind
+/// of category may use: Franken rows and boxes against columns and boxes, its transpose, and
+/// Mutant anything.
+const CATEGORY_KINDS: [(u8, u8); 3] = [(0b101, 0b110), (0b110, 0b101), (0b111, 0b111)];
+
+/// One walk of the finned Mutant search (every kind of house for bases and covers) that
+/// finds, at once, the first plain and the first finned fish of both Franken families and of
+/// Mutant fish. Each of those searches walks a tree whose nodes all lie in this one, in the
+/// same order: base sets ascending (a family's sets are a subsequence), at each node the
+/// covers through the lowest uncovered cell in row, column, box order (a family skips some),
+/// the fin branch last; and every pruning of this walk is sound for each of them (its
+/// narrowing of targets treats only the bases as closed houses, and a greedy count of cells
+/// pairwise apart through more open houses still proves that many covers are needed; a plain
+/// fish is one whose fins are none). So the first fish of each kind it meets is the one that
+/// search finds first. As answers come in, the walk drops what only the answered ones need:
+/// fin branches once no finned answer is pending, subtrees no pending kind can reach.
 #[derive(Default)]
 struct Walk {
     /// Whether this search is such a walk.
     on: Flag<bool>,
-    /// Still looked for: the plain fish, the finned fish.
-    pending: Flag<[bool; 2]>,
-    /// Found so far: the plain fish, the finned fish.
-    found: RefCell<[Option<Step>; 2]>,
+    /// Still looked for, per category.
+    pending: Flag<[bool; 6]>,
+    /// Found so far, per category.
+    found: RefCell<[Option<Step>; 6]>,
 }
 
 /// Where a search for covers stands.
@@ -213,29 +234,35 @@ impl<'g> Search<'g> {
         }
     }
 
-    /// The first fish of this search's kind for the family (`base_kinds`, `cover_kinds`).
+    /// The first fish of this search's kind for the family (`base_kinds`, `cover_kinds`),
+    /// by its own walk (the tests compare [`Search::first_all`] with it).
+    #[cfg(test)]
     fn first(&self, base_kinds: &[bool; 3], cover_kinds: &[bool; 3]) -> Option<Step> {
         let mut base = Vec::with_capacity(self.size);
         let all = self.grid.digit_cells(self.d);
         self.bases(base_kinds, cover_kinds, 0, &mut base, CellSet::EMPTY, all)
     }
 
-    /// The first plain fish and the first finned fish of the family, in one walk (see
-    /// [`Walk`]; the search's own `finned` is not read).
-    fn first_both(&self, base_kinds: &[bool; 3], cover_kinds: &[bool; 3]) -> [Option<Step>; 2] {
+    /// The first fish of each category of [`CATEGORIES`], in one walk (see [`Walk`]; the
+    /// search's own `finned` and `mutant` are not read).
+    fn first_all(&self) -> [Option<Step>; 6] {
         self.walk.on.set(true);
-        self.walk.pending.set([true, true]);
-        *self.walk.found.borrow_mut() = [None, None];
-        let _ = self.first(base_kinds, cover_kinds);
+        self.walk.pending.set([true; 6]);
+        *self.walk.found.borrow_mut() = Default::default();
+        let mut base = Vec::with_capacity(self.size);
+        let all = self.grid.digit_cells(self.d);
+        let every = [true; 3];
+        let _ = self.bases(&every, &every, 0, &mut base, CellSet::EMPTY, all);
         self.walk.on.set(false);
         std::mem::take(&mut *self.walk.found.borrow_mut())
     }
 
-    /// Whether fins are looked for: the search's kind, or in a walk, while the finned fish
-    /// is still to be found.
+    /// Whether fins are looked for: the search's kind, or in a walk, while a finned answer
+    /// is still pending.
     fn finned(&self) -> bool {
         if self.walk.on.get() {
-            self.walk.pending.get()[1]
+            let p = self.walk.pending.get();
+            p[1] || p[3] || p[5]
         } else {
             self.finned
         }
@@ -440,35 +467,49 @@ impl<'g> Search<'g> {
     /// rows and columns together among its bases or its covers, a Franken fish a box (its
     /// families never mix rows and columns).
     fn kinds_reachable(&self, base_kinds: u8, cover_kinds: u8, left: usize) -> bool {
-        const ROWS_COLS: u8 = 0b011;
-        const BOXES: u8 = 0b100;
-        let missing = if self.mutant {
-            if base_kinds & ROWS_COLS == ROWS_COLS {
-                0
-            } else {
-                (ROWS_COLS & !cover_kinds).count_ones() as usize
-            }
-        } else {
-            usize::from((base_kinds | cover_kinds) & BOXES == 0)
-        };
-        missing <= left
+        if self.walk.on.get() {
+            // A walk goes on while some pending category can still be reached.
+            let pending = self.walk.pending.get();
+            return (0..3).any(|kind| {
+                let (bases_may, covers_may) = CATEGORY_KINDS[kind];
+                (pending[2 * kind] || pending[2 * kind + 1])
+                    && base_kinds & !bases_may == 0
+                    && cover_kinds & !covers_may == 0
+                    && kinds_missing(kind == 2, base_kinds, cover_kinds) <= left
+            });
+        }
+        kinds_missing(self.mutant, base_kinds, cover_kinds) <= left
     }
 
     fn check(&self, base: &[usize], cover: &[usize], covered: CellSet) -> Option<Step> {
         // Everything that can reject the fish first, without allocating: this runs for every
         // choice of houses.
-        let (bk, ck) = (kinds(base), kinds(cover));
-        let mixed = (bk[0] && bk[1]) || (ck[0] && ck[1]);
-        let boxes = bk[2] || ck[2];
-        if self.mutant != mixed || (!mixed && !boxes) {
+        let (bk, ck) = (kind_bits(base), kind_bits(cover));
+        let mixed = bk & 0b011 == 0b011 || ck & 0b011 == 0b011;
+        let boxes = (bk | ck) & 0b100 != 0;
+        if !mixed && !boxes {
+            return None;
+        }
+        let walk = self.walk.on.get();
+        if !walk && self.mutant != mixed {
             return None;
         }
         // Base cells: every candidate of the base houses; fins: those off the covers.
         let all_base: CellSet = base.iter().fold(CellSet::EMPTY, |a, &h| a | self.cells[h]);
         let fins = all_base & !covered;
         let finned = !fins.is_empty();
-        if self.walk.on.get() {
-            if !self.walk.pending.get()[usize::from(finned)] {
+        // In a walk, the pending categories this fish answers.
+        let mut answers = [false; 6];
+        if walk {
+            let pending = self.walk.pending.get();
+            for kind in 0..3 {
+                let (bases_may, covers_may) = CATEGORY_KINDS[kind];
+                answers[2 * kind + usize::from(finned)] = pending[2 * kind + usize::from(finned)]
+                    && (kind == 2) == mixed
+                    && bk & !bases_may == 0
+                    && ck & !covers_may == 0;
+            }
+            if !answers.contains(&true) {
                 return None;
             }
         } else if finned != self.finned {
@@ -487,7 +528,7 @@ impl<'g> Search<'g> {
                 .collect::<Vec<_>>()
         };
         let (bh, ch) = (houses(base), houses(cover));
-        let technique = match (self.mutant, finned) {
+        let technique = match (mixed, finned) {
             (false, false) => Technique::FrankenFish,
             (false, true) => Technique::FinnedFrankenFish,
             (true, false) => Technique::MutantFish,
@@ -510,12 +551,15 @@ impl<'g> Search<'g> {
         for c in targets.iter() {
             step.eliminations.push(Candidate::new(c, self.d));
         }
-        if self.walk.on.get() {
-            // Recorded; the walk stops once it has both.
+        if walk {
+            // Recorded; the walk stops once it has every answer.
             let mut pending = self.walk.pending.get();
-            pending[usize::from(finned)] = false;
+            let mut found = self.walk.found.borrow_mut();
+            for (category, _) in answers.iter().enumerate().filter(|(_, a)| **a) {
+                pending[category] = false;
+                found[category] = Some(step.clone());
+            }
             self.walk.pending.set(pending);
-            self.walk.found.borrow_mut()[usize::from(finned)] = Some(step.clone());
             if pending.contains(&true) {
                 return None;
             }
@@ -524,16 +568,27 @@ impl<'g> Search<'g> {
     }
 }
 
-/// Which kinds of house (rows, columns, boxes) the houses `ids` include.
-fn kinds(ids: &[usize]) -> [bool; 3] {
-    let bits = kind_bits(ids);
-    [bits & 1 != 0, bits & 2 != 0, bits & 4 != 0]
-}
-
 /// The kinds of house among the houses `ids`: bit 0 rows, bit 1 columns, bit 2 boxes (house
 /// indexes run rows, columns, boxes, nine each).
 fn kind_bits(ids: &[usize]) -> u8 {
     ids.iter().fold(0, |k, &h| k | 1 << (h / 9))
+}
+
+/// How many more covers a fish needs for its kinds: a Mutant fish (`mutant`) rows and
+/// columns together among its bases or its covers, a Franken fish a box (its families never mix
+/// rows and columns).
+fn kinds_missing(mutant: bool, base_kinds: u8, cover_kinds: u8) -> usize {
+    const ROWS_COLS: u8 = 0b011;
+    const BOXES: u8 = 0b100;
+    if mutant {
+        if base_kinds & ROWS_COLS == ROWS_COLS {
+            0
+        } else {
+            (ROWS_COLS & !cover_kinds).count_ones() as usize
+        }
+    } else {
+        usize::from((base_kinds | cover_kinds) & BOXES == 0)
+    }
 }
 
 /// The houses that cannot cover a fish on the bases `base` with covers of `cover_kinds`: the

@@ -227,25 +227,34 @@ fn agree(grid: &Grid, sizes: std::ops::RangeInclusive<usize>) -> Result<usize, S
     Ok(found)
 }
 
-/// Whether the walk for both kinds ([`Search::first_both`]) finds what the plain and the
-/// finned search find one by one.
+/// Whether the walk for every kind ([`Search::first_all`]) finds what each technique's own
+/// search finds for each family.
 fn walk_agrees(grid: &Grid) -> Result<(), String> {
-    for mutant in [false, true] {
-        for size in 2..=4 {
-            for d in Digit::ALL {
-                let plain = setup(grid, d, size, mutant, false);
-                let finned = setup(grid, d, size, mutant, true);
-                for (base_kinds, cover_kinds) in families(mutant) {
-                    let want = [
-                        pruned(&plain, &base_kinds, &cover_kinds),
-                        pruned(&finned, &base_kinds, &cover_kinds),
-                    ];
-                    if plain.first_both(&base_kinds, &cover_kinds) != want {
-                        return Err(format!(
-                            "mutant {mutant} size {size} digit {d} in {}: the walk differs",
-                            grid.to_sukaku()
-                        ));
-                    }
+    for size in 2..=4 {
+        for d in Digit::ALL {
+            let all = setup(grid, d, size, false, false).first_all();
+            for (category, got) in all.iter().enumerate() {
+                let (technique, family) = super::CATEGORIES[category];
+                let (mutant, finned) = match technique {
+                    Technique::FrankenFish => (false, false),
+                    Technique::FinnedFrankenFish => (false, true),
+                    Technique::MutantFish => (true, false),
+                    _ => (true, true),
+                };
+                let (base_kinds, cover_kinds) = families(mutant)[family];
+                let want = pruned(
+                    &setup(grid, d, size, mutant, finned),
+                    &base_kinds,
+                    &cover_kinds,
+                );
+                if *got != want {
+                    return Err(format!(
+                        "{technique:?} family {family} size {size} digit {d} in {}: the walk \
+                         found {:?}, the search {:?}",
+                        grid.to_sukaku(),
+                        got.as_ref().map(Step::text),
+                        want.as_ref().map(Step::text)
+                    ));
                 }
             }
         }
