@@ -7,6 +7,9 @@
 //! impossible, so the `n` truths fill the `n` covers). Unless a fin is true, the covers' other
 //! cells lose the digit; with fins, only those that also see every fin.
 //!
+//! One walk per digit and size answers all four techniques and both Franken families at once
+//! ([`Walk`]); the answers wait in a per-thread memo for the step solver's next question.
+//!
 //! Plain rows/columns fish are left to the basic and finned fish. The base houses are
 //! recorded as [`Role::Base`], the cover houses as [`Role::Cover`]; base candidates are marked
 //! [`Role::Base`], fins [`Role::Fin`].
@@ -16,9 +19,9 @@ use super::super::notation::{cell_words, house_words, join_words};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
 use super::{Flow, GO_ON, Instances};
-use apart::{OpenHouses, apart_at_most};
+use apart::{OpenHouses, apart_at_most, closed_houses, kind_bits};
+use memo::{MemoKey, memoized, remember};
 use std::cell::{Cell as Flag, RefCell};
-use std::collections::HashMap;
 
 /// Most fins the cover search sets aside itself. Base cells that no cover holds when the last
 /// cover is chosen are fins too, so a reported fish may show more (each elimination still sees
@@ -75,48 +78,6 @@ pub(crate) fn search(grid: &Grid, technique: Technique, out: &mut Instances) -> 
         }
     }
     GO_ON
-}
-
-/// What one search of a digit, size and family depends on: the fish of a digit is a function
-/// of where that digit is still a candidate, and nothing else of the grid.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct MemoKey {
-    technique: Technique,
-    size: usize,
-    d: Digit,
-    family: usize,
-    cells: CellSet,
-}
-
-/// Most searches remembered per thread before the memo starts afresh.
-const MEMO_CAP: usize = 4096;
-
-thread_local! {
-    /// This thread's remembered searches (see [`memoized`]).
-    static MEMO: RefCell<HashMap<MemoKey, Option<Step>>> = RefCell::new(HashMap::new());
-}
-
-/// The result of `search` for `key`, computed once per thread: the step solver asks the same
-/// question at every step, and a step leaves most digits' candidates as they were, so most
-/// answers are the last step's.
-fn memoized(key: MemoKey, search: impl FnOnce() -> Option<Step>) -> Option<Step> {
-    if let Some(found) = MEMO.with(|m| m.borrow().get(&key).cloned()) {
-        return found;
-    }
-    let found = search();
-    remember(key, found.clone());
-    found
-}
-
-/// Records `found` as the answer for `key` in this thread's memo.
-fn remember(key: MemoKey, found: Option<Step>) {
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= MEMO_CAP {
-            m.clear();
-        }
-        m.insert(key, found);
-    });
 }
 
 /// The first instance, for the tests.
@@ -568,12 +529,6 @@ impl<'g> Search<'g> {
     }
 }
 
-/// The kinds of house among the houses `ids`: bit 0 rows, bit 1 columns, bit 2 boxes (house
-/// indexes run rows, columns, boxes, nine each).
-fn kind_bits(ids: &[usize]) -> u8 {
-    ids.iter().fold(0, |k, &h| k | 1 << (h / 9))
-}
-
 /// How many more covers a fish needs for its kinds: a Mutant fish (`mutant`) rows and
 /// columns together among its bases or its covers, a Franken fish a box (its families never mix
 /// rows and columns).
@@ -589,15 +544,6 @@ fn kinds_missing(mutant: bool, base_kinds: u8, cover_kinds: u8) -> usize {
     } else {
         usize::from((base_kinds | cover_kinds) & BOXES == 0)
     }
-}
-
-/// The houses that cannot cover a fish on the bases `base` with covers of `cover_kinds`: the
-/// bases themselves and the houses of the other kinds (bit `h` for house index `h`).
-fn closed_houses(base: &[usize], cover_kinds: &[bool; 3]) -> u32 {
-    let kinds = (0..3)
-        .filter(|&k| !cover_kinds[k])
-        .fold(0u32, |m, k| m | 0x1ff << (9 * k));
-    base.iter().fold(kinds, |m, &h| m | 1 << h)
 }
 
 /// The fish's size name: X-Wing, Swordfish, Jellyfish.
@@ -670,6 +616,9 @@ pub(crate) fn sentence(step: &Step) -> String {
 
 #[path = "franken_fish_apart.rs"]
 mod apart;
+
+#[path = "franken_fish_memo.rs"]
+mod memo;
 
 #[cfg(test)]
 #[path = "franken_fish_reference.rs"]

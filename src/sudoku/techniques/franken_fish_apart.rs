@@ -1,7 +1,8 @@
 //! The covering bound of the Franken/Mutant fish search (a child module of `franken_fish`):
 //! how many of a set of cells are pairwise apart — sharing no house a cover may still be — so
 //! that many covers at least are needed to take them all in. It knows cells and houses only,
-//! nothing of fish or steps.
+//! nothing of fish or steps. Also the house-index bookkeeping the search shares: which kinds
+//! of house a set holds, which houses are closed to covers.
 
 use super::super::super::types::{Cell, CellSet};
 
@@ -107,6 +108,21 @@ static KIND_UNION: [[u128; 512]; 3] = {
     }
     t
 };
+
+/// The kinds of house among the houses `ids`: bit 0 rows, bit 1 columns, bit 2 boxes (house
+/// indexes run rows, columns, boxes, nine each).
+pub(super) fn kind_bits(ids: &[usize]) -> u8 {
+    ids.iter().fold(0, |k, &h| k | 1 << (h / 9))
+}
+
+/// The houses that cannot cover a fish on the bases `base` with covers of `cover_kinds`: the
+/// bases themselves and the houses of the other kinds (bit `h` for house index `h`).
+pub(super) fn closed_houses(base: &[usize], cover_kinds: &[bool; 3]) -> u32 {
+    let kinds = (0..3)
+        .filter(|&k| !cover_kinds[k])
+        .fold(0u32, |m, k| m | 0x1ff << (9 * k));
+    base.iter().fold(kinds, |m, &h| m | 1 << h)
+}
 
 #[cfg(test)]
 mod tests {
