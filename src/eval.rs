@@ -453,7 +453,13 @@ pub fn evaluate_with_progress(
         // Gray conversion counts as detection time; the reader reuses the gray image.
         let start = Instant::now();
         let gray = vision::to_gray(&image);
-        let detection = vision::detect_gray(&gray);
+        let colour = vision::colour_of(&image);
+        let detection = vision::detect_with_colour(
+            &gray,
+            colour.as_deref(),
+            &vision::DetectOptions::default(),
+            None,
+        );
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         let digits = match (scanner.as_deref_mut(), labels) {
             (Some(s), Some(l)) => {

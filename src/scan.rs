@@ -11,7 +11,7 @@
 //! split by how they were written ([`Scan::written`]: printed givens, handwritten entries,
 //! pencil-mark cells) and the entries checked against the givens ([`Scan::check`]).
 
-use image::{DynamicImage, GrayImage};
+use image::{DynamicImage, GrayImage, RgbImage};
 
 use crate::digits::orientation::{Oriented, lattice_as_read, orient};
 use crate::digits::{
@@ -234,15 +234,32 @@ impl Scanner {
         &mut self.classifier
     }
 
-    /// Scans a photo.
+    /// Scans a photo (its colour, where it has some, helps find a screenshot's grid).
     pub fn scan(&mut self, image: &DynamicImage) -> Result<Scan, ScanError> {
-        self.scan_gray(&crate::vision::to_gray(image))
+        let gray = crate::vision::to_gray(image);
+        let colour = crate::vision::colour_of(image);
+        self.scan_with_colour(&gray, colour.as_deref())
+    }
+
+    /// Scans a grey photo whose colour (`colour`, the same picture) may be at hand:
+    /// detection, then [`Scanner::scan_detection`] on the gray.
+    pub fn scan_with_colour(
+        &mut self,
+        gray: &GrayImage,
+        colour: Option<&RgbImage>,
+    ) -> Result<Scan, ScanError> {
+        let detection = crate::vision::detect_with_colour(
+            gray,
+            colour,
+            &crate::vision::DetectOptions::default(),
+            None,
+        )?;
+        self.scan_detection(gray, detection)
     }
 
     /// Scans a grey photo: detection, then [`Scanner::scan_detection`].
     pub fn scan_gray(&mut self, gray: &GrayImage) -> Result<Scan, ScanError> {
-        let detection = crate::vision::detect_gray(gray)?;
-        self.scan_detection(gray, detection)
+        self.scan_with_colour(gray, None)
     }
 
     /// Reads the cells of an already located grid in the orientation that reads best (see

@@ -136,7 +136,7 @@ fn a_game_window_that_moves_mid_fill_stops_it_with_nothing_more_typed() {
 }
 
 #[test]
-fn without_a_display_or_the_window_the_commands_say_so() {
+fn without_a_display_a_portal_or_the_window_the_commands_say_so() {
     let o = Command::new(BIN)
         .args(["scan", "--screen"])
         .env_remove("DISPLAY")
@@ -145,6 +145,30 @@ fn without_a_display_or_the_window_the_commands_say_so() {
         .expect("sudoku-lens runs");
     assert!(!o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("no display to capture"), "{}", text(&o));
+    // A Wayland session whose compositor and desktop portal cannot be reached: the capture
+    // is refused with what it needs, and windows are not looked for by name there.
+    let runtime = tempfile::tempdir().expect("runtime dir");
+    let wayland = |args: &[&str]| {
+        Command::new(BIN)
+            .args(args)
+            .env_remove("DISPLAY")
+            .env("WAYLAND_DISPLAY", "wayland-sudoku-lens-test-none")
+            .env("XDG_RUNTIME_DIR", runtime.path())
+            .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus")
+            .output()
+            .expect("sudoku-lens runs")
+    };
+    let o = wayland(&["scan", "--screen"]);
+    assert!(!o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("the Wayland desktop did not allow a screen capture")
+            && text(&o).contains("xdg-desktop-portal"),
+        "{}",
+        text(&o)
+    );
+    let o = wayland(&["scan", "--screen", "--window", "Any Game"]);
+    assert!(!o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("needs X11 (or XWayland)"), "{}", text(&o));
     let x = Xvfb::start();
     let o = run_cli(
         &x,

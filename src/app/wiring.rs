@@ -57,7 +57,7 @@ impl PhotoScanner for BundledPhotoScanner {
         let Some(scanner) = guard.as_mut() else {
             return Err(LoadFailure::Reader("the digit model is unavailable".into()));
         };
-        let scan = scanner.scan_gray(&gray)?;
+        let scan = scanner.scan_with_colour(&gray, Some(image))?;
         drop(guard);
         let written = scan.written();
         // With handwritten entries the repair of all digits as givens does not apply: the

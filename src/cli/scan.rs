@@ -17,7 +17,7 @@ use imageproc::drawing::draw_line_segment_mut;
 use super::model::ModelArgs;
 use sudoku_lens::scan::{MAX_REPAIR_CHANGES, Scan, Scanner};
 use sudoku_lens::sudoku::format::{boxed_board, values_line};
-use sudoku_lens::vision::detect::{DetectOptions, DetectTrace, detect_with};
+use sudoku_lens::vision::detect::{DetectOptions, DetectTrace, detect_with_colour};
 use sudoku_lens::vision::{self, GridDetection, debug};
 
 /// Side of one rectified cell in the debug grid image, pixels.
@@ -90,7 +90,13 @@ fn scan(args: &ScanArgs) -> anyhow::Result<(String, ExitCode)> {
     let (image, source) = load_input(args)?;
     let gray = vision::to_gray(&image);
     let mut trace = DetectTrace::default();
-    let result = detect_with(&gray, &DetectOptions::default(), Some(&mut trace));
+    let colour = vision::colour_of(&image);
+    let result = detect_with_colour(
+        &gray,
+        colour.as_deref(),
+        &DetectOptions::default(),
+        Some(&mut trace),
+    );
     if let Some(dir) = &args.debug {
         write_debug(dir, &gray, &trace, result.as_ref().ok())
             .with_context(|| format!("writing debug images to {}", dir.display()))?;

@@ -212,7 +212,7 @@ impl LiveReader {
                 Some(held) => {
                     held.retries += 1;
                     let gray = std::mem::take(&mut held.gray);
-                    let found = self.locate(&gray);
+                    let found = self.locate(&gray, frame);
                     if let Some(held) = self.held.as_mut() {
                         held.gray = gray;
                     }
@@ -231,7 +231,7 @@ impl LiveReader {
             FrameWork::Unchanged
         } else {
             let gray = vision::rgb_to_gray(frame);
-            let (detection, work) = self.locate(&gray);
+            let (detection, work) = self.locate(&gray, frame);
             let detection = detection.map(|d| {
                 let fingerprint = fingerprint(&gray, &d.lattice());
                 (d, fingerprint)
@@ -256,7 +256,12 @@ impl LiveReader {
 
     /// Finds the grid in a new picture: tracked from the held lattice when there is one and
     /// no full detection is due, else detected.
-    fn locate(&mut self, gray: &GrayImage) -> (Option<GridDetection>, FrameWork) {
+    /// `colour` is the frame in colour (for the screen stage's edges that only a hue shows).
+    fn locate(
+        &mut self,
+        gray: &GrayImage,
+        colour: &RgbImage,
+    ) -> (Option<GridDetection>, FrameWork) {
         let due = self.frames_since_detection >= self.config.redetect_every_frames;
         if let Some(previous) = self.last_lattice
             && !due
@@ -305,7 +310,7 @@ impl LiveReader {
             invert: Some(invert),
             ..DetectOptions::default()
         };
-        match vision::detect_with(gray, &options, None) {
+        match vision::detect_with_colour(gray, Some(colour), &options, None) {
             Ok(found) => {
                 self.failed_detections = 0;
                 if !options.exhaustive {

@@ -7,6 +7,7 @@
 //! ([`LoadError::Damaged`]), never a partly decoded picture. It does not convert colour or
 //! resize; see `detect` for that.
 
+use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Cursor, Read, Seek};
 use std::path::{Path, PathBuf};
 
@@ -252,6 +253,16 @@ pub fn to_gray(image: &DynamicImage) -> image::GrayImage {
         _ => None,
     };
     fast.unwrap_or_else(|| image.to_luma8())
+}
+
+/// The photo in 8-bit RGB when it has colour (borrowed when it is 8-bit RGB already), `None`
+/// for a gray one.
+pub fn colour_of(image: &DynamicImage) -> Option<Cow<'_, image::RgbImage>> {
+    match image {
+        DynamicImage::ImageRgb8(rgb) => Some(Cow::Borrowed(rgb)),
+        other if other.color().has_color() => Some(Cow::Owned(other.to_rgb8())),
+        _ => None,
+    }
 }
 
 /// [`to_gray`] of an RGB frame, without wrapping (and copying) it into a `DynamicImage`.

@@ -21,10 +21,11 @@ mod smooth;
 pub mod tracker;
 
 pub use detect::track::track_lattice;
-pub use detect::{DetectOptions, Rejection, detect, detect_gray, detect_with};
+pub use detect::{DetectOptions, Rejection, detect, detect_gray, detect_with, detect_with_colour};
 pub use geometry::{Homography, Line, Point};
 pub use load::{
-    LoadError, MAX_IMAGE_PIXELS, load_image, load_image_from_memory, rgb_to_gray, to_gray,
+    LoadError, MAX_IMAGE_PIXELS, colour_of, load_image, load_image_from_memory, rgb_to_gray,
+    to_gray,
 };
 pub use normalize::{
     CELL_INPUT_LEN, CELL_INPUT_PX, Polarity, grid_polarity, normalize_cell, normalize_cells,

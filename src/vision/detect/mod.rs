@@ -46,7 +46,7 @@ mod validate;
 
 use std::borrow::Cow;
 
-use image::{DynamicImage, GrayImage};
+use image::{DynamicImage, GrayImage, RgbImage};
 use imageproc::contours::Contour;
 
 use super::geometry::polygon_area;
@@ -121,13 +121,15 @@ pub struct DetectTrace {
     pub hough_ran: bool,
 }
 
-/// Finds the Sudoku grid in a photo of any pixel type (converted to 8-bit gray).
+/// Finds the Sudoku grid in a photo of any pixel type (converted to 8-bit gray, its colour
+/// kept for the screen stage).
 pub fn detect(image: &DynamicImage) -> Result<GridDetection, NoGrid> {
     let gray: Cow<'_, GrayImage> = match image {
         DynamicImage::ImageLuma8(g) => Cow::Borrowed(g),
         other => Cow::Owned(super::load::to_gray(other)),
     };
-    detect_gray(&gray)
+    let colour = super::load::colour_of(image);
+    detect_with_colour(&gray, colour.as_deref(), &DetectOptions::default(), None)
 }
 
 /// Finds the Sudoku grid in an 8-bit grayscale image with default options.
@@ -139,6 +141,18 @@ pub fn detect_gray(image: &GrayImage) -> Result<GridDetection, NoGrid> {
 pub fn detect_with(
     image: &GrayImage,
     options: &DetectOptions,
+    trace: Option<&mut DetectTrace>,
+) -> Result<GridDetection, NoGrid> {
+    detect_with_colour(image, None, options, trace)
+}
+
+/// [`detect_with`] on a picture whose colour is at hand too: `colour` (the same picture as
+/// `image`, in colour; ignored when its size differs) lets the screen stage see edges that
+/// only a hue shows. The ink-mask stages work on `image` alone.
+pub fn detect_with_colour(
+    image: &GrayImage,
+    colour: Option<&RgbImage>,
+    options: &DetectOptions,
     mut trace: Option<&mut DetectTrace>,
 ) -> Result<GridDetection, NoGrid> {
     let (width, height) = image.dimensions();
@@ -147,7 +161,7 @@ pub fn detect_with(
     }
     // A grid drawn along the pixel rows and columns (a screenshot) is measured from its
     // brightness edges, in either polarity, before any ink mask is made.
-    if let Some(grid) = screen::find(image) {
+    if let Some(grid) = screen::find(image, colour) {
         tracing::debug!(cover = grid.cover, "grid found by the screen stage");
         if let Some(t) = trace {
             screen_trace(t, image, options, &grid);

@@ -9,8 +9,9 @@
 //! the absolute difference between neighbouring rows (columns) is large along most of every
 //! grid line, and along no more than short strokes of a digit. So this stage
 //! 1. marks, for every boundary between two pixel rows (columns), where the two differ by a
-//!    few gray levels or more, and keeps the long straight runs of such marks (short gaps, as
-//!    between tiles, bridged);
+//!    few gray levels or more (in a colour picture: or in any one channel, for tiles of
+//!    another hue at the page's gray level), and keeps the long straight runs of such marks
+//!    (short gaps, as between tiles, bridged);
 //! 2. takes each long run's extent as the width of a possible grid, whose cells are then about
 //!    a ninth of it (grids are square), and groups the rows marked along most of that width
 //!    into lines (the two edges of a thick line or of a gap between tiles are one line, its
@@ -22,13 +23,13 @@
 //!    agree (the columns span the rows' width and the other way round).
 //!
 //! The lines are measured, not refined, so digits that touch them cannot pull them; nothing
-//! here is a colour or a theme. Only a rendered picture is searched: one whose flat areas
+//! here is a particular colour or theme. Only a rendered picture is searched: one whose flat areas
 //! are exactly flat (no camera noise). A photo's grid, even a nearly level one, is tilted
 //! and foreshortened by a pixel or more, which the other stages follow and this one would
 //! not, so a photo costs one noise estimate here and nothing more. It knows nothing of the
 //! ink mask or the other stages.
 
-use image::GrayImage;
+use image::{GrayImage, RgbImage};
 
 use super::threshold::area_downscale;
 use crate::vision::{Lattice, Point};
@@ -51,6 +52,9 @@ const MIN_CELL_PX: f32 = 8.0;
 const MIN_LINE_COVER: f32 = 0.45;
 /// How far (cells) the median line may wander across the grid (see [`straight`]).
 const MAX_DRIFT_CELLS: f32 = 0.05;
+/// Share of the lattice lines' mean cover a line one step outside them must reach to make them
+/// a block of a larger lattice (whose lines are all as long).
+const OUTSIDE_COVER: f32 = 0.9;
 /// Hypotheses (distinct long-run extents) tried per orientation, longest first.
 const MAX_EXTENTS: usize = 40;
 
@@ -63,8 +67,10 @@ pub(super) struct ScreenGrid {
     pub cover: f32,
 }
 
-/// Finds an axis-aligned 9×9 grid in `image`, or `None`.
-pub(super) fn find(image: &GrayImage) -> Option<ScreenGrid> {
+/// Finds an axis-aligned 9×9 grid in `image`, or `None`. `colour`, the same picture in
+/// colour where there is one, also marks the edges that only a hue shows (tiles whose gray
+/// level is the page's; see [`Planes`]).
+pub(super) fn find(image: &GrayImage, colour: Option<&RgbImage>) -> Option<ScreenGrid> {
     let long = image.width().max(image.height());
     let factor = long.div_ceil(MAX_LONG_SIDE_PX).max(1);
     let small;
@@ -83,14 +89,21 @@ pub(super) fn find(image: &GrayImage) -> Option<ScreenGrid> {
         tracing::trace!(sigma, "too noisy for the screen stage");
         return None;
     }
-    let raw = picture.as_raw();
-    let at = |x: usize, y: usize| raw[y * w as usize + x];
-    // Rows: boundaries between pixel rows, marked along x. Columns: the transpose.
-    let rows = Marks::new(w as usize, h as usize, at);
-    let cols = Marks::new(h as usize, w as usize, |x, y| at(y, x));
-    let (ys, xs, cover) = search(&rows, &cols).or_else(|| {
-        let (xs, ys, cover) = search(&cols, &rows)?;
-        Some((ys, xs, cover))
+    let (w, h) = (w as usize, h as usize);
+    let search_in = |planes: &Planes| {
+        // Rows: boundaries between pixel rows, marked along x. Columns: the transpose.
+        let rows = Marks::new(w, h, |x, b| planes.differ(x, b, x, b + 1));
+        let cols = Marks::new(h, w, |y, b| planes.differ(b, y, b + 1, y));
+        search(&rows, &cols).or_else(|| {
+            let (xs, ys, cover) = search(&cols, &rows)?;
+            Some((ys, xs, cover))
+        })
+    };
+    // Gray edges first: a JPEG keeps its colour at half resolution and blurs it into blocks,
+    // which widens and shifts a line's colour edges; the hue is for grids gray does not show.
+    let (ys, xs, cover) = search_in(&Planes::gray(picture)).or_else(|| {
+        let colour = colour.filter(|c| c.dimensions() == image.dimensions())?;
+        search_in(&Planes::with_colour(picture, colour, factor))
     })?;
     let to_image = |v: f32| (v + 0.5) * factor as f32 - 0.5;
     let mut points_in_image = [[Point::default(); 10]; 10];
@@ -105,6 +118,58 @@ pub(super) fn find(image: &GrayImage) -> Option<ScreenGrid> {
     })
 }
 
+/// The picture searched, at the searched scale: its gray levels and, when searched in colour,
+/// its three channels.
+struct Planes<'a> {
+    gray: &'a GrayImage,
+    /// Red, green and blue; empty when searched in gray only.
+    channels: Vec<GrayImage>,
+}
+
+impl<'a> Planes<'a> {
+    /// `gray` alone.
+    fn gray(gray: &'a GrayImage) -> Planes<'a> {
+        Planes {
+            gray,
+            channels: Vec::new(),
+        }
+    }
+
+    /// `gray` (at the searched scale) and the channels of `colour` (at the picture's scale,
+    /// reduced by `factor` as `gray` was).
+    fn with_colour(gray: &'a GrayImage, colour: &RgbImage, factor: u32) -> Planes<'a> {
+        let raw = colour.as_raw();
+        let mut channels: Vec<GrayImage> = (0..3)
+            .map(|c| {
+                let plane: Vec<u8> = raw.iter().skip(c).step_by(3).copied().collect();
+                let plane =
+                    GrayImage::from_raw(colour.width(), colour.height(), plane).unwrap_or_default();
+                if factor > 1 {
+                    area_downscale(&plane, 1.0 / factor as f32)
+                } else {
+                    plane
+                }
+            })
+            .collect();
+        // A downscale that rounds otherwise would leave planes of another size: gray alone.
+        if channels.iter().any(|p| p.dimensions() != gray.dimensions()) {
+            channels.clear();
+        }
+        Planes { gray, channels }
+    }
+
+    /// Whether the pixels `(x0, y0)` and `(x1, y1)` differ by [`EDGE_STEP`] or more in gray
+    /// level or in any colour channel. (Tiles of another hue on a page of their gray level,
+    /// as dark themes draw them, differ by a dozen levels in one channel.)
+    fn differ(&self, x0: usize, y0: usize, x1: usize, y1: usize) -> bool {
+        let w = self.gray.width() as usize;
+        let (i, j) = (y0 * w + x0, y1 * w + x1);
+        std::iter::once(self.gray)
+            .chain(&self.channels)
+            .any(|p| p.as_raw()[i].abs_diff(p.as_raw()[j]) >= EDGE_STEP)
+    }
+}
+
 /// The marked boundaries of one orientation: boundary `b` lies between pixel rows `b` and
 /// `b + 1` (of the picture or its transpose), marked at `x` when the two differ by
 /// [`EDGE_STEP`] or more.
@@ -116,8 +181,9 @@ struct Marks {
 }
 
 impl Marks {
-    /// Marks the boundaries of a `len` × `count` picture read through `at(x, y)`.
-    fn new(len: usize, count: usize, at: impl Fn(usize, usize) -> u8) -> Marks {
+    /// Marks the boundaries of a `len` × `count` picture: `edge(x, b)` tells whether the
+    /// pixels at `x` on either side of boundary `b` differ.
+    fn new(len: usize, count: usize, edge: impl Fn(usize, usize) -> bool) -> Marks {
         let min_run = (len.min(count) as f32 * 0.1).max(9.0 * MIN_CELL_PX) as usize;
         let mut prefix = Vec::with_capacity(count.saturating_sub(1));
         let mut runs = Vec::new();
@@ -127,7 +193,7 @@ impl Marks {
             p.push(0u32);
             let mut n = 0;
             for (x, m) in marked.iter_mut().enumerate() {
-                *m = at(x, b).abs_diff(at(x, b + 1)) >= EDGE_STEP;
+                *m = edge(x, b);
                 n += u32::from(*m);
                 p.push(n);
             }
@@ -180,10 +246,20 @@ impl Marks {
         for group in strong.chunk_by(|x, y| (y.0 - x.0) as f32 <= merge_px) {
             lines.push(line_of(group));
             // A group with gaps may be a line beside an edge that is none of the grid's (a
-            // card, a shadow, the picture's border): its parts are candidates too.
+            // card, a shadow, the picture's border): its parts are candidates too, and so is
+            // each pair of neighbouring parts (the two edges of a heavy border, beside a
+            // window's edge).
             let parts: Vec<&[(usize, f32)]> = group.chunk_by(|x, y| y.0 - x.0 <= 2).collect();
             if parts.len() > 1 {
-                lines.extend(parts.into_iter().map(line_of));
+                lines.extend(parts.iter().copied().map(line_of));
+            }
+            if parts.len() > 2 {
+                let mut start = 0;
+                for pair in parts.windows(2) {
+                    let len = pair[0].len() + pair[1].len();
+                    lines.push(line_of(&group[start..start + len]));
+                    start += pair[0].len();
+                }
             }
         }
         lines.sort_by(|x, y| x.pos.total_cmp(&y.pos));
@@ -335,7 +411,9 @@ fn ten_lines(
     span: (f32, f32),
     runs_on: impl Fn(&Line) -> bool,
 ) -> Option<([f32; 10], f32)> {
-    let mut best: Option<([f32; 10], f32, usize)> = None;
+    // (positions, score, lines found, mean cover); the score is the mean cover less the mean
+    // distance (cells) of the lines found from even spacing.
+    let mut best: Option<([f32; 10], f32, usize, f32)> = None;
     for (i, first) in lines.iter().enumerate() {
         let first = first.pos;
         for last in &lines[i + 1..] {
@@ -364,16 +442,17 @@ fn ten_lines(
             if found[1..9].iter().flatten().filter(|l| runs_on(l)).count() > 2 {
                 continue;
             }
-            // A line one step outside: a 9×9 block of a larger lattice.
+            let cover = found.iter().flatten().map(|l| l.cover).sum::<f32>() / count as f32;
+            // A line one step outside, as long as these: a 9×9 block of a larger lattice. (A
+            // shorter one is an edge of something else, such as the keypad below a grid.)
             let outside = |at: f32| {
-                lines
-                    .iter()
-                    .any(|l| (l.pos - at).abs() <= tol && !runs_on(l))
+                lines.iter().any(|l| {
+                    (l.pos - at).abs() <= tol && l.cover >= OUTSIDE_COVER * cover && !runs_on(l)
+                })
             };
             if outside(first - step) || outside(last + step) {
                 continue;
             }
-            let cover = found.iter().flatten().map(|l| l.cover).sum::<f32>() / count as f32;
             // Lines half-way as strong as these: a finer grid. (The stems of digits centred
             // in every cell of a full grid line up too, along about half its length.)
             let halves = (0..9)
@@ -385,15 +464,21 @@ fn ten_lines(
                 continue;
             }
             let mut pos = [0.0f32; 10];
+            let mut off_cells = 0.0;
             for (k, p) in pos.iter_mut().enumerate() {
-                *p = found[k].map_or(first + step * k as f32, |l| l.pos);
+                let at = first + step * k as f32;
+                *p = found[k].map_or(at, |l| l.pos);
+                off_cells += (*p - at).abs() / step / count as f32;
             }
-            if best.as_ref().is_none_or(|b| (count, cover) > (b.2, b.1)) {
-                best = Some((pos, cover, count));
+            // Of equally many lines, the better covered and more evenly spaced: the edges of
+            // a thick line, candidates too, are as well covered as the line.
+            let score = cover - off_cells;
+            if best.as_ref().is_none_or(|b| (count, score) > (b.2, b.1)) {
+                best = Some((pos, score, count, cover));
             }
         }
     }
-    best.map(|(pos, cover, _)| (pos, cover))
+    best.map(|(pos, _, _, cover)| (pos, cover))
 }
 
 /// The grid whose `first`-orientation lines are found first (over the extents of that
@@ -461,81 +546,5 @@ fn search(first: &Marks, second: &Marks) -> Option<([f32; 10], [f32; 10], f32)> 
 }
 
 #[cfg(test)]
-mod tests {
-    use image::Luma;
-
-    use super::*;
-
-    /// A light-on-dark grid of `cell` px cells at `(x0, y0)`: 1 px thin lines, 3 px box lines.
-    fn dark_grid(cell: u32, x0: u32, y0: u32) -> GrayImage {
-        let mut img = GrayImage::from_pixel(x0 * 2 + cell * 9, y0 * 2 + cell * 9, Luma([25]));
-        for k in 0..10 {
-            let t = if k % 3 == 0 { 3 } else { 1 };
-            let at = k * cell;
-            for d in 0..t {
-                let off = (at + d).saturating_sub(t / 2).min(cell * 9);
-                for u in 0..=cell * 9 {
-                    img.put_pixel(x0 + u, y0 + off, Luma([200]));
-                    img.put_pixel(x0 + off, y0 + u, Luma([200]));
-                }
-            }
-        }
-        img
-    }
-
-    #[test]
-    fn finds_a_light_on_dark_grid_exactly() {
-        let img = dark_grid(40, 50, 70);
-        let g = find(&img).expect("grid");
-        let p = g.lattice.points_in_image;
-        for k in 0..10 {
-            assert!(
-                (p[0][k].x - (50.0 + 40.0 * k as f32)).abs() <= 1.0,
-                "{:?}",
-                p[0]
-            );
-            assert!(
-                (p[k][0].y - (70.0 + 40.0 * k as f32)).abs() <= 1.0,
-                "{:?}",
-                p[k][0]
-            );
-        }
-    }
-
-    #[test]
-    fn a_noisy_picture_is_left_to_the_other_stages() {
-        // The same grid with camera-like noise (σ about 2 levels): not a rendered screen.
-        let mut img = dark_grid(40, 50, 70);
-        let mut state = 0x9e37_79b9_u32;
-        for p in img.pixels_mut() {
-            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            let noise = (state >> 28) as i32 - 8; // -8..=7
-            p.0[0] = (p.0[0] as i32 + noise / 2).clamp(0, 255) as u8;
-        }
-        assert!(find(&img).is_none());
-    }
-
-    /// `cells`×`cells` equal 1 px dark lines `cell` px apart from `(at, at)` on a light page.
-    fn equal_lattice(cells: u32, cell: u32, at: u32) -> GrayImage {
-        let mut img = GrayImage::from_pixel(500, 500, Luma([240]));
-        for k in 0..=cells {
-            for u in at..=at + cells * cell {
-                img.put_pixel(u, at + k * cell, Luma([60]));
-                img.put_pixel(at + k * cell, u, Luma([60]));
-            }
-        }
-        img
-    }
-
-    #[test]
-    fn a_finer_grid_is_no_sudoku() {
-        // An 18×18 lattice: every pair of ten lines has lines half-way between.
-        assert!(find(&equal_lattice(18, 20, 40)).is_none());
-    }
-
-    #[test]
-    fn a_block_of_a_larger_lattice_is_no_sudoku() {
-        // 12×12 cells of equal lines: any ten lines have an eleventh a step outside.
-        assert!(find(&equal_lattice(12, 30, 20)).is_none());
-    }
-}
+#[path = "screen_tests.rs"]
+mod tests;
