@@ -590,12 +590,7 @@ impl Board {
     fn search(&mut self, ctx: &mut Ctx) {
         #[cfg(target_arch = "x86_64")]
         if fast_cpu() {
-            #[allow(unsafe_code)]
-            // SAFETY: `fast_cpu` just checked that the CPU has every feature `search_fast` is
-            // compiled for.
-            unsafe {
-                self.search_fast(ctx);
-            }
+            self.descend::<true>(ctx);
             return;
         }
         self.search_plain(ctx);
@@ -622,8 +617,8 @@ impl Board {
         #[cfg(target_arch = "x86_64")]
         if FAST {
             #[allow(unsafe_code)]
-            // SAFETY: FAST is only true below `search_fast`, entered after `fast_cpu` checked
-            // the CPU.
+            // SAFETY: FAST is only true where `fast_cpu` has checked that the CPU has every
+            // feature `search_fast` is compiled for (in `search`, and below `search_fast`).
             unsafe {
                 self.search_fast(ctx);
             }
