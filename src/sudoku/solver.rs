@@ -274,6 +274,19 @@ const fn build_rows_of() -> [u32; 512] {
 
 // ---------------------------------------------------------------------------------------------
 
+/// Whether this CPU has every feature [`Board::search_fast`] is compiled for: the bit
+/// instructions and AVX2 of x86-64-v3 (nearly every x86-64 CPU since 2013–2015). The standard
+/// library caches the answer, so asking once per solve costs a few loads.
+#[cfg(target_arch = "x86_64")]
+fn fast_cpu() -> bool {
+    std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+        && std::arch::is_x86_feature_detected!("avx")
+        && std::arch::is_x86_feature_detected!("avx2")
+}
+
 /// The search's bookkeeping, shared by every branch.
 struct Ctx {
     count: usize,
@@ -459,6 +472,7 @@ impl Board {
     }
 
     /// Propagates until nothing changes. False on contradiction.
+    #[inline(always)]
     fn propagate(&mut self) -> bool {
         loop {
             if !(self.settle_band::<0>() && self.settle_band::<1>() && self.settle_band::<2>()) {
@@ -473,6 +487,7 @@ impl Board {
 
     /// Places naked singles and records bivalue cells. `None` on an empty cell, otherwise
     /// whether anything was placed.
+    #[inline(always)]
     fn naked_singles(&mut self) -> Option<bool> {
         let mut placed = false;
         for band in 0..3 {
@@ -507,6 +522,7 @@ impl Board {
 
     /// Places hidden singles in columns (rows and boxes are covered by propagation). `None`
     /// when a column has lost a digit entirely, otherwise whether anything was placed.
+    #[inline(always)]
     fn column_singles(&mut self) -> Option<bool> {
         // Per digit lane: columns holding the digit at least once / at least twice.
         let mut once = [0u32; LANES];
@@ -569,8 +585,50 @@ impl Board {
         out
     }
 
-    /// Propagates, then guesses recursively, reporting solutions to `ctx`.
+    /// Propagates, then guesses recursively, reporting solutions to `ctx`: with the code
+    /// compiled for the CPU's bit-counting instructions when it has them (see [`fast_cpu`]).
     fn search(&mut self, ctx: &mut Ctx) {
+        #[cfg(target_arch = "x86_64")]
+        if fast_cpu() {
+            self.descend::<true>(ctx);
+            return;
+        }
+        self.search_plain(ctx);
+    }
+
+    /// The search for any x86-64 (or other) CPU.
+    #[inline(never)]
+    fn search_plain(&mut self, ctx: &mut Ctx) {
+        self.search_body::<false>(ctx);
+    }
+
+    /// The search compiled for the features [`fast_cpu`] checks: `count_ones` becomes one
+    /// `popcnt`, `trailing_zeros` one `tzcnt`, and/not pairs one `andn`, and the nine-lane loops
+    /// use AVX2 (about 5–10 % faster overall, measured against the plain build).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx,avx2")]
+    fn search_fast(&mut self, ctx: &mut Ctx) {
+        self.search_body::<true>(ctx);
+    }
+
+    /// Recurses into the same flavour of search as the caller.
+    #[inline(always)]
+    fn descend<const FAST: bool>(&mut self, ctx: &mut Ctx) {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            #[allow(unsafe_code)]
+            // SAFETY: FAST is only true where `fast_cpu` has checked that the CPU has every
+            // feature `search_fast` is compiled for (in `search`, and below `search_fast`).
+            unsafe {
+                self.search_fast(ctx);
+            }
+            return;
+        }
+        self.search_plain(ctx);
+    }
+
+    #[inline(always)]
+    fn search_body<const FAST: bool>(&mut self, ctx: &mut Ctx) {
         loop {
             if !self.propagate() {
                 return;
@@ -593,10 +651,11 @@ impl Board {
                 Some(false) => break,
             }
         }
-        self.guess(ctx);
+        self.guess::<FAST>(ctx);
     }
 
-    fn guess(&mut self, ctx: &mut Ctx) {
+    #[inline(always)]
+    fn guess<const FAST: bool>(&mut self, ctx: &mut Ctx) {
         // The cell to branch on: the bivalue cell whose digits are candidates in the most
         // unsolved peers (a cheap stand-in for "the guess that propagates furthest"; it cuts
         // the search tree by about a third on hard puzzles against taking the first bivalue
@@ -664,12 +723,12 @@ impl Board {
             digits &= digits - 1;
             if digits == 0 {
                 self.place(band, d, p);
-                self.search(ctx);
+                self.descend::<FAST>(ctx);
                 return;
             }
             let mut copy = *self;
             copy.place(band, d, p);
-            copy.search(ctx);
+            copy.descend::<FAST>(ctx);
             if ctx.count >= ctx.limit {
                 return;
             }
@@ -678,125 +737,5 @@ impl Board {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sudoku::parse::parse_puzzle;
-    use crate::sudoku::types::{Candidates, House};
-
-    const SEVENTEEN: &str =
-        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-
-    fn assert_valid_solution(puzzle: &[u8; 81], sol: &[u8; 81]) {
-        for h in House::all() {
-            let mut seen = 0u16;
-            for c in h.cells() {
-                let v = sol[c.index()];
-                assert!((1..=9).contains(&v));
-                seen |= 1 << v;
-            }
-            assert_eq!(seen, 0x3fe, "house {h} repeats a digit");
-        }
-        for i in 0..81 {
-            if puzzle[i] != 0 {
-                assert_eq!(puzzle[i], sol[i], "given changed at {i}");
-            }
-        }
-    }
-
-    #[test]
-    fn solves_17_clue() {
-        let g = parse_puzzle(SEVENTEEN).unwrap();
-        let s = solve_up_to(&g, 2);
-        assert_eq!(s.count, 1);
-        let sol = s.first.unwrap();
-        assert_valid_solution(&g.values(), &sol);
-        assert!(Grid::from_values(&sol).is_solved());
-        assert_eq!(count_line(SEVENTEEN, 2), Some(1));
-        assert_eq!(count_values(&g.values(), 2), 1);
-    }
-
-    #[test]
-    fn empty_grid_has_many() {
-        assert_eq!(count_solutions(&Grid::empty(), 5), 5);
-        let s = solve_values(&[0; 81], 1);
-        assert_eq!(s.count, 1);
-        assert_valid_solution(&[0; 81], &s.first.unwrap());
-    }
-
-    #[test]
-    fn contradiction_has_none() {
-        let mut v = [0u8; 81];
-        v[0] = 1;
-        v[10] = 1; // same box
-        assert_eq!(solve_values(&v, 2).count, 0);
-        let mut v = [0u8; 81];
-        v[0] = 1;
-        v[72] = 1; // same column, other band
-        assert_eq!(
-            solve_values(&v, 2),
-            Solutions {
-                count: 0,
-                first: None
-            }
-        );
-    }
-
-    #[test]
-    fn hidden_contradiction_has_none() {
-        // r1c1..r1c8 hold 1..8 and column 9 already has a 9: r1c9 has no candidate.
-        let mut v = [0u8; 81];
-        for (i, d) in (1..=8).enumerate() {
-            v[i] = d;
-        }
-        v[80] = 9;
-        assert_eq!(count_values(&v, 2), 0);
-    }
-
-    #[test]
-    fn limit_zero_is_one() {
-        assert_eq!(count_values(&[0; 81], 0), 1);
-    }
-
-    #[test]
-    fn sukaku_masks_are_honoured() {
-        let g = parse_puzzle(SEVENTEEN).unwrap();
-        let sol = solve(&g).unwrap();
-        // Every empty cell gets its solution digit plus one wrong digit: still unique, same answer.
-        let mut masks = [0u16; 81];
-        for i in 0..81 {
-            let right = 1u16 << (sol[i] - 1);
-            masks[i] = if g.values()[i] != 0 {
-                right
-            } else {
-                right | 1 << (sol[i] % 9)
-            };
-        }
-        let s = solve_candidates(&masks, 2);
-        assert_eq!(s.count, 1);
-        assert_eq!(s.first, Some(sol));
-        // Removing the right digit from one cell leaves no solution.
-        masks[1] &= !(1 << (sol[1] - 1));
-        assert_eq!(solve_candidates(&masks, 2).count, 0);
-        // The same through a Grid with pencil marks.
-        let mut grid = Grid::empty();
-        for c in Cell::all() {
-            grid.set_candidates(c, Candidates::from_bits(masks[c.index()]));
-        }
-        assert_eq!(count_solutions(&grid, 2), 0);
-    }
-
-    #[test]
-    fn sukaku_all_candidates_counts_many() {
-        let masks = [0x1ffu16; 81];
-        assert_eq!(solve_candidates(&masks, 3).count, 3);
-        let mut masks = masks;
-        masks[40] = 0;
-        assert_eq!(solve_candidates(&masks, 3).count, 0);
-    }
-
-    #[test]
-    fn bad_lines_rejected() {
-        assert_eq!(count_line("123", 2), None);
-        assert_eq!(count_line(&"x".repeat(81), 2), None);
-    }
-}
+#[path = "solver_tests.rs"]
+mod tests;

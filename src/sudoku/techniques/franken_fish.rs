@@ -7,6 +7,9 @@
 //! impossible, so the `n` truths fill the `n` covers). Unless a fin is true, the covers' other
 //! cells lose the digit; with fins, only those that also see every fin.
 //!
+//! One walk per digit and size answers all four techniques and both Franken families at once
+//! ([`Walk`]); the answers wait in a per-thread memo for the step solver's next question.
+//!
 //! Plain rows/columns fish are left to the basic and finned fish. The base houses are
 //! recorded as [`Role::Base`], the cover houses as [`Role::Cover`]; base candidates are marked
 //! [`Role::Base`], fins [`Role::Fin`].
@@ -16,6 +19,9 @@ use super::super::notation::{cell_words, house_words, join_words};
 use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
 use super::{Flow, GO_ON, Instances};
+use apart::{OpenHouses, apart_at_most, closed_houses, kind_bits};
+use memo::{MemoKey, memoized, remember};
+use std::cell::{Cell as Flag, RefCell};
 
 /// Most fins the cover search sets aside itself. Base cells that no cover holds when the last
 /// cover is chosen are fins too, so a reported fish may show more (each elimination still sees
@@ -34,16 +40,9 @@ pub(crate) fn search(grid: &Grid, technique: Technique, out: &mut Instances) -> 
     };
     for size in 2..=4 {
         for d in Digit::ALL {
-            let search = Search {
-                grid,
-                d,
-                size,
-                finned,
-                mutant,
-                cells: std::array::from_fn(|h| grid.house_digit_cells(House::from_index(h), d)),
-            };
+            let search = Search::new(grid, d, size, mutant, finned);
             let digit_cells = grid.digit_cells(d);
-            for (family, (base_kinds, cover_kinds)) in families(mutant).into_iter().enumerate() {
+            for family in 0..families(mutant).len() {
                 let key = MemoKey {
                     technique,
                     size,
@@ -52,15 +51,25 @@ pub(crate) fn search(grid: &Grid, technique: Technique, out: &mut Instances) -> 
                     cells: digit_cells,
                 };
                 let found = memoized(key, || {
-                    let mut base = Vec::with_capacity(size);
-                    search.bases(
-                        &base_kinds,
-                        &cover_kinds,
-                        0,
-                        &mut base,
-                        CellSet::EMPTY,
-                        digit_cells,
-                    )
+                    // One walk answers every technique and family of this digit and size
+                    // (see [`Walk`]); the others go to the memo for when they are asked.
+                    let all = search.first_all();
+                    for (category, found) in all.iter().enumerate() {
+                        let (technique, family) = CATEGORIES[category];
+                        remember(
+                            MemoKey {
+                                technique,
+                                family,
+                                ..key
+                            },
+                            found.clone(),
+                        );
+                    }
+                    let asked = CATEGORIES
+                        .iter()
+                        .position(|&c| c == (technique, family))
+                        .and_then(|c| all.get(c));
+                    asked.cloned().flatten()
                 });
                 if let Some(step) = found {
                     out.add(step)?;
@@ -69,43 +78,6 @@ pub(crate) fn search(grid: &Grid, technique: Technique, out: &mut Instances) -> 
         }
     }
     GO_ON
-}
-
-/// What one search of a digit, size and family depends on: the fish of a digit is a function
-/// of where that digit is still a candidate, and nothing else of the grid.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct MemoKey {
-    technique: Technique,
-    size: usize,
-    d: Digit,
-    family: usize,
-    cells: CellSet,
-}
-
-/// Most searches remembered per thread before the memo starts afresh.
-const MEMO_CAP: usize = 4096;
-
-/// The result of `search` for `key`, computed once per thread: the step solver asks the same
-/// question at every step, and a step leaves most digits' candidates as they were, so most
-/// answers are the last step's.
-fn memoized(key: MemoKey, search: impl FnOnce() -> Option<Step>) -> Option<Step> {
-    use std::cell::RefCell;
-    use std::collections::HashMap;
-    thread_local! {
-        static MEMO: RefCell<HashMap<MemoKey, Option<Step>>> = RefCell::new(HashMap::new());
-    }
-    if let Some(found) = MEMO.with(|m| m.borrow().get(&key).cloned()) {
-        return found;
-    }
-    let found = search();
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= MEMO_CAP {
-            m.clear();
-        }
-        m.insert(key, found.clone());
-    });
-    found
 }
 
 /// The first instance, for the tests.
@@ -143,6 +115,46 @@ struct Search<'g> {
     mutant: bool,
     /// Per house index, the cells of the digit.
     cells: [CellSet; 27],
+    /// What a walk for all kinds still looks for ([`Search::first_all`]); unused otherwise.
+    walk: Walk,
+}
+
+/// The six answers one walk gives ([`Search::first_all`]): technique and family, in the
+/// order of [`Walk::found`] (category `2 × kind + finned`; kind 0 and 1 the two Franken
+/// families of [`families`], kind 2 Mutant).
+const CATEGORIES: [(Technique, usize); 6] = [
+    (Technique::FrankenFish, 0),
+    (Technique::FinnedFrankenFish, 0),
+    (Technique::FrankenFish, 1),
+    (Technique::FinnedFrankenFish, 1),
+    (Technique::MutantFish, 0),
+    (Technique::FinnedMutantFish, 0),
+];
+
+/// The kinds of house (bit 0 rows, 1 columns, 2 boxes) the bases and the covers of each kind
+/// of category may use: Franken rows and boxes against columns and boxes, its transpose, and
+/// Mutant anything.
+const CATEGORY_KINDS: [(u8, u8); 3] = [(0b101, 0b110), (0b110, 0b101), (0b111, 0b111)];
+
+/// One walk of the finned Mutant search (every kind of house for bases and covers) that
+/// finds, at once, the first plain and the first finned fish of both Franken families and of
+/// Mutant fish. Each of those searches walks a tree whose nodes all lie in this one, in the
+/// same order: base sets ascending (a family's sets are a subsequence), at each node the
+/// covers through the lowest uncovered cell in row, column, box order (a family skips some),
+/// the fin branch last; and every pruning of this walk is sound for each of them (its
+/// narrowing of targets treats only the bases as closed houses, and a greedy count of cells
+/// pairwise apart through more open houses still proves that many covers are needed; a plain
+/// fish is one whose fins are none). So the first fish of each kind it meets is the one that
+/// search finds first. As answers come in, the walk drops what only the answered ones need:
+/// fin branches once no finned answer is pending, subtrees no pending kind can reach.
+#[derive(Default)]
+struct Walk {
+    /// Whether this search is such a walk.
+    on: Flag<bool>,
+    /// Still looked for, per category.
+    pending: Flag<[bool; 6]>,
+    /// Found so far, per category.
+    found: RefCell<[Option<Step>; 6]>,
 }
 
 /// Where a search for covers stands.
@@ -170,7 +182,53 @@ struct Open {
     closed: u32,
 }
 
-impl Search<'_> {
+impl<'g> Search<'g> {
+    fn new(grid: &'g Grid, d: Digit, size: usize, mutant: bool, finned: bool) -> Self {
+        Search {
+            grid,
+            d,
+            size,
+            finned,
+            mutant,
+            cells: std::array::from_fn(|h| grid.house_digit_cells(House::from_index(h), d)),
+            walk: Walk::default(),
+        }
+    }
+
+    /// The first fish of this search's kind for the family (`base_kinds`, `cover_kinds`),
+    /// by its own walk (the tests compare [`Search::first_all`] with it).
+    #[cfg(test)]
+    fn first(&self, base_kinds: &[bool; 3], cover_kinds: &[bool; 3]) -> Option<Step> {
+        let mut base = Vec::with_capacity(self.size);
+        let all = self.grid.digit_cells(self.d);
+        self.bases(base_kinds, cover_kinds, 0, &mut base, CellSet::EMPTY, all)
+    }
+
+    /// The first fish of each category of [`CATEGORIES`], in one walk (see [`Walk`]; the
+    /// search's own `finned` and `mutant` are not read).
+    fn first_all(&self) -> [Option<Step>; 6] {
+        self.walk.on.set(true);
+        self.walk.pending.set([true; 6]);
+        *self.walk.found.borrow_mut() = Default::default();
+        let mut base = Vec::with_capacity(self.size);
+        let all = self.grid.digit_cells(self.d);
+        let every = [true; 3];
+        let _ = self.bases(&every, &every, 0, &mut base, CellSet::EMPTY, all);
+        self.walk.on.set(false);
+        std::mem::take(&mut *self.walk.found.borrow_mut())
+    }
+
+    /// Whether fins are looked for: the search's kind, or in a walk, while a finned answer
+    /// is still pending.
+    fn finned(&self) -> bool {
+        if self.walk.on.get() {
+            let p = self.walk.pending.get();
+            p[1] || p[3] || p[5]
+        } else {
+            self.finned
+        }
+    }
+
     /// Chooses base houses (ascending, disjoint cells) from index `from`; `targets` as in
     /// [`Open::targets`].
     fn bases(
@@ -287,7 +345,7 @@ impl Search<'_> {
         }
         // The lowest uncovered cell as a fin, as long as the fins still see a candidate they
         // could remove (outside the base cells).
-        if self.finned && open.fins.len() < MAX_FINS {
+        if self.finned() && open.fins.len() < MAX_FINS {
             let without = CellSet::single(first);
             let fins = open.fins | without;
             let union = open.union & !without;
@@ -327,8 +385,9 @@ impl Search<'_> {
         closed: u32,
     ) -> CellSet {
         let targets = targets & !all_base;
-        if !self.finned {
-            return if apart_at_most(uncovered, covers, closed) {
+        let open = OpenHouses::outside(closed);
+        if !self.finned() {
+            return if apart_at_most(uncovered, covers, &open) {
                 targets
             } else {
                 CellSet::EMPTY
@@ -336,7 +395,7 @@ impl Search<'_> {
         }
         // Four fins pairwise apart have no common peer (a peer sees each through a different
         // one of its three houses): the quick test before the one per target.
-        if !apart_at_most(uncovered, covers + 3, 0) {
+        if !apart_at_most(uncovered, covers + 3, &OpenHouses::ALL) {
             return CellSet::EMPTY;
         }
         // Covered targets may leave `covers` cells apart unseen, the others one fewer; plain
@@ -355,7 +414,7 @@ impl Search<'_> {
                 bits &= bits - 1;
                 let unseen = uncovered & !Cell::from_index(i).peers();
                 if unseen.bits() != last.0 {
-                    last = (unseen.bits(), apart_at_most(unseen, left, closed));
+                    last = (unseen.bits(), apart_at_most(unseen, left, &open));
                 }
                 if last.1 {
                     kept |= 1 << i;
@@ -369,33 +428,52 @@ impl Search<'_> {
     /// rows and columns together among its bases or its covers, a Franken fish a box (its
     /// families never mix rows and columns).
     fn kinds_reachable(&self, base_kinds: u8, cover_kinds: u8, left: usize) -> bool {
-        const ROWS_COLS: u8 = 0b011;
-        const BOXES: u8 = 0b100;
-        let missing = if self.mutant {
-            if base_kinds & ROWS_COLS == ROWS_COLS {
-                0
-            } else {
-                (ROWS_COLS & !cover_kinds).count_ones() as usize
-            }
-        } else {
-            usize::from((base_kinds | cover_kinds) & BOXES == 0)
-        };
-        missing <= left
+        if self.walk.on.get() {
+            // A walk goes on while some pending category can still be reached.
+            let pending = self.walk.pending.get();
+            return (0..3).any(|kind| {
+                let (bases_may, covers_may) = CATEGORY_KINDS[kind];
+                (pending[2 * kind] || pending[2 * kind + 1])
+                    && base_kinds & !bases_may == 0
+                    && cover_kinds & !covers_may == 0
+                    && kinds_missing(kind == 2, base_kinds, cover_kinds) <= left
+            });
+        }
+        kinds_missing(self.mutant, base_kinds, cover_kinds) <= left
     }
 
     fn check(&self, base: &[usize], cover: &[usize], covered: CellSet) -> Option<Step> {
         // Everything that can reject the fish first, without allocating: this runs for every
         // choice of houses.
-        let (bk, ck) = (kinds(base), kinds(cover));
-        let mixed = (bk[0] && bk[1]) || (ck[0] && ck[1]);
-        let boxes = bk[2] || ck[2];
-        if self.mutant != mixed || (!mixed && !boxes) {
+        let (bk, ck) = (kind_bits(base), kind_bits(cover));
+        let mixed = bk & 0b011 == 0b011 || ck & 0b011 == 0b011;
+        let boxes = (bk | ck) & 0b100 != 0;
+        if !mixed && !boxes {
+            return None;
+        }
+        let walk = self.walk.on.get();
+        if !walk && self.mutant != mixed {
             return None;
         }
         // Base cells: every candidate of the base houses; fins: those off the covers.
         let all_base: CellSet = base.iter().fold(CellSet::EMPTY, |a, &h| a | self.cells[h]);
         let fins = all_base & !covered;
-        if fins.is_empty() == self.finned {
+        let finned = !fins.is_empty();
+        // In a walk, the pending categories this fish answers.
+        let mut answers = [false; 6];
+        if walk {
+            let pending = self.walk.pending.get();
+            for kind in 0..3 {
+                let (bases_may, covers_may) = CATEGORY_KINDS[kind];
+                answers[2 * kind + usize::from(finned)] = pending[2 * kind + usize::from(finned)]
+                    && (kind == 2) == mixed
+                    && bk & !bases_may == 0
+                    && ck & !covers_may == 0;
+            }
+            if !answers.contains(&true) {
+                return None;
+            }
+        } else if finned != self.finned {
             return None;
         }
         let mut targets = covered & !all_base & self.grid.digit_cells(self.d);
@@ -411,7 +489,7 @@ impl Search<'_> {
                 .collect::<Vec<_>>()
         };
         let (bh, ch) = (houses(base), houses(cover));
-        let technique = match (self.mutant, self.finned) {
+        let technique = match (mixed, finned) {
             (false, false) => Technique::FrankenFish,
             (false, true) => Technique::FinnedFrankenFish,
             (true, false) => Technique::MutantFish,
@@ -434,89 +512,38 @@ impl Search<'_> {
         for c in targets.iter() {
             step.eliminations.push(Candidate::new(c, self.d));
         }
+        if walk {
+            // Recorded; the walk stops once it has every answer.
+            let mut pending = self.walk.pending.get();
+            let mut found = self.walk.found.borrow_mut();
+            for (category, _) in answers.iter().enumerate().filter(|(_, a)| **a) {
+                pending[category] = false;
+                found[category] = Some(step.clone());
+            }
+            self.walk.pending.set(pending);
+            if pending.contains(&true) {
+                return None;
+            }
+        }
         Some(step)
     }
 }
 
-/// Which kinds of house (rows, columns, boxes) the houses `ids` include.
-fn kinds(ids: &[usize]) -> [bool; 3] {
-    let bits = kind_bits(ids);
-    [bits & 1 != 0, bits & 2 != 0, bits & 4 != 0]
-}
-
-/// The kinds of house among the houses `ids`: bit 0 rows, bit 1 columns, bit 2 boxes (house
-/// indexes run rows, columns, boxes, nine each).
-fn kind_bits(ids: &[usize]) -> u8 {
-    ids.iter().fold(0, |k, &h| k | 1 << (h / 9))
-}
-
-/// Whether `cells` has no more than `n` cells pairwise apart: sharing no house outside
-/// `closed` (bit `h` for house index `h`), found greedily. A `false` is exact when the cells
-/// are to be covered by houses outside `closed`: each such house holds at most one of those
-/// cells, so they need `n + 1` houses.
-fn apart_at_most(cells: CellSet, n: usize, closed: u32) -> bool {
-    let mut rest = cells.bits();
-    let mut apart = 0;
-    while rest != 0 {
-        apart += 1;
-        if apart > n {
-            return false;
+/// How many more covers a fish needs for its kinds: a Mutant fish (`mutant`) rows and
+/// columns together among its bases or its covers, a Franken fish a box (its families never mix
+/// rows and columns).
+fn kinds_missing(mutant: bool, base_kinds: u8, cover_kinds: u8) -> usize {
+    const ROWS_COLS: u8 = 0b011;
+    const BOXES: u8 = 0b100;
+    if mutant {
+        if base_kinds & ROWS_COLS == ROWS_COLS {
+            0
+        } else {
+            (ROWS_COLS & !cover_kinds).count_ones() as usize
         }
-        let i = rest.trailing_zeros() as usize;
-        let [r, c, b] = CELL_HOUSES[i];
-        let open = (!closed >> r & 1) | (!closed >> c & 1) << 1 | (!closed >> b & 1) << 2;
-        let reach = OPEN_REACH[i][open as usize];
-        // `i` is the lowest cell: clearing the lowest bit removes it.
-        rest &= (rest - 1) & !reach;
+    } else {
+        usize::from((base_kinds | cover_kinds) & BOXES == 0)
     }
-    true
-}
-
-/// Per cell index, the indexes of its row, column and box.
-static CELL_HOUSES: [[usize; 3]; 81] = {
-    let mut t = [[0; 3]; 81];
-    let mut i = 0;
-    while i < 81 {
-        let [r, c, b] = Cell::from_index(i).houses();
-        t[i] = [r.index(), c.index(), b.index()];
-        i += 1;
-    }
-    t
-};
-
-/// Per cell index and choice of its houses (bit 0 its row, bit 1 its column, bit 2 its box),
-/// the cells of those houses: what a cell reaches through its open houses.
-static OPEN_REACH: [[u128; 8]; 81] = {
-    let mut t = [[0; 8]; 81];
-    let mut i = 0;
-    while i < 81 {
-        let mut open = 0;
-        while open < 8 {
-            let mut j = 0;
-            while j < 81 {
-                let mut k = 0;
-                while k < 3 {
-                    if open >> k & 1 != 0 && CELL_HOUSES[j][k] == CELL_HOUSES[i][k] {
-                        t[i][open] |= 1 << j;
-                    }
-                    k += 1;
-                }
-                j += 1;
-            }
-            open += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
-/// The houses that cannot cover a fish on the bases `base` with covers of `cover_kinds`: the
-/// bases themselves and the houses of the other kinds (bit `h` for house index `h`).
-fn closed_houses(base: &[usize], cover_kinds: &[bool; 3]) -> u32 {
-    let kinds = (0..3)
-        .filter(|&k| !cover_kinds[k])
-        .fold(0u32, |m, k| m | 0x1ff << (9 * k));
-    base.iter().fold(kinds, |m, &h| m | 1 << h)
 }
 
 /// The fish's size name: X-Wing, Swordfish, Jellyfish.
@@ -586,6 +613,12 @@ pub(crate) fn sentence(step: &Step) -> String {
         super::effect_words(step)
     )
 }
+
+#[path = "franken_fish_apart.rs"]
+mod apart;
+
+#[path = "franken_fish_memo.rs"]
+mod memo;
 
 #[cfg(test)]
 #[path = "franken_fish_reference.rs"]

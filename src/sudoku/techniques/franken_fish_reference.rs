@@ -143,27 +143,12 @@ fn shape(step: &Step) -> impl PartialEq + std::fmt::Debug {
 
 /// The search of digit `d` and `size` on `grid`, as [`search`] sets it up.
 fn setup(grid: &Grid, d: Digit, size: usize, mutant: bool, finned: bool) -> Search<'_> {
-    Search {
-        grid,
-        d,
-        size,
-        finned,
-        mutant,
-        cells: std::array::from_fn(|h| grid.house_digit_cells(House::from_index(h), d)),
-    }
+    Search::new(grid, d, size, mutant, finned)
 }
 
 /// The pruned search of one digit, size and family, straight (no memo).
 fn pruned(s: &Search, base_kinds: &[bool; 3], cover_kinds: &[bool; 3]) -> Option<Step> {
-    let mut base = Vec::with_capacity(s.size);
-    s.bases(
-        base_kinds,
-        cover_kinds,
-        0,
-        &mut base,
-        CellSet::EMPTY,
-        s.grid.digit_cells(s.d),
-    )
+    s.first(base_kinds, cover_kinds)
 }
 
 /// Checks the pruned search against the reference for every technique, digit, family and the
@@ -240,6 +225,41 @@ fn agree(grid: &Grid, sizes: std::ops::RangeInclusive<usize>) -> Result<usize, S
         }
     }
     Ok(found)
+}
+
+/// Whether the walk for every kind ([`Search::first_all`]) finds what each technique's own
+/// search finds for each family.
+fn walk_agrees(grid: &Grid) -> Result<(), String> {
+    for size in 2..=4 {
+        for d in Digit::ALL {
+            let all = setup(grid, d, size, false, false).first_all();
+            for (category, got) in all.iter().enumerate() {
+                let (technique, family) = super::CATEGORIES[category];
+                let (mutant, finned) = match technique {
+                    Technique::FrankenFish => (false, false),
+                    Technique::FinnedFrankenFish => (false, true),
+                    Technique::MutantFish => (true, false),
+                    _ => (true, true),
+                };
+                let (base_kinds, cover_kinds) = families(mutant)[family];
+                let want = pruned(
+                    &setup(grid, d, size, mutant, finned),
+                    &base_kinds,
+                    &cover_kinds,
+                );
+                if *got != want {
+                    return Err(format!(
+                        "{technique:?} family {family} size {size} digit {d} in {}: the walk \
+                         found {:?}, the search {:?}",
+                        grid.to_sukaku(),
+                        got.as_ref().map(Step::text),
+                        want.as_ref().map(Step::text)
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Whether [`search`], through the memo, reports what the direct searches find, in order.
@@ -326,6 +346,7 @@ proptest! {
         let puzzles = hard_puzzles();
         let g = advanced(&puzzles[index % puzzles.len()], steps);
         prop_assert_eq!(agree(&g, 2..=4).map(|_| ()), Ok(()));
+        prop_assert_eq!(walk_agrees(&g), Ok(()));
         prop_assert_eq!(memo_agrees(&g), Ok(()));
     }
 }
