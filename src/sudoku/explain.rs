@@ -111,7 +111,7 @@ pub fn solve_explained_with(puzzle: &Grid, opts: ExplainOptions) -> Result<Expla
             }
         }
     }
-    let rating = Rating::of_steps(&steps);
+    let rating = rate_path(puzzle, &steps, &ctx);
     Ok(Explained {
         puzzle: puzzle.clone(),
         steps,
@@ -121,6 +121,53 @@ pub fn solve_explained_with(puzzle: &Grid, opts: ExplainOptions) -> Result<Expla
         rating,
         rejected,
     })
+}
+
+/// Rates the path as Sudoku Explainer would rate the positions it passes through: Sudoku
+/// Explainer takes the easiest-rated step available at each point, while this solver takes the
+/// first technique in its order. So each step is rated the easiest of itself and the steps of
+/// later techniques (in solving order) that could rate lower in that position (including the
+/// direct variants of locked candidates and hidden pairs and triples, which can rate below
+/// earlier techniques); forcing chains and nets are never searched for this. The path stays
+/// the solver's own.
+fn rate_path(puzzle: &Grid, steps: &[Step], ctx: &Context) -> Rating {
+    let mut grid = puzzle.clone();
+    Rating::of_ratings(steps.iter().map(|step| {
+        let r = easiest_rating(step, &grid, ctx);
+        step.apply(&mut grid);
+        (r, step.technique)
+    }))
+}
+
+/// How many instances of a technique with a direct variant are examined for one.
+const DIRECT_SEARCH_LIMIT: usize = 64;
+
+/// The rating of `step` taken in `grid`, or of an easier-rated step available there instead.
+fn easiest_rating(step: &Step, grid: &Grid, ctx: &Context) -> f32 {
+    use super::rating::{lowest_rating, rating_in_position};
+    let mut best = rating_in_position(step, grid);
+    if step.technique == Technique::Guess {
+        return best;
+    }
+    for t in Technique::ALL {
+        if t < step.technique
+            || t >= Technique::AlignedTripleExclusion
+            || lowest_rating(t) >= best
+        {
+            continue;
+        }
+        let has_direct = lowest_rating(t) < t.se_rating();
+        if t == step.technique && !has_direct {
+            continue;
+        }
+        let limit = if has_direct { DIRECT_SEARCH_LIMIT } else { 1 };
+        for s in techniques::find_all(t, grid, ctx, limit) {
+            if s.makes_progress(grid) {
+                best = best.min(rating_in_position(&s, grid));
+            }
+        }
+    }
+    best
 }
 
 /// The easiest step that makes progress and agrees with `solution`; contradicting steps are

@@ -15,7 +15,9 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::step::{LinkKind, Node, Step, Technique};
+use super::grid::Grid;
+use super::step::{LinkKind, Node, Role, Step, Technique};
+use super::types::{Digit, House};
 
 /// Coarse difficulty level; see the module docs for thresholds.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, serde::Serialize)]
@@ -67,19 +69,86 @@ pub struct Rating {
 }
 
 impl Rating {
-    /// Rates a path of steps: the maximum rating over its steps.
+    /// Rates a path of steps: the maximum rating over its steps, each rated by
+    /// [`step_rating`] alone (without the position, so no step is seen as "direct").
     pub fn of_steps(steps: &[Step]) -> Rating {
-        let hardest = steps
-            .iter()
-            .map(|s| (s.rating(), s.technique))
-            .max_by(|a, b| a.0.total_cmp(&b.0));
-        let score = hardest.map_or(0.0, |h| h.0);
+        Self::of_ratings(steps.iter().map(|s| (s.rating(), s.technique)))
+    }
+
+    /// Rates a path from each step's rating and technique: the maximum rating.
+    pub fn of_ratings(ratings: impl Iterator<Item = (f32, Technique)>) -> Rating {
+        let hardest = ratings.max_by(|a, b| a.0.total_cmp(&b.0));
+        // Ratings are tenths on Sudoku Explainer's scale; sums of tenths are rounded back.
+        let score = hardest.map_or(0.0, |h| (h.0 * 10.0).round() / 10.0);
         Rating {
             score,
             hardest: hardest.map(|h| h.1),
             level: Level::from_rating(score),
         }
     }
+}
+
+/// The rating of `step` taken in `grid` (the position before it): [`step_rating`], except for
+/// Sudoku Explainer's "direct" variants. Sudoku Explainer rates locked candidates and hidden
+/// pairs and triples lower when their eliminations leave one of the removed digits with a
+/// single place in a house (a hidden single the step exists to reach): direct pointing 1.7,
+/// direct claiming 1.9, direct hidden pair 2.0, direct hidden triple 2.5.
+pub fn rating_in_position(step: &Step, grid: &Grid) -> f32 {
+    use Technique::*;
+    let direct = match step.technique {
+        LockedCandidatesPointing => 1.7,
+        LockedCandidatesClaiming => 1.9,
+        HiddenPair => 2.0,
+        HiddenTriple => 2.5,
+        _ => return step_rating(step),
+    };
+    if yields_hidden_single(step, grid) {
+        direct
+    } else {
+        step_rating(step)
+    }
+}
+
+/// The lowest rating a step of `technique` can have: its direct rating for the techniques that
+/// have a direct variant (see [`rating_in_position`]), else its base rating.
+pub fn lowest_rating(technique: Technique) -> f32 {
+    use Technique::*;
+    match technique {
+        HiddenSingle => 1.2,
+        LockedCandidatesPointing => 1.7,
+        LockedCandidatesClaiming => 1.9,
+        HiddenPair => 2.0,
+        HiddenTriple => 2.5,
+        t => t.se_rating(),
+    }
+}
+
+/// Whether applying `step`'s eliminations in `grid` leaves an eliminated digit with exactly
+/// one place (where it had more than one) in a house where Sudoku Explainer looks for it: for a
+/// hidden set its own house; for locked candidates a house of the same kind as the one whose
+/// candidates are locked (pointing from a box: another box; claiming from a line: a parallel
+/// line), through an eliminated cell.
+fn yields_hidden_single(step: &Step, grid: &Grid) -> bool {
+    let Some(base) = step.houses_with(Role::Base).next() else {
+        return false;
+    };
+    let mut after = grid.clone();
+    for e in &step.eliminations {
+        after.eliminate(e.cell, e.digit);
+    }
+    let became_single = |h: House, d: Digit| {
+        !grid.house_has_digit(h, d)
+            && grid.house_digit_cells(h, d).len() > 1
+            && after.house_digit_cells(h, d).len() == 1
+    };
+    step.eliminations.iter().any(|e| match step.technique {
+        Technique::HiddenPair | Technique::HiddenTriple => became_single(base, e.digit),
+        _ => e
+            .cell
+            .houses()
+            .into_iter()
+            .any(|h| h.kind() == base.kind() && h != base && became_single(h, e.digit)),
+    })
 }
 
 /// The rating of one step: the technique's base rating, except that a hidden single in a box
