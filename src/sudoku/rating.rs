@@ -166,7 +166,7 @@ pub fn step_rating(step: &Step) -> f32 {
         {
             1.2
         }
-        XChain | XYChain | RemotePair | Aic => chain_rating(step),
+        XChain | XYChain | RemotePair | Aic | WWing => chain_rating(step),
         // Rated as the chain through the sets' cells that would find the same deduction.
         AlsChain | AlsXz | AlsXyWing | DeathBlossom | SueDeCoq => {
             let cells: super::types::CellSet =
