@@ -128,8 +128,9 @@ pub fn solve_explained_with(puzzle: &Grid, opts: ExplainOptions) -> Result<Expla
 /// first technique in its order. So each step is rated the easiest of itself and the steps of
 /// later techniques (in solving order) that could rate lower in that position (including the
 /// direct variants of locked candidates and hidden pairs and triples, which can rate below
-/// earlier techniques); forcing chains and nets are never searched for this. The path stays
-/// the solver's own.
+/// earlier techniques). Only techniques Sudoku Explainer has can stand in (it cannot take a
+/// hidden rectangle instead), and forcing chains and nets are never searched for this. The
+/// path stays the solver's own.
 fn rate_path(puzzle: &Grid, steps: &[Step], ctx: &Context) -> Rating {
     let mut grid = puzzle.clone();
     Rating::of_ratings(steps.iter().map(|step| {
@@ -152,6 +153,7 @@ fn easiest_rating(step: &Step, grid: &Grid, ctx: &Context) -> f32 {
     for t in Technique::ALL {
         if t < step.technique
             || t >= Technique::AlignedTripleExclusion
+            || !super::rating::in_sudoku_explainer(t)
             || lowest_rating(t) >= best
         {
             continue;

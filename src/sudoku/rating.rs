@@ -109,6 +109,22 @@ pub fn rating_in_position(step: &Step, grid: &Grid) -> f32 {
     }
 }
 
+/// Whether Sudoku Explainer (and Sukaku Explainer, which rated the reference sets) can take a
+/// step of `technique` itself, so that an easier step of it in a position lowers that
+/// position's rating. Its uniqueness techniques are unique rectangles and loops of types 1–4
+/// only; the other uniqueness patterns have no counterpart there.
+pub fn in_sudoku_explainer(technique: Technique) -> bool {
+    use Technique::*;
+    !matches!(
+        technique,
+        UniqueRectangle5
+            | UniqueRectangle6
+            | HiddenRectangle
+            | AvoidableRectangle1
+            | AvoidableRectangle2
+    )
+}
+
 /// The lowest rating a step of `technique` can have: its direct rating for the techniques that
 /// have a direct variant (see [`rating_in_position`]), else its base rating.
 pub fn lowest_rating(technique: Technique) -> f32 {
