@@ -282,6 +282,95 @@ mod tests {
         assert!((length_bonus(100) - 1.0).abs() < 1e-6);
     }
 
+    /// Puzzles from the Sudoku Exchange bank (public domain) with their Sukaku Explainer rating.
+    fn explained(puzzle: &str) -> crate::sudoku::Explained {
+        let grid = crate::sudoku::parse::parse_puzzle(puzzle).expect("test puzzle parses");
+        crate::sudoku::solve_explained(&grid).expect("test puzzle solves")
+    }
+
+    #[test]
+    fn direct_steps_rate_below_plain_ones() {
+        // SE 2.5: our path's hardest steps are plain claiming (2.8) and pointing (2.6), but in
+        // those positions Sudoku Explainer takes a direct step leading to a hidden single.
+        for (puzzle, plain) in [
+            (
+                "840902075002060100000514000000000000200040008010090030000000000097000360008607400",
+                2.8,
+            ),
+            (
+                "020000010900000006765000349002000400004579100500000003000803000009020700030010080",
+                2.6,
+            ),
+        ] {
+            let e = explained(puzzle);
+            assert_eq!(Rating::of_steps(&e.steps).score, plain, "{puzzle}");
+            assert_eq!(e.rating.score, 2.5, "{puzzle}");
+            assert_eq!(e.guesses, 0);
+        }
+    }
+
+    #[test]
+    fn a_direct_step_needs_the_hidden_single() {
+        // Every locked-candidates instance along some SE 2.5 paths: direct exactly when one of
+        // its eliminations leaves the digit one place in a house of the base's kind.
+        let ctx = crate::sudoku::techniques::Context { unique: true };
+        let (mut direct, mut plain) = (0, 0);
+        for puzzle in [
+            "840902075002060100000514000000000000200040008010090030000000000097000360008607400",
+            "680020049005914800900000005000183000030050090000000000009231700050060010010507020",
+            "700080002080507090009040100000708000360020079900000001800205006002010700400000003",
+            "004609200080030070500020003600000008093000720200000009300010005010070090009208100",
+        ] {
+            let e = explained(puzzle);
+            let mut grid = e.puzzle.clone();
+            for path_step in &e.steps {
+                for t in [
+                    Technique::LockedCandidatesPointing,
+                    Technique::LockedCandidatesClaiming,
+                ] {
+                    for step in crate::sudoku::techniques::find_all(t, &grid, &ctx, 64) {
+                        let base = step.houses_with(Role::Base).next().unwrap();
+                        let mut after = grid.clone();
+                        step.apply(&mut after);
+                        let single = step.eliminations.iter().any(|el| {
+                            el.cell.houses().into_iter().any(|h| {
+                                h.kind() == base.kind()
+                                    && after.house_digit_cells(h, el.digit).len() == 1
+                                    && grid.house_digit_cells(h, el.digit).len() > 1
+                            })
+                        });
+                        let r = rating_in_position(&step, &grid);
+                        if single {
+                            direct += 1;
+                            assert!(r < step_rating(&step), "{}", step.text());
+                        } else {
+                            plain += 1;
+                            assert_eq!(r, step_rating(&step), "{}", step.text());
+                        }
+                    }
+                }
+                path_step.apply(&mut grid);
+            }
+        }
+        assert!(direct > 0, "some locked-candidates step is direct");
+        assert!(plain > 0, "some locked-candidates step is plain");
+    }
+
+    #[test]
+    fn w_wing_rates_as_a_mixed_chain_unless_an_easier_step_stands_in() {
+        // SE 4.5: our path's hardest step is a W-Wing; as a chain (mixed strong links, 5 links)
+        // it rates 7.1, but a unique rectangle (4.5) is available in its position.
+        let e = explained(
+            "203709105000000000860000027000000000100432008007805600000000000075000490030506080",
+        );
+        let w = e.steps.iter().find(|s| s.technique == Technique::WWing);
+        let w = w.expect("the path has a W-Wing");
+        assert!((step_rating(w) - 7.1).abs() < 1e-6, "{}", step_rating(w));
+        assert_eq!(e.rating.score, 4.5);
+        assert!(in_sudoku_explainer(Technique::UniqueRectangle1));
+        assert!(!in_sudoku_explainer(Technique::HiddenRectangle));
+    }
+
     #[test]
     fn hardest_step_wins() {
         let steps = vec![
