@@ -150,13 +150,20 @@ fn easiest_rating(step: &Step, grid: &Grid, ctx: &Context) -> f32 {
     if step.technique == Technique::Guess {
         return best;
     }
-    for t in Technique::ALL {
-        if t < step.technique
-            || t >= Technique::AlignedTripleExclusion
-            || !super::rating::in_sudoku_explainer(t)
-            || lowest_rating(t) >= best
-        {
-            continue;
+    // Easiest first, so that once a stand-in is found the techniques that cannot beat it are
+    // not searched at all (the minimum does not depend on the order).
+    let mut candidates: Vec<Technique> = Technique::ALL
+        .into_iter()
+        .filter(|&t| {
+            t >= step.technique
+                && t < Technique::AlignedTripleExclusion
+                && super::rating::in_sudoku_explainer(t)
+        })
+        .collect();
+    candidates.sort_by(|a, b| lowest_rating(*a).total_cmp(&lowest_rating(*b)));
+    for t in candidates {
+        if lowest_rating(t) >= best {
+            break;
         }
         let has_direct = lowest_rating(t) < t.se_rating();
         if t == step.technique && !has_direct {
