@@ -36,7 +36,10 @@ fn a_half_done_still_locks_with_print_told_from_handwriting() {
     let photos: Vec<_> = set.photos.iter().step_by(16).take(3).collect();
     for photo in &photos {
         let labels = set.labels(photo).expect("labels").expect("labelled");
-        let mask = set.givens(photo).expect("mask").expect("every puzzle has one");
+        let mask = set
+            .givens(photo)
+            .expect("mask")
+            .expect("every puzzle has one");
         let frame = sudoku_lens::vision::load_image(&photo.image_path)
             .expect("photo loads")
             .to_rgb8();
@@ -62,13 +65,30 @@ fn a_half_done_still_locks_with_print_told_from_handwriting() {
         // Solved from its printed givens: the solution keeps every printed digit read.
         for i in 0..81 {
             if w.givens[i] != 0 {
-                assert_eq!(w.givens[i], overlay.solution[i], "{}: r{}c{}", photo.name, i / 9 + 1, i % 9 + 1);
+                assert_eq!(
+                    w.givens[i],
+                    overlay.solution[i],
+                    "{}: r{}c{}",
+                    photo.name,
+                    i / 9 + 1,
+                    i % 9 + 1
+                );
             }
         }
-        eprintln!("{}: split agrees with the mask on {here} digit cells", photo.name);
+        eprintln!(
+            "{}: split agrees with the mask on {here} digit cells",
+            photo.name
+        );
     }
-    eprintln!("{locked} of {} stills locked; split agrees with the masks on {agree} of {digits} digit cells, {entries_seen} entries", photos.len());
-    assert!(locked >= 2, "only {locked} of {} half-done stills locked", photos.len());
+    eprintln!(
+        "{locked} of {} stills locked; split agrees with the masks on {agree} of {digits} digit cells, {entries_seen} entries",
+        photos.len()
+    );
+    assert!(
+        locked >= 2,
+        "only {locked} of {} half-done stills locked",
+        photos.len()
+    );
     assert!(entries_seen > 0, "no handwritten entry was told from print");
     assert!(
         agree as f64 >= 0.9 * digits as f64,
@@ -92,7 +112,12 @@ fn a_printed_newspaper_still_locks_with_no_entries() {
     assert_eq!(out.state, LiveState::Locked, "{:?}", out.progress);
     let overlay = out.overlay.expect("overlay when locked");
     assert!(overlay.written.kinds_known, "print not told apart");
-    let entries: Vec<usize> = (0..81).filter(|&i| overlay.written.entries[i] != 0).collect();
-    assert!(entries.is_empty(), "printed digits called handwritten: {entries:?}");
+    let entries: Vec<usize> = (0..81)
+        .filter(|&i| overlay.written.entries[i] != 0)
+        .collect();
+    assert!(
+        entries.is_empty(),
+        "printed digits called handwritten: {entries:?}"
+    );
     assert_eq!(overlay.written.givens, overlay.givens);
 }

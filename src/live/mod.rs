@@ -133,9 +133,9 @@ impl Overlay {
     /// photo's (`sudoku::check_entries_read`); `None` when print was not told from
     /// handwriting.
     pub fn check(&self) -> Option<Check> {
-        self.written.kinds_known.then(|| {
-            check_entries_read(&self.written.givens, &self.written.entries, &self.unsure)
-        })
+        self.written
+            .kinds_known
+            .then(|| check_entries_read(&self.written.givens, &self.written.entries, &self.unsure))
     }
 }
 
@@ -151,7 +151,11 @@ fn serialize_written<S: serde::Serializer>(w: &Written, s: S) -> Result<S::Ok, S
     Split {
         printed: digits_text(&w.givens),
         entries: digits_text(&w.entries),
-        pencil: w.pencil.iter().map(|&p| if p { 'p' } else { '.' }).collect(),
+        pencil: w
+            .pencil
+            .iter()
+            .map(|&p| if p { 'p' } else { '.' })
+            .collect(),
         kinds_known: w.kinds_known,
     }
     .serialize(s)
