@@ -134,27 +134,7 @@ impl Scan {
     /// the model's `kind` output nor [`Scan::tell_writing`] gave one) every digit counts as a
     /// given and `kinds_known` is false.
     pub fn written(&self) -> Written {
-        let kinds_known = self.readings.iter().any(|r| r.handwritten.is_some())
-            && self
-                .readings
-                .iter()
-                .all(|r| r.class.digit().is_none() || r.handwritten.is_some());
-        let mut w = Written {
-            givens: [0; 81],
-            entries: [0; 81],
-            pencil: [false; 81],
-            kinds_known,
-        };
-        for (i, r) in self.readings.iter().enumerate().take(81) {
-            w.pencil[i] = r.class == CellClass::PencilMarks;
-            let handwritten = kinds_known && r.writing() == Some(Writing::Handwritten);
-            if handwritten {
-                w.entries[i] = self.values[i];
-            } else {
-                w.givens[i] = self.values[i];
-            }
-        }
-        w
+        Written::of(&self.readings)
     }
 
     /// Checks the handwritten entries against the printed givens (see
@@ -238,6 +218,34 @@ pub struct Written {
     /// Whether print was told from handwriting (the model's `kind` output, or the ink by
     /// [`Scan::tell_writing`]). When false, `givens` holds every digit.
     pub kinds_known: bool,
+}
+
+impl Written {
+    /// The split of 81 readings (row-major, as the puzzle reads; see [`Scan::written`]): a
+    /// digit is an entry when its reading calls it handwritten, a given otherwise; every digit
+    /// is a given, and `kinds_known` false, unless every digit reading has its call.
+    pub fn of(readings: &[CellReading]) -> Written {
+        let kinds_known = readings.iter().any(|r| r.handwritten.is_some())
+            && readings
+                .iter()
+                .all(|r| r.class.digit().is_none() || r.handwritten.is_some());
+        let mut w = Written {
+            givens: [0; 81],
+            entries: [0; 81],
+            pencil: [false; 81],
+            kinds_known,
+        };
+        for (i, r) in readings.iter().enumerate().take(81) {
+            w.pencil[i] = r.class == CellClass::PencilMarks;
+            let value = r.class.value();
+            if kinds_known && r.writing() == Some(Writing::Handwritten) {
+                w.entries[i] = value;
+            } else {
+                w.givens[i] = value;
+            }
+        }
+        w
+    }
 }
 
 /// Why a scan's entries cannot be checked.

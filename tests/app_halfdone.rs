@@ -209,3 +209,67 @@ fn entries_are_drawn_in_pen_colour_and_the_wrong_one_red() {
     assert!(pen > 30, "pen-coloured pixels: {pen}");
     assert!(wrong_fill > 300, "wrong-entry cell pixels: {wrong_fill}");
 }
+
+/// A camera of one unchanging 320×240 page at about 30 fps.
+struct StillCamera;
+
+impl sudoku_lens::camera::FrameSource for StillCamera {
+    fn describe(&self) -> String {
+        "still test camera".into()
+    }
+    fn next_frame(&mut self) -> Result<image::RgbImage, sudoku_lens::camera::CameraError> {
+        std::thread::sleep(Duration::from_millis(30));
+        Ok(image::RgbImage::from_pixel(
+            320,
+            240,
+            image::Rgb([220, 220, 220]),
+        ))
+    }
+}
+
+/// The camera path: a locked half-done board (as `LiveReader` splits it) goes on the board as
+/// a photo's does — the entries checked against the printed givens, the wrong one named red.
+#[test]
+fn a_locked_camera_board_checks_its_entries_like_a_photo() {
+    use std::sync::Mutex;
+    use sudoku_lens::live::{LiveOutput, Overlay};
+    let g = givens();
+    let solution = solve_values(&g, 1).first.unwrap();
+    let empty: Vec<usize> = (0..81).filter(|&i| g[i] == 0).collect();
+    let (right, bad) = (empty[0], empty[1]);
+    let wrong_digit = solution[bad] % 9 + 1;
+    let mut read = g;
+    read[right] = solution[right];
+    read[bad] = wrong_digit;
+    let mut overlay = Overlay::unsplit(7, read, solution);
+    overlay.written.givens = g;
+    overlay.written.entries[right] = solution[right];
+    overlay.written.entries[bad] = wrong_digit;
+    overlay.written.kinds_known = true;
+    let script: common::app::Script = Arc::new(Mutex::new(LiveOutput {
+        overlay: Some(Arc::new(overlay)),
+        ..common::app::locked_output(7, common::app::scripted_lattice(), read, solution)
+    }));
+    let opener: sudoku_lens::camera::Opener =
+        Arc::new(|| Ok(Box::new(StillCamera) as Box<dyn sudoku_lens::camera::FrameSource>));
+    let app = SudokuLensApp::new(
+        AppOptions {
+            custom_source: Some(("still test camera".into(), opener)),
+            pipeline: Some(common::app::scripted_pipeline(&script)),
+            ..common::app::options()
+        },
+        None,
+    );
+    let mut h = harness_sized(app, 1280.0, 800.0);
+    step_until(
+        &mut h,
+        Duration::from_secs(60),
+        "the camera board checked",
+        |a| a.check().is_some(),
+    );
+    let cell = sudoku_lens::sudoku::Cell::from_index(bad);
+    let check = h.state().check().expect("the entries are checked").clone();
+    assert_eq!(check.wrong_cells(), vec![cell]);
+    h.run_steps(2);
+    h.get_by_label(&format!("{cell} {wrong_digit}, your entry, wrong"));
+}

@@ -407,11 +407,7 @@ fn fill_in_the_game_is_enabled_only_for_a_locked_screen_puzzle_with_one_solution
     assert!(count_values(&sparse, 2) > 1 && clues >= 17, "{clues} clues");
     *script.lock().unwrap() = LiveOutput {
         puzzle_id: 8,
-        overlay: Some(Arc::new(Overlay {
-            puzzle_id: 8,
-            givens: sparse,
-            solution,
-        })),
+        overlay: Some(Arc::new(Overlay::unsplit(8, sparse, solution))),
         ..locked_on(sparse, solution)
     };
     step_until(&mut h, Duration::from_secs(60), "the sparse board", |a| {

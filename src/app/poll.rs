@@ -289,11 +289,29 @@ impl SudokuLensApp {
         }
         self.puzzle.label = "camera".into();
         self.puzzle.photo = None;
-        self.load_board(Board::new(read.givens, [false; 81], None));
+        // A half-done page: its entries go on the board as the photo path puts a photo's
+        // (pen colour, checked against the printed digits, wrong ones red).
+        let mut board = Board::new(read.givens, overlay.unsure, None);
+        if overlay.written.kinds_known {
+            board = board.with_writing(
+                overlay.written.entries.map(|v| v != 0),
+                overlay.written.pencil,
+            );
+        }
+        self.load_board(board);
         self.puzzle.camera = Some(read);
+        let entries = self.puzzle.board.entries.iter().filter(|&&e| e).count();
+        let writing = if entries > 0 {
+            format!(" ({entries} handwritten, checked against the printed ones)")
+        } else {
+            String::new()
+        };
         self.say(
             Severity::Info,
-            format!("locked: read {} digits", self.puzzle.board.filled()),
+            format!(
+                "locked: read {} digits{writing}",
+                self.puzzle.board.filled()
+            ),
         );
     }
 

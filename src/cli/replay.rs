@@ -134,13 +134,11 @@ fn print_frame(r: &FrameRecord, json: bool) {
                 .flat_map(|p| [round2(p.x), round2(p.y)])
                 .collect::<Vec<_>>()
         });
-        let overlay = r.overlay.as_ref().map(|o| {
-            json!({
-                "puzzle_id": o.puzzle_id,
-                "givens": digits_text(&o.givens),
-                "solution": digits_text(&o.solution),
-            })
-        });
+        // puzzle_id, givens, solution (81 digits each) and the split (`written`).
+        let overlay = r
+            .overlay
+            .as_ref()
+            .and_then(|o| serde_json::to_value(o.as_ref()).ok());
         println!(
             "{}",
             json!({

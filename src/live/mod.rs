@@ -19,11 +19,14 @@ mod follow;
 mod reader;
 pub mod replay;
 mod vote;
+mod writing;
 
 use std::sync::Arc;
 
 use image::RgbImage;
 
+use crate::scan::Written;
+use crate::sudoku::{Check, check_entries_read};
 use crate::vision::{Lattice, TrackerConfig};
 
 pub use change::Thumbnail;
@@ -88,12 +91,74 @@ impl LockProgress {
 pub struct Overlay {
     /// The puzzle (see [`LiveOutput::puzzle_id`]) this board was read from.
     pub puzzle_id: u64,
-    /// The voted givens, as the puzzle reads (0 empty).
+    /// Every voted digit, printed or handwritten, as the puzzle reads (0 empty): what is on
+    /// the page.
     #[serde(serialize_with = "serialize_digits")]
     pub givens: [u8; 81],
-    /// The unique solution of `givens`.
+    /// The unique solution: of the printed givens (`written.givens`) when print was told
+    /// from handwriting, else of `givens`. It agrees with `givens` on every printed digit;
+    /// a handwritten entry that differs from it is wrong (see [`Overlay::check`]).
     #[serde(serialize_with = "serialize_digits")]
     pub solution: [u8; 81],
+    /// `givens` split into printed givens, handwritten entries and pencil-mark cells, told
+    /// apart once when the board was trusted (`kinds_known` false, every digit a given, when
+    /// they could not be).
+    #[serde(serialize_with = "serialize_written")]
+    pub written: Written,
+    /// Cells whose voted reading is doubtful: an entry there that disagrees with the
+    /// solution is unsure, not wrong.
+    #[serde(skip)]
+    pub unsure: [bool; 81],
+}
+
+impl Overlay {
+    /// A trusted board whose print was not told from handwriting: every digit a given,
+    /// nothing unsure.
+    pub fn unsplit(puzzle_id: u64, givens: [u8; 81], solution: [u8; 81]) -> Overlay {
+        Overlay {
+            puzzle_id,
+            givens,
+            solution,
+            written: Written {
+                givens,
+                entries: [0; 81],
+                pencil: [false; 81],
+                kinds_known: false,
+            },
+            unsure: [false; 81],
+        }
+    }
+
+    /// The handwritten entries checked against the printed givens, as `scan --check` checks a
+    /// photo's (`sudoku::check_entries_read`); `None` when print was not told from
+    /// handwriting.
+    pub fn check(&self) -> Option<Check> {
+        self.written
+            .kinds_known
+            .then(|| check_entries_read(&self.written.givens, &self.written.entries, &self.unsure))
+    }
+}
+
+fn serialize_written<S: serde::Serializer>(w: &Written, s: S) -> Result<S::Ok, S::Error> {
+    use serde::Serialize;
+    #[derive(Serialize)]
+    struct Split {
+        printed: String,
+        entries: String,
+        pencil: String,
+        kinds_known: bool,
+    }
+    Split {
+        printed: digits_text(&w.givens),
+        entries: digits_text(&w.entries),
+        pencil: w
+            .pencil
+            .iter()
+            .map(|&p| if p { 'p' } else { '.' })
+            .collect(),
+        kinds_known: w.kinds_known,
+    }
+    .serialize(s)
 }
 
 fn serialize_digits<S: serde::Serializer>(v: &[u8; 81], s: S) -> Result<S::Ok, S::Error> {

@@ -14,7 +14,7 @@ use super::vote::{VotedBoard, Votes};
 use super::{FrameWork, LiveConfig, LiveOutput, LiveState, LockProgress, Overlay};
 use crate::digits::CellReading;
 use crate::digits::orientation::lattice_as_read;
-use crate::scan::{ScanError, Scanner};
+use crate::scan::{ScanError, Scanner, Written};
 use crate::sudoku::MIN_CLUES;
 use crate::sudoku::solver::solve_values;
 use crate::vision::tracker::CellFingerprint;
@@ -59,6 +59,9 @@ struct Puzzle {
     confirmed: bool,
     /// The last givens sent to the solver and its unique solution, if any.
     solved: Option<([u8; 81], Option<[u8; 81]>)>,
+    /// The last voted board split by how it was written, and that board (measured once per
+    /// board that is ready to be trusted).
+    written: Option<([u8; 81], Written)>,
     /// The previous read's vote, for the stability rule.
     last_voted: Option<[u8; 81]>,
     frames_since_read: u32,
@@ -73,9 +76,29 @@ impl Puzzle {
             trusted: None,
             confirmed: false,
             solved: None,
+            written: None,
             last_voted: None,
             frames_since_read: 0,
         }
+    }
+
+    /// `voted` split by how it was written (see `writing::split_voted`), measured on `frame`
+    /// only when the board differs from the last one split.
+    fn written_for(
+        &mut self,
+        voted: &VotedBoard,
+        frame: &RgbImage,
+        lattice: &Lattice,
+        last: &[CellReading],
+    ) -> Written {
+        if let Some((values, w)) = &self.written
+            && *values == voted.values
+        {
+            return w.clone();
+        }
+        let w = super::writing::split_voted(frame, lattice, voted, &self.votes, last);
+        self.written = Some((voted.values, w.clone()));
+        w
     }
 
     /// The unique solution of `givens` (cached for the last givens asked).
@@ -245,7 +268,7 @@ impl LiveReader {
             });
             work
         };
-        let mut output = self.advance(t_ms, work);
+        let mut output = self.advance(frame, t_ms, work);
         output.changed = self
             .previous
             .as_ref()
@@ -351,8 +374,8 @@ impl LiveReader {
         self.frames_since_validated = 0;
     }
 
-    /// Runs the tracker, reading, voting and trust on the held picture.
-    fn advance(&mut self, t_ms: u64, work: FrameWork) -> LiveOutput {
+    /// Runs the tracker, reading, voting and trust on the held picture (`frame` in colour).
+    fn advance(&mut self, frame: &RgbImage, t_ms: u64, work: FrameWork) -> LiveOutput {
         let Some(held) = self.held.as_mut() else {
             return LiveOutput::default();
         };
@@ -421,8 +444,14 @@ impl LiveReader {
             }
         }
         let read_cells = fresh.is_some();
-        if let Some(readings) = fresh {
-            self.take_read(&readings);
+        if let (Some(readings), Some(lattice)) = (fresh, found) {
+            let as_read = Lattice {
+                points_in_image: lattice_as_read(
+                    &lattice.points_in_image,
+                    self.puzzle.quarter_turns.unwrap_or(0),
+                ),
+            };
+            self.take_read(&readings, frame, &as_read);
         }
 
         let puzzle = &self.puzzle;
@@ -470,8 +499,9 @@ impl LiveReader {
         }
     }
 
-    /// Votes one read and decides what is trusted.
-    fn take_read(&mut self, readings: &[CellReading]) {
+    /// Votes one read and decides what is trusted; `frame` is the colour picture read and
+    /// `lattice` the grid in it as the puzzle reads.
+    fn take_read(&mut self, readings: &[CellReading], frame: &RgbImage, lattice: &Lattice) {
         if let Some((board, turns)) = self.replaced.take()
             && self.puzzle.trusted.is_none()
             && self.puzzle.quarter_turns == turns
@@ -532,15 +562,30 @@ impl LiveReader {
         puzzle.trusted = None;
         puzzle.confirmed = false;
         let stable = puzzle.last_voted.replace(voted.values) == Some(voted.values);
-        if stable
-            && trustworthy(&voted, &self.config)
-            && let Some(solution) = puzzle.solution(&voted.values)
+        if !(stable && trustworthy(&voted, &self.config)) {
+            return;
+        }
+        // A half-done puzzle is solved from its printed givens (its entries may be wrong);
+        // a board whose print could not be told from its handwriting, or whose printed
+        // digits are no proper puzzle (a split gone wrong), as a whole, as before.
+        let written = puzzle.written_for(&voted, frame, lattice, readings);
+        let (written, solution) = match written
+            .kinds_known
+            .then(|| puzzle.solution(&written.givens))
+            .flatten()
+        {
+            Some(solution) => (written, Some(solution)),
+            None => (all_givens(&written), puzzle.solution(&voted.values)),
+        };
+        if let Some(solution) = solution
             && doubtful_empties_ruled_out(&voted, &puzzle.votes, &solution, &self.config)
         {
             puzzle.trusted = Some(Arc::new(Overlay {
                 puzzle_id: puzzle.id,
                 givens: voted.values,
                 solution,
+                written,
+                unsure: voted.uncertain(),
             }));
             puzzle.confirmed = true;
         }
@@ -567,6 +612,16 @@ fn read(
             puzzle.quarter_turns = Some(oriented.quarter_turns);
             Ok(oriented.readings)
         }
+    }
+}
+
+/// `written` with every digit counted as a given (print not told from handwriting).
+fn all_givens(written: &Written) -> Written {
+    Written {
+        givens: std::array::from_fn(|i| written.givens[i] + written.entries[i]),
+        entries: [0; 81],
+        pencil: written.pencil,
+        kinds_known: false,
     }
 }
 

@@ -103,11 +103,7 @@ pub fn locked_output(
         state: LiveState::Locked,
         puzzle_id,
         lattice: Some(lattice),
-        overlay: Some(Arc::new(Overlay {
-            puzzle_id,
-            givens,
-            solution,
-        })),
+        overlay: Some(Arc::new(Overlay::unsplit(puzzle_id, givens, solution))),
         ..LiveOutput::default()
     }
 }
