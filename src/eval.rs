@@ -335,12 +335,19 @@ pub fn read_all_labels(ds: &Dataset) -> Result<Vec<Option<[u8; 81]>>, EvalError>
     }
 }
 
+/// One decoded photo as the reader takes it: the image, its gray levels and its colour
+/// (`vision::colour_of`, `None` for a gray photo), each made once.
+struct Picture<'a> {
+    image: &'a image::DynamicImage,
+    gray: &'a image::GrayImage,
+    colour: Option<&'a image::RgbImage>,
+}
+
 /// Reads the digits of one photo and scores them against its labels (and its givens mask,
-/// when it has one and the model tells print from handwriting).
+/// when it has one).
 fn read_digits(
     scanner: &mut Scanner,
-    image: &image::DynamicImage,
-    gray: &image::GrayImage,
+    picture: &Picture<'_>,
     detection: Option<&vision::GridDetection>,
     labels: &[u8; 81],
     mask: Option<[bool; 81]>,
@@ -363,10 +370,10 @@ fn read_digits(
         return missed;
     };
     let start = Instant::now();
-    let Ok(mut scan) = scanner.scan_detection(gray, d.clone()) else {
+    let Ok(mut scan) = scanner.scan_detection(picture.gray, d.clone()) else {
         return missed;
     };
-    scan.tell_writing_in(image);
+    scan.tell_writing_in(picture.image, picture.colour);
     let pipeline_ms = detect_ms + start.elapsed().as_secs_f64() * 1000.0;
     let truth = truth_values(labels);
     let wrong = (0..81)
@@ -465,10 +472,14 @@ pub fn evaluate_with_progress(
         let digits = match (scanner.as_deref_mut(), labels) {
             (Some(s), Some(l)) => {
                 let mask = ds.givens(photo).ok().flatten();
+                let picture = Picture {
+                    image: &image,
+                    gray: &gray,
+                    colour: colour.as_deref(),
+                };
                 Some(read_digits(
                     s,
-                    &image,
-                    &gray,
+                    &picture,
                     detection.as_ref().ok(),
                     l,
                     mask,

@@ -160,24 +160,24 @@ impl Scan {
         if !self.needs_writing() {
             return;
         }
-        let digits: Vec<bool> = self
-            .readings
-            .iter()
-            .map(|r| r.class.digit().is_some())
-            .collect();
+        let readings = &self.readings;
         let ink = crate::vision::ink::measure_grid(photo, &self.detection.lattice(), |i| {
-            digits.get(i).copied().unwrap_or(false)
+            readings.get(i).is_some_and(|r| r.class.digit().is_some())
         });
         crate::digits::style::fill_handwriting(&mut self.readings, &ink);
     }
 
-    /// [`Scan::tell_writing`] on a decoded photo (no copy when it is already RGB), only when
-    /// some digit reading lacks its call.
-    pub fn tell_writing_in(&mut self, photo: &DynamicImage) {
+    /// [`Scan::tell_writing`] on a decoded photo, only when some digit reading lacks its call.
+    /// `colour` is the photo's [`crate::vision::colour_of`] when the caller made it already
+    /// (for detection); otherwise the photo is converted here (no copy when it is RGB).
+    pub fn tell_writing_in(&mut self, photo: &DynamicImage, colour: Option<&RgbImage>) {
         if !self.needs_writing() {
             return;
         }
-        let rgb = crate::vision::colour_of(photo).unwrap_or_else(|| Cow::Owned(photo.to_rgb8()));
+        let rgb = match colour {
+            Some(rgb) => Cow::Borrowed(rgb),
+            None => crate::vision::colour_of(photo).unwrap_or_else(|| Cow::Owned(photo.to_rgb8())),
+        };
         self.tell_writing(&rgb);
     }
 
@@ -289,10 +289,7 @@ impl Scanner {
         let gray = crate::vision::to_gray(image);
         let colour = crate::vision::colour_of(image);
         let mut scan = self.scan_with_colour(&gray, colour.as_deref())?;
-        match colour.as_deref() {
-            Some(rgb) => scan.tell_writing(rgb),
-            None => scan.tell_writing_in(image),
-        }
+        scan.tell_writing_in(image, colour.as_deref());
         Ok(scan)
     }
 

@@ -109,7 +109,7 @@ fn scan(args: &ScanArgs) -> anyhow::Result<(String, ExitCode)> {
     };
     // Digit reading, validation, repair suggestion and solution (library `scan`).
     let mut scan = Scanner::new(classifier).scan_detection(&gray, detection)?;
-    scan.tell_writing_in(&image);
+    scan.tell_writing_in(&image, colour.as_deref());
     if args.json {
         report.push_str(&format!("{}\n", report_json(&scan)));
     } else {
