@@ -10,7 +10,9 @@ use image::{GrayImage, RgbImage};
 
 use super::change::Thumbnail;
 use super::follow::Template;
-use super::trust::{doubtful_empties_ruled_out, reads_needed, trustworthy};
+use super::trust::{
+    doubtful_empties_ruled_out, no_doubtful_digit_disagrees, reads_needed, trustworthy,
+};
 use super::vote::{VotedBoard, Votes};
 use super::{FrameWork, LiveConfig, LiveOutput, LiveState, LockProgress, Overlay};
 use crate::digits::CellReading;
@@ -579,6 +581,7 @@ impl LiveReader {
         };
         if let Some(solution) = solution
             && doubtful_empties_ruled_out(&voted, &puzzle.votes, &solution, &self.config)
+            && no_doubtful_digit_disagrees(&voted, &solution)
         {
             puzzle.trusted = Some(Arc::new(Overlay {
                 puzzle_id: puzzle.id,

@@ -75,6 +75,15 @@ pub(super) fn doubtful_empties_ruled_out(
     })
 }
 
+/// Whether every digit cell that disagrees with `solution` is read surely. A board solved
+/// from its printed givens shows each entry that disagrees as the user's mistake; a doubtful
+/// read of a right entry (a handwritten 2 read as a 9 at 0.7) must not be shown as one, so
+/// the board waits for reads that settle it.
+pub(super) fn no_doubtful_digit_disagrees(voted: &VotedBoard, solution: &[u8; 81]) -> bool {
+    let uncertain = voted.uncertain();
+    (0..81).all(|i| voted.values[i] == 0 || voted.values[i] == solution[i] || !uncertain[i])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,5 +176,20 @@ mod tests {
         let doubtful: Vec<usize> = pinned.iter().chain(&free[..7]).copied().collect();
         let votes = votes_of(&values, &doubtful, 0.1, 6);
         assert!(trustworthy(&votes.voted().expect("votes"), &votes, &config));
+    }
+
+    #[test]
+    fn a_doubtful_digit_is_never_shown_as_a_mistake() {
+        let solution = board(FINISHED);
+        let mut values = solution;
+        // r1c7 holds a handwritten 2, read as a 9.
+        values[6] = 9;
+        let sure = votes_of(&values, &[], 0.0, 6).voted().expect("votes");
+        let doubtful = votes_of(&values, &[6], 0.0, 6).voted().expect("votes");
+        assert!(no_doubtful_digit_disagrees(&sure, &solution));
+        assert!(!no_doubtful_digit_disagrees(&doubtful, &solution));
+        // Read right, a doubtful cell is no mistake to show.
+        let right = votes_of(&solution, &[6], 0.0, 6).voted().expect("votes");
+        assert!(no_doubtful_digit_disagrees(&right, &solution));
     }
 }
