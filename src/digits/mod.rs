@@ -18,6 +18,7 @@ pub mod reliability;
 pub mod repair;
 pub mod style;
 mod style_weights;
+pub mod symmetry;
 pub mod synth;
 pub mod writing;
 

@@ -17,8 +17,7 @@
 
 use super::CellReading;
 use super::style_weights::{B1, B2, HIDDEN, INPUTS, W1, W2};
-use crate::sudoku::Grid;
-use crate::sudoku::solver::count_values;
+use super::symmetry::{is_proper, settle_by_symmetry};
 use crate::vision::ink::{CellInk, GridInk, LineInk, luma};
 
 /// Number of inputs per cell of the network (see [`cell_features`]).
@@ -317,11 +316,6 @@ pub fn handwriting_logits(ink: &GridInk, readings: &[CellReading]) -> Vec<Option
         .collect()
 }
 
-/// Whether `givens` (0 = empty) are a proper puzzle: no repeated digit, exactly one solution.
-fn is_proper(givens: &[u8; 81]) -> bool {
-    Grid::from_values(givens).conflicts().is_empty() && count_values(givens, 2) == 1
-}
-
 /// The split of `values` (digits 1–9, 0 empty) into givens by the `logits` of handwriting
 /// (`None`: not a digit), settled by the puzzle: when the givens called (logit ≤ 0) are not a
 /// proper puzzle, the smallest set of at most `MAX_FLIPS` (2) of the least sure calls (|logit|
@@ -378,7 +372,8 @@ pub fn fill_handwriting(readings: &mut [CellReading], ink: &GridInk) {
         return;
     }
     let values: [u8; 81] = std::array::from_fn(|i| readings.get(i).map_or(0, |r| r.class.value()));
-    let logits = settle_by_puzzle(&values, &handwriting_logits(ink, readings));
+    let by_ink = handwriting_logits(ink, readings);
+    let logits = settle_by_puzzle(&values, &settle_by_symmetry(&values, &by_ink));
     for (r, l) in readings.iter_mut().zip(logits) {
         if let Some(l) = l {
             r.handwritten = Some(logistic(l));
@@ -390,6 +385,7 @@ pub fn fill_handwriting(readings: &mut [CellReading], ink: &GridInk) {
 mod tests {
     use super::*;
     use crate::digits::NUM_CLASSES;
+    use crate::sudoku::solver::count_values;
 
     fn digit(d: u8) -> CellReading {
         let mut p = [0.0f32; NUM_CLASSES];
