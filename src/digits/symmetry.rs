@@ -56,13 +56,25 @@ pub fn settle_by_symmetry(values: &[u8; 81], logits: &[Option<f32>]) -> Vec<Opti
         };
         digits += 1;
         if *h != (l > 0.0) {
-            if l.abs() > MAX_CHANGED_LOGIT {
+            if l.abs()
+                > std::env::var("SYM_L")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(MAX_CHANGED_LOGIT)
+            {
                 return logits.to_vec();
             }
             changed += 1;
         }
     }
-    if changed == 0 || changed as f32 > MAX_CHANGED_SHARE * digits as f32 {
+    if changed == 0
+        || changed as f32
+            > std::env::var("SYM_S")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(MAX_CHANGED_SHARE)
+                * digits as f32
+    {
         return logits.to_vec();
     }
     let givens: [u8; 81] = std::array::from_fn(|i| {
@@ -84,4 +96,103 @@ pub fn settle_by_symmetry(values: &[u8; 81], logits: &[Option<f32>]) -> Vec<Opti
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::parse_values;
+    use crate::sudoku::solver::solve_values;
+
+    /// Givens placed symmetrically under a half turn (Project Euler's first grid).
+    const SYMMETRIC: &str =
+        "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+    /// Givens placed with no symmetry (top1465, first puzzle).
+    const ASYMMETRIC: &str =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+
+    /// The puzzle's givens plus the solution's digits in `entries`, and calls of `given` on
+    /// the givens and `entry` on the entries.
+    fn photo(
+        puzzle: &str,
+        entries: &[usize],
+        given: f32,
+        entry: f32,
+    ) -> ([u8; 81], Vec<Option<f32>>) {
+        let givens = parse_values(puzzle).unwrap();
+        let solution = solve_values(&givens, 1).first.unwrap();
+        let mut values = givens;
+        let mut logits = vec![None; 81];
+        for i in 0..81 {
+            if givens[i] != 0 {
+                logits[i] = Some(given);
+            } else if entries.contains(&i) {
+                values[i] = solution[i];
+                logits[i] = Some(entry);
+            }
+        }
+        (values, logits)
+    }
+
+    fn empty_cells(puzzle: &str) -> Vec<usize> {
+        let v = parse_values(puzzle).unwrap();
+        (0..81).filter(|&i| v[i] == 0).collect()
+    }
+
+    #[test]
+    fn an_entry_whose_partner_is_empty_is_handwriting() {
+        // Entries in empty cells whose partners stay empty, one of them taken for print
+        // without much conviction: symmetry makes it handwriting.
+        let empty = empty_cells(SYMMETRIC);
+        let entries: Vec<usize> = empty.iter().copied().filter(|&i| i < 40).take(6).collect();
+        let (values, mut logits) = photo(SYMMETRIC, &entries, -5.0, 3.0);
+        logits[entries[0]] = Some(-2.0);
+        let settled = settle_by_symmetry(&values, &logits);
+        assert_eq!(settled[entries[0]], Some(2.0));
+        for i in 0..81 {
+            if i != entries[0] {
+                assert_eq!(settled[i], logits[i], "cell {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_given_whose_partner_is_printed_is_print() {
+        let (values, mut logits) = photo(SYMMETRIC, &empty_cells(SYMMETRIC)[..8], -5.0, 3.0);
+        let given = (0..81)
+            .find(|&i| values[i] != 0 && logits[i] == Some(-5.0))
+            .unwrap();
+        logits[given] = Some(1.5);
+        assert_eq!(settle_by_symmetry(&values, &logits)[given], Some(-1.5));
+    }
+
+    #[test]
+    fn asymmetric_or_settled_puzzles_keep_their_calls() {
+        // An asymmetric newspaper puzzle, all printed: many givens lack a printed partner,
+        // but they are sure calls, and fewer givens would not be a proper puzzle.
+        let (values, logits) = photo(ASYMMETRIC, &[], -5.0, 3.0);
+        assert_eq!(settle_by_symmetry(&values, &logits), logits);
+        // Even when the calls are unsure: the symmetric part alone is not a proper puzzle.
+        let (values, logits) = photo(ASYMMETRIC, &[], -0.5, 3.0);
+        assert_eq!(settle_by_symmetry(&values, &logits), logits);
+        // A symmetric puzzle already split symmetrically.
+        let (values, logits) = photo(SYMMETRIC, &empty_cells(SYMMETRIC), -5.0, 3.0);
+        assert_eq!(settle_by_symmetry(&values, &logits), logits);
+        // All handwritten: no givens to settle.
+        let (values, logits) = photo(SYMMETRIC, &empty_cells(SYMMETRIC), 4.0, 3.0);
+        assert_eq!(settle_by_symmetry(&values, &logits), logits);
+    }
+
+    #[test]
+    fn sure_or_many_changes_are_not_made() {
+        let empty = empty_cells(SYMMETRIC);
+        let entries: Vec<usize> = empty.iter().copied().filter(|&i| i < 40).take(6).collect();
+        // A sure call against symmetry: the photo keeps its calls.
+        let (values, mut logits) = photo(SYMMETRIC, &entries, -5.0, 3.0);
+        logits[entries[0]] = Some(-(MAX_CHANGED_LOGIT + 1.0));
+        assert_eq!(settle_by_symmetry(&values, &logits), logits);
+        // Every entry called print: more than a quarter of the calls would change.
+        let (values, logits) = photo(SYMMETRIC, &empty[..20], -5.0, -1.0);
+        assert_eq!(settle_by_symmetry(&values, &logits), logits);
+    }
 }
