@@ -56,25 +56,13 @@ pub fn settle_by_symmetry(values: &[u8; 81], logits: &[Option<f32>]) -> Vec<Opti
         };
         digits += 1;
         if *h != (l > 0.0) {
-            if l.abs()
-                > std::env::var("SYM_L")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or(MAX_CHANGED_LOGIT)
-            {
+            if l.abs() > MAX_CHANGED_LOGIT {
                 return logits.to_vec();
             }
             changed += 1;
         }
     }
-    if changed == 0
-        || changed as f32
-            > std::env::var("SYM_S")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(MAX_CHANGED_SHARE)
-                * digits as f32
-    {
+    if changed == 0 || changed as f32 > MAX_CHANGED_SHARE * digits as f32 {
         return logits.to_vec();
     }
     let givens: [u8; 81] = std::array::from_fn(|i| {
