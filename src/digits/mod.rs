@@ -14,6 +14,7 @@
 pub mod classifier;
 pub mod export;
 pub mod orientation;
+pub mod pen_colour;
 pub mod reliability;
 pub mod repair;
 pub mod style;

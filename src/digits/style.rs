@@ -16,6 +16,7 @@
 //! measurements and readings; it does not sample images (see `vision::ink`).
 
 use super::CellReading;
+use super::pen_colour::settle_by_colour;
 use super::style_weights::{B1, B2, HIDDEN, INPUTS, W1, W2};
 use super::symmetry::{is_proper, settle_by_symmetry};
 use crate::vision::ink::{CellInk, GridInk, LineInk, luma};
@@ -297,7 +298,11 @@ fn logistic(x: f32) -> f32 {
 /// The logit of handwriting of every digit cell of a photo (`None` for other cells). A digit
 /// whose ink could not be measured gets the logit of all-zero features: a print-like call.
 pub fn handwriting_logits(ink: &GridInk, readings: &[CellReading]) -> Vec<Option<f32>> {
-    let features = cell_features(ink, readings);
+    logits_of(&cell_features(ink, readings), readings)
+}
+
+/// [`handwriting_logits`] from the cells' features.
+fn logits_of(features: &[Option<[f32; FEATURES]>], readings: &[CellReading]) -> Vec<Option<f32>> {
     if features.iter().all(Option::is_none) {
         return vec![None; readings.len()];
     }
@@ -372,7 +377,8 @@ pub fn fill_handwriting(readings: &mut [CellReading], ink: &GridInk) {
         return;
     }
     let values: [u8; 81] = std::array::from_fn(|i| readings.get(i).map_or(0, |r| r.class.value()));
-    let by_ink = handwriting_logits(ink, readings);
+    let features = cell_features(ink, readings);
+    let by_ink = settle_by_colour(&features, &logits_of(&features, readings));
     let logits = settle_by_puzzle(&values, &settle_by_symmetry(&values, &by_ink));
     for (r, l) in readings.iter_mut().zip(logits) {
         if let Some(l) = l {
