@@ -10,9 +10,12 @@
 //! of its neighbourhood (the nearest cells of that set), in units of the print's own spread
 //! in the photo ([`cell_features`]), and a small fixed network (`style_weights.rs`, fitted by
 //! `models/train/fit_style.py` on training photos only) turns that into a probability of
-//! handwriting. Finally the puzzle itself is consulted ([`settle_by_puzzle`]): printed
-//! givens alone have exactly one solution, so when the split's givens do not, the least
-//! sure calls are flipped until they do (if a few flips can do it). Pure arithmetic over
+//! handwriting. The calls are then settled per photo: by the pen's colour where it differs
+//! clearly from the print's (`digits::pen_colour`), by the half-turn symmetry most published
+//! givens have (`digits::symmetry`), and finally by the puzzle itself
+//! ([`settle_by_puzzle`]): printed givens alone have exactly one solution, so when the
+//! split's givens do not, the least sure calls are flipped until they do (if a few flips
+//! can do it). Pure arithmetic over
 //! measurements and readings; it does not sample images (see `vision::ink`).
 
 use super::CellReading;
