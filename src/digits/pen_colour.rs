@@ -176,8 +176,8 @@ mod tests {
         }
         assert_eq!(settle_by_colour(&features, &logits), logits);
         // Two groups that run into each other (no gap) are not a split either.
-        for i in 0..40 {
-            features[i] = cell(0.6 * i as f32 / 40.0, 0.0);
+        for (i, f) in features.iter_mut().take(40).enumerate() {
+            *f = cell(0.6 * i as f32 / 40.0, 0.0);
         }
         assert_eq!(settle_by_colour(&features, &logits), logits);
         // Nor is a pen group of fewer than three digits.
