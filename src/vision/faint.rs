@@ -68,18 +68,96 @@ fn line_contrasts(gray: &GrayImage, lattice: &Lattice) -> Option<[f32; 20]> {
     Some(out)
 }
 
-/// Whether every one of the 20 lattice lines is a printed line in `gray`: each at least
-/// 3 gray levels, and at least a fifth of the median line's contrast, darker than the paper
-/// beside it.
-pub(crate) fn lines_present(gray: &GrayImage, lattice: &Lattice) -> bool {
-    let Some(mut contrasts) = line_contrasts(gray, lattice) else {
-        return false;
+/// Cross-section of a whole lattice line (`points`, its 10 intersections) in gray levels: for
+/// each offset `t ∈ [-reach, reach]` px along the edges' normals, the median gray over the
+/// inner 80 % of its 9 edges. The median, not the mean, so that digits touching the line
+/// here and there (a finished grid of small cells) do not darken the paper beside it. `None`
+/// when it leaves the image.
+fn line_profile(gray: &GrayImage, points: &[Point; 10], reach: i32) -> Option<Vec<f32>> {
+    let mut values = Vec::new();
+    (-reach..=reach)
+        .map(|k| {
+            values.clear();
+            for pair in points.windows(2) {
+                let (a, b) = (pair[0], pair[1]);
+                let d = (b - a).unit();
+                let shift = Point::new(-d.y, d.x).scaled(k as f32);
+                let samples = (a.distance(b) * 0.8).ceil().max(4.0) as usize;
+                for s in 0..samples {
+                    let q = a.lerp(b, 0.1 + 0.8 * (s as f32 + 0.5) / samples as f32);
+                    values.push(gray_at(gray, q + shift)?);
+                }
+            }
+            values.sort_by(f32::total_cmp);
+            Some(values[values.len() / 2])
+        })
+        .collect()
+}
+
+/// How many gray levels a whole lattice line is darker than the paper beside it, from its
+/// [`line_profile`] over half a cell to each side: the darkest point within two pixels of
+/// the line against the brightest point a quarter to a half cell away on each side. A line
+/// blurred over several pixels (a webcam frame, motion blur across the line) keeps its
+/// contrast here, where a fixed paper distance of a fifth of a cell would still sit in the
+/// blur. An inner line takes the darker side (a step from a shaded box to white paper is no
+/// line); the border takes the brighter one (outside it lies whatever the grid is on).
+fn profile_contrast(
+    gray: &GrayImage,
+    points: &[Point; 10],
+    cell_px: f32,
+    border: bool,
+) -> Option<f32> {
+    let reach = (0.5 * cell_px).round().max(4.0) as i32;
+    let far = ((0.25 * cell_px).ceil() as i32).clamp(3, reach);
+    let profile = line_profile(gray, points, reach)?;
+    let at = |k: i32| profile[(k + reach) as usize];
+    let line = (-2..=2).map(at).fold(f32::MAX, f32::min);
+    let before = (-reach..=-far).map(at).fold(f32::MIN, f32::max);
+    let after = (far..=reach).map(at).fold(f32::MIN, f32::max);
+    let paper = if border {
+        before.max(after)
+    } else {
+        before.min(after)
     };
+    Some(paper - line)
+}
+
+/// [`profile_contrast`] of the 10 row lines and then the 10 column lines. `None` when part of
+/// the lattice lies outside `gray`.
+fn profile_contrasts(gray: &GrayImage, lattice: &Lattice) -> Option<[f32; 20]> {
+    let p = &lattice.points_in_image;
+    let cell_px = lattice.mean_side() / 9.0;
+    let mut out = [0.0f32; 20];
+    for i in 0..10 {
+        let row = p[i];
+        let col: [Point; 10] = std::array::from_fn(|j| p[j][i]);
+        let border = i == 0 || i == 9;
+        out[i] = profile_contrast(gray, &row, cell_px, border)?;
+        out[10 + i] = profile_contrast(gray, &col, cell_px, border)?;
+    }
+    Some(out)
+}
+
+/// Whether all 20 contrasts say printed lines: the faintest at least 3 gray levels, and at
+/// least a fifth of the median line's, darker than the paper.
+fn all_lines_dark(mut contrasts: [f32; 20], what: &str) -> bool {
+    tracing::trace!(?contrasts, what, "line contrasts");
     contrasts.sort_by(f32::total_cmp);
     let median = contrasts[10];
     let faintest = contrasts[0];
-    tracing::trace!(faintest, median, "faint line contrast");
+    tracing::trace!(faintest, median, what, "faint line contrast");
     faintest >= 3.0_f32.max(0.2 * median)
+}
+
+/// Whether every one of the 20 lattice lines is a printed line in `gray`: each at least
+/// 3 gray levels, and at least a fifth of the median line's contrast, darker than the paper
+/// beside it — measured edge by edge near the line, or else over the whole line's
+/// cross-section (a line blurred wide, digits touching it; see [`profile_contrast`]). A
+/// lattice line over blank paper or the middle of a key (a 3×3 keypad, a lattice fitted to
+/// an 8×8 or 10×10 grid) has no valley in either.
+pub(crate) fn lines_present(gray: &GrayImage, lattice: &Lattice) -> bool {
+    line_contrasts(gray, lattice).is_some_and(|c| all_lines_dark(c, "edges"))
+        || profile_contrasts(gray, lattice).is_some_and(|c| all_lines_dark(c, "profile"))
 }
 
 /// Searches the gray levels for a line through (near) `p` running along `dir`, where the ink
@@ -139,6 +217,109 @@ mod tests {
                 180
             }])
         })
+    }
+
+    /// Side of a cell of [`small_grid`] and [`keypad`], px (a webcam frame's small cells).
+    const CELL: f32 = 18.0;
+    /// Where their grid's top-left corner lies, px.
+    const ORIGIN: f32 = 40.0;
+
+    /// The 9×9 lattice of [`small_grid`].
+    fn small_lattice() -> Lattice {
+        let side = 9.0 * CELL;
+        let (a, b) = (ORIGIN, ORIGIN + side);
+        Lattice::from_corners([
+            Point::new(a, a),
+            Point::new(b, a),
+            Point::new(b, b),
+            Point::new(a, b),
+        ])
+    }
+
+    /// Distance from `v` (px) to the nearest lattice line `k·CELL` (k in `lines`) and that
+    /// line's index.
+    fn nearest(v: f32, lines: std::ops::RangeInclusive<i32>) -> (f32, i32) {
+        lines
+            .map(|k| ((v - ORIGIN - k as f32 * CELL).abs(), k))
+            .fold((f32::MAX, 0), |best, c| if c.0 < best.0 { c } else { best })
+    }
+
+    /// A Sudoku of 18-px cells on paper at 190: black box lines, sharp thin column lines,
+    /// thin row lines blurred across (a Gaussian valley, σ 3 px, 16 levels deep: motion blur
+    /// along one axis) or, with `row_lines` false, not printed; and in every cell a "0" whose
+    /// top and bottom strokes run 4 px from the row lines (digits close to the lines).
+    fn small_grid(row_lines: bool) -> GrayImage {
+        GrayImage::from_fn(250, 250, |x, y| {
+            let (x, y) = (x as f32 + 0.5, y as f32 + 0.5);
+            let side = 9.0 * CELL;
+            let inside = |v: f32| (ORIGIN - 2.0..=ORIGIN + side + 2.0).contains(&v);
+            let mut v: f32 = 190.0;
+            if inside(x) && inside(y) {
+                let (dx, kx) = nearest(x, 0..=9);
+                let (dy, ky) = nearest(y, 0..=9);
+                if (dx < 1.5 && kx % 3 == 0) || (dy < 1.5 && ky % 3 == 0) {
+                    v = 40.0;
+                } else if dx < 0.75 {
+                    v = 110.0;
+                } else if row_lines && ky % 3 != 0 {
+                    v -= 16.0 * (-dy * dy / 18.0).exp();
+                }
+                // The "0": a ring 6 px wide, 10 px tall, strokes 2 px, centred in its cell.
+                let cx = (x - ORIGIN).rem_euclid(CELL) - CELL / 2.0;
+                let cy = (y - ORIGIN).rem_euclid(CELL) - CELL / 2.0;
+                let in_ring = cx.abs() < 3.0 && cy.abs() < 5.0;
+                if in_ring && (cx.abs() >= 1.0 || cy.abs() >= 3.0) && x - ORIGIN < side {
+                    v = v.min(60.0);
+                }
+            }
+            Luma([v.round() as u8])
+        })
+    }
+
+    /// A 3×3 keypad the size of [`small_grid`]: keys of 3 cells with black borders and a
+    /// large digit-like blob in each key's centre, no lines inside a key.
+    fn keypad() -> GrayImage {
+        GrayImage::from_fn(250, 250, |x, y| {
+            let (x, y) = (x as f32 + 0.5, y as f32 + 0.5);
+            let key = 3.0 * CELL;
+            let inside = |v: f32| (ORIGIN - 2.0..=ORIGIN + 3.0 * key + 2.0).contains(&v);
+            let mut v = 190u8;
+            if inside(x) && inside(y) {
+                let kx = (x - ORIGIN).rem_euclid(key);
+                let ky = (y - ORIGIN).rem_euclid(key);
+                let border = |k: f32| k < 1.5 || k > key - 1.5;
+                let blob = (kx - key / 2.0).abs() < 8.0 && (ky - key / 2.0).abs() < 12.0;
+                if border(kx) || border(ky) {
+                    v = 40;
+                } else if blob && ((kx - key / 2.0).abs() >= 5.0 || (ky - key / 2.0).abs() >= 9.0) {
+                    v = 50;
+                } else {
+                    v = 205;
+                }
+            }
+            Luma([v])
+        })
+    }
+
+    #[test]
+    fn thin_lines_blurred_across_with_digits_close_by_are_present() {
+        let lattice = small_lattice();
+        let img = small_grid(true);
+        // Measured edge by edge, the digits 4 px off the blurred row lines darken the
+        // "paper" beside them as much as the lines themselves…
+        let edges = line_contrasts(&img, &lattice).expect("inside");
+        assert!(!all_lines_dark(edges, "edges"), "{edges:?}");
+        // …the whole line's cross-section still shows every line.
+        let profile = profile_contrasts(&img, &lattice).expect("inside");
+        assert!(all_lines_dark(profile, "profile"), "{profile:?}");
+        assert!(lines_present(&img, &lattice));
+    }
+
+    #[test]
+    fn missing_thin_lines_and_a_keypad_are_no_lines() {
+        let lattice = small_lattice();
+        assert!(!lines_present(&small_grid(false), &lattice));
+        assert!(!lines_present(&keypad(), &lattice));
     }
 
     #[test]
