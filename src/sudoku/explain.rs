@@ -132,9 +132,10 @@ pub fn solve_explained_with(puzzle: &Grid, opts: ExplainOptions) -> Result<Expla
 /// hidden rectangle instead), and forcing chains and nets are never searched for this. The
 /// path stays the solver's own.
 fn rate_path(puzzle: &Grid, steps: &[Step], ctx: &Context) -> Rating {
+    let stand_ins = stand_ins();
     let mut grid = puzzle.clone();
     Rating::of_ratings(steps.iter().map(|step| {
-        let r = easiest_rating(step, &grid, ctx);
+        let r = easiest_rating(step, &grid, ctx, &stand_ins);
         step.apply(&mut grid);
         (r, step.technique)
     }))
@@ -143,25 +144,28 @@ fn rate_path(puzzle: &Grid, steps: &[Step], ctx: &Context) -> Rating {
 /// How many instances of a technique with a direct variant are examined for one.
 const DIRECT_SEARCH_LIMIT: usize = 64;
 
-/// The rating of `step` taken in `grid`, or of an easier-rated step available there instead.
-fn easiest_rating(step: &Step, grid: &Grid, ctx: &Context) -> f32 {
+/// The techniques that may stand in for a step (those Sudoku Explainer has, short of the
+/// forcing chains and nets), easiest first: so that once a stand-in is found the techniques
+/// that cannot beat it are not searched at all (the minimum does not depend on the order).
+fn stand_ins() -> Vec<Technique> {
+    use super::rating::lowest_rating;
+    let mut candidates: Vec<Technique> = Technique::ALL
+        .into_iter()
+        .filter(|&t| t < Technique::AlignedTripleExclusion && super::rating::in_sudoku_explainer(t))
+        .collect();
+    candidates.sort_by(|a, b| lowest_rating(*a).total_cmp(&lowest_rating(*b)));
+    candidates
+}
+
+/// The rating of `step` taken in `grid`, or of an easier-rated step available there instead
+/// from `stand_ins` ([`stand_ins`]: those later in solving order than the step's own).
+fn easiest_rating(step: &Step, grid: &Grid, ctx: &Context, stand_ins: &[Technique]) -> f32 {
     use super::rating::{lowest_rating, rating_in_position};
     let mut best = rating_in_position(step, grid);
     if step.technique == Technique::Guess {
         return best;
     }
-    // Easiest first, so that once a stand-in is found the techniques that cannot beat it are
-    // not searched at all (the minimum does not depend on the order).
-    let mut candidates: Vec<Technique> = Technique::ALL
-        .into_iter()
-        .filter(|&t| {
-            t >= step.technique
-                && t < Technique::AlignedTripleExclusion
-                && super::rating::in_sudoku_explainer(t)
-        })
-        .collect();
-    candidates.sort_by(|a, b| lowest_rating(*a).total_cmp(&lowest_rating(*b)));
-    for t in candidates {
+    for &t in stand_ins.iter().filter(|&&t| t >= step.technique) {
         if lowest_rating(t) >= best {
             break;
         }
