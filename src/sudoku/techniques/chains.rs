@@ -468,7 +468,7 @@ enum Next {
     /// Go on from the same start.
     Go,
     /// Go to the next start.
-    NextStart,
+    Restart,
     /// End the search.
     Stop,
 }
@@ -533,7 +533,7 @@ impl<R, E: FnMut(&Found<'_>) -> Option<R>> Visit for Shortest<R, E> {
             }
         }
         if self.done.iter().all(|&d| d) {
-            Next::NextStart
+            Next::Restart
         } else {
             Next::Go
         }
@@ -628,7 +628,7 @@ fn walk(g: &Graph, min_nodes: usize, search: &mut impl Visit) {
                     };
                     match search.reached(&found, links + 2) {
                         Next::Go => {}
-                        Next::NextStart => break 'bfs,
+                        Next::Restart => break 'bfs,
                         Next::Stop => return,
                     }
                 }
