@@ -285,20 +285,37 @@ impl Graph {
     }
 }
 
-/// Sorts and deduplicates `edges` and returns them in compressed adjacency form.
-fn compress(n: usize, mut edges: Vec<(NodeId, NodeId)>) -> (Vec<u32>, Vec<NodeId>) {
-    edges.sort_unstable();
-    edges.dedup();
-    let mut start = vec![0u32; n + 1];
+/// Sorts and deduplicates `edges` and returns them in compressed adjacency form: each node's
+/// targets ascending, without repeats. Bucketed by source node first (a counting sort), so
+/// only each node's few targets are sorted.
+fn compress(n: usize, edges: Vec<(NodeId, NodeId)>) -> (Vec<u32>, Vec<NodeId>) {
+    let mut bucket = vec![0usize; n + 1];
     for &(a, _) in &edges {
-        start[a as usize + 1] += 1;
+        bucket[a as usize + 1] += 1;
     }
-    let mut total = 0;
-    for s in start.iter_mut() {
-        total += *s;
-        *s = total;
+    for i in 1..=n {
+        bucket[i] += bucket[i - 1];
     }
-    (start, edges.into_iter().map(|(_, b)| b).collect())
+    let mut next = bucket.clone();
+    let mut targets: Vec<NodeId> = vec![0; edges.len()];
+    for &(a, b) in &edges {
+        targets[next[a as usize]] = b;
+        next[a as usize] += 1;
+    }
+    let mut start = vec![0u32; n + 1];
+    let mut out = Vec::with_capacity(edges.len());
+    for a in 0..n {
+        let own = &mut targets[bucket[a]..bucket[a + 1]];
+        own.sort_unstable();
+        let first = out.len();
+        for &b in own.iter() {
+            if out.len() == first || out.last() != Some(&b) {
+                out.push(b);
+            }
+        }
+        start[a + 1] = out.len() as u32;
+    }
+    (start, out)
 }
 
 /// Candidates to eliminate, one cell set per digit.
@@ -787,6 +804,14 @@ mod tests {
             }
         }
         assert!(groups > 0);
+    }
+
+    #[test]
+    fn compress_sorts_and_dedups_each_nodes_targets() {
+        let edges = vec![(2, 5), (0, 3), (2, 1), (0, 3), (3, 0), (2, 5), (0, 1)];
+        let (start, targets) = compress(4, edges);
+        assert_eq!(start, vec![0, 2, 2, 4, 5]);
+        assert_eq!(targets, vec![1, 3, 1, 5, 0]);
     }
 
     #[test]
