@@ -14,10 +14,12 @@
 pub mod classifier;
 pub mod export;
 pub mod orientation;
+pub mod pen_colour;
 pub mod reliability;
 pub mod repair;
 pub mod style;
 mod style_weights;
+pub mod symmetry;
 pub mod synth;
 pub mod writing;
 

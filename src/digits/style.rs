@@ -10,15 +10,18 @@
 //! of its neighbourhood (the nearest cells of that set), in units of the print's own spread
 //! in the photo ([`cell_features`]), and a small fixed network (`style_weights.rs`, fitted by
 //! `models/train/fit_style.py` on training photos only) turns that into a probability of
-//! handwriting. Finally the puzzle itself is consulted ([`settle_by_puzzle`]): printed
-//! givens alone have exactly one solution, so when the split's givens do not, the least
-//! sure calls are flipped until they do (if a few flips can do it). Pure arithmetic over
+//! handwriting. The calls are then settled per photo: by the pen's colour where it differs
+//! clearly from the print's (`digits::pen_colour`), by the half-turn symmetry most published
+//! givens have (`digits::symmetry`), and finally by the puzzle itself
+//! ([`settle_by_puzzle`]): printed givens alone have exactly one solution, so when the
+//! split's givens do not, the least sure calls are flipped until they do (if a few flips
+//! can do it). Pure arithmetic over
 //! measurements and readings; it does not sample images (see `vision::ink`).
 
 use super::CellReading;
+use super::pen_colour::settle_by_colour;
 use super::style_weights::{B1, B2, HIDDEN, INPUTS, W1, W2};
-use crate::sudoku::Grid;
-use crate::sudoku::solver::count_values;
+use super::symmetry::{is_proper, settle_by_symmetry};
 use crate::vision::ink::{CellInk, GridInk, LineInk, luma};
 
 /// Number of inputs per cell of the network (see [`cell_features`]).
@@ -298,7 +301,11 @@ fn logistic(x: f32) -> f32 {
 /// The logit of handwriting of every digit cell of a photo (`None` for other cells). A digit
 /// whose ink could not be measured gets the logit of all-zero features: a print-like call.
 pub fn handwriting_logits(ink: &GridInk, readings: &[CellReading]) -> Vec<Option<f32>> {
-    let features = cell_features(ink, readings);
+    logits_of(&cell_features(ink, readings), readings)
+}
+
+/// [`handwriting_logits`] from the cells' features.
+fn logits_of(features: &[Option<[f32; FEATURES]>], readings: &[CellReading]) -> Vec<Option<f32>> {
     if features.iter().all(Option::is_none) {
         return vec![None; readings.len()];
     }
@@ -315,11 +322,6 @@ pub fn handwriting_logits(ink: &GridInk, readings: &[CellReading]) -> Vec<Option
             Some(handwriting_logit(&f))
         })
         .collect()
-}
-
-/// Whether `givens` (0 = empty) are a proper puzzle: no repeated digit, exactly one solution.
-fn is_proper(givens: &[u8; 81]) -> bool {
-    Grid::from_values(givens).conflicts().is_empty() && count_values(givens, 2) == 1
 }
 
 /// The split of `values` (digits 1–9, 0 empty) into givens by the `logits` of handwriting
@@ -378,7 +380,9 @@ pub fn fill_handwriting(readings: &mut [CellReading], ink: &GridInk) {
         return;
     }
     let values: [u8; 81] = std::array::from_fn(|i| readings.get(i).map_or(0, |r| r.class.value()));
-    let logits = settle_by_puzzle(&values, &handwriting_logits(ink, readings));
+    let features = cell_features(ink, readings);
+    let by_ink = settle_by_colour(&features, &logits_of(&features, readings));
+    let logits = settle_by_puzzle(&values, &settle_by_symmetry(&values, &by_ink));
     for (r, l) in readings.iter_mut().zip(logits) {
         if let Some(l) = l {
             r.handwritten = Some(logistic(l));
@@ -390,6 +394,7 @@ pub fn fill_handwriting(readings: &mut [CellReading], ink: &GridInk) {
 mod tests {
     use super::*;
     use crate::digits::NUM_CLASSES;
+    use crate::sudoku::solver::count_values;
 
     fn digit(d: u8) -> CellReading {
         let mut p = [0.0f32; NUM_CLASSES];

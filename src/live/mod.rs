@@ -18,6 +18,7 @@ mod change;
 mod follow;
 mod reader;
 pub mod replay;
+mod trust;
 mod vote;
 mod writing;
 
@@ -243,6 +244,11 @@ pub struct LiveConfig {
     /// Most cells whose voted confidence is below `digits::UNCERTAIN_BELOW`: a board read
     /// that doubtfully is not shown, however it solves.
     pub trust_max_doubtful_cells: usize,
+    /// A doubtful digit cell whose peers hold the 8 other digits is not counted against
+    /// `trust_max_doubtful_cells` when its reads give "empty or pencil marks" at most this
+    /// mean probability. Blurred handwriting reads ~10 % empty although right; a smudge or
+    /// pencil marks read as a digit usually far more.
+    pub pin_max_empty_weight: f32,
     /// Once trusted, the cells are read again every this many frames (to notice new ink).
     pub reread_every_frames: u32,
     /// While tracking, a full detection runs at least every this many frames.
@@ -262,6 +268,7 @@ impl Default for LiveConfig {
             trust_min_empty_confidence: crate::digits::UNCERTAIN_BELOW,
             trust_max_solution_weight_in_empty: 0.05,
             trust_max_doubtful_cells: 8,
+            pin_max_empty_weight: 0.25,
             reread_every_frames: 10,
             redetect_every_frames: 45,
         }

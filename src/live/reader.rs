@@ -10,12 +10,14 @@ use image::{GrayImage, RgbImage};
 
 use super::change::Thumbnail;
 use super::follow::Template;
+use super::trust::{
+    doubtful_empties_ruled_out, no_doubtful_digit_disagrees, reads_needed, trustworthy,
+};
 use super::vote::{VotedBoard, Votes};
 use super::{FrameWork, LiveConfig, LiveOutput, LiveState, LockProgress, Overlay};
 use crate::digits::CellReading;
 use crate::digits::orientation::lattice_as_read;
 use crate::scan::{ScanError, Scanner, Written};
-use crate::sudoku::MIN_CLUES;
 use crate::sudoku::solver::solve_values;
 use crate::vision::tracker::CellFingerprint;
 use crate::vision::{
@@ -562,7 +564,7 @@ impl LiveReader {
         puzzle.trusted = None;
         puzzle.confirmed = false;
         let stable = puzzle.last_voted.replace(voted.values) == Some(voted.values);
-        if !(stable && trustworthy(&voted, &self.config)) {
+        if !(stable && trustworthy(&voted, &puzzle.votes, &self.config)) {
             return;
         }
         // A half-done puzzle is solved from its printed givens (its entries may be wrong);
@@ -579,6 +581,7 @@ impl LiveReader {
         };
         if let Some(solution) = solution
             && doubtful_empties_ruled_out(&voted, &puzzle.votes, &solution, &self.config)
+            && no_doubtful_digit_disagrees(&voted, &solution)
         {
             puzzle.trusted = Some(Arc::new(Overlay {
                 puzzle_id: puzzle.id,
@@ -623,46 +626,6 @@ fn all_givens(written: &Written) -> Written {
         pencil: written.pencil,
         kinds_known: false,
     }
-}
-
-/// Whether a vote may be shown as the puzzle: enough reads, every digit cell's value holding
-/// a good share of its probability over them, few doubtful cells, enough clues (stability
-/// over two reads, uniqueness and doubtful empty cells are checked by the caller). One
-/// solution is the strong guard: a misread digit almost always leaves none or several.
-fn trustworthy(voted: &VotedBoard, config: &LiveConfig) -> bool {
-    let doubtful = voted.uncertain().iter().filter(|&&u| u).count();
-    voted.reads >= reads_needed(voted, config)
-        && voted.min_confidence() >= config.trust_min_confidence
-        && doubtful <= config.trust_max_doubtful_cells
-        && voted.clue_count() >= MIN_CLUES
-}
-
-/// Reads a vote needs before it may be trusted: more while some cell is doubtful.
-fn reads_needed(voted: &VotedBoard, config: &LiveConfig) -> u32 {
-    if voted.uncertain().contains(&true) {
-        config.reads_to_trust_doubtful
-    } else {
-        config.reads_to_trust
-    }
-}
-
-/// Whether every cell voted empty is safe to leave empty. A faint digit read as empty can
-/// leave a board that still has one solution (a nearly full grid, a puzzle with more givens
-/// than it needs) — and then the digit on the page is the one that solution puts there. So
-/// an empty cell is trusted when it is sure (`trust_min_empty_confidence`), or when the reads
-/// give the solution's digit for it almost no weight: whatever ink made the cell doubtful
-/// (a smudge, pencil marks, a stray stroke) is not the digit the puzzle would need there.
-fn doubtful_empties_ruled_out(
-    voted: &VotedBoard,
-    votes: &Votes,
-    solution: &[u8; 81],
-    config: &LiveConfig,
-) -> bool {
-    (0..81).all(|i| {
-        voted.values[i] != 0
-            || voted.confidence[i] >= config.trust_min_empty_confidence
-            || votes.mean_probability(i, solution[i]) <= config.trust_max_solution_weight_in_empty
-    })
 }
 
 /// Whether one read agrees with `givens`: every cell reads the same value or is unsure, and

@@ -1,0 +1,195 @@
+//! When the live path may show a voted board as the puzzle: enough reads, confident enough
+//! cells, few doubtful cells the rest of the board does not pin, and doubtful empty cells
+//! ruled out against the solution. Owns these rules only; voting is `vote`'s, and when to
+//! read, solve and show is `reader`'s.
+
+use super::LiveConfig;
+use super::vote::{VotedBoard, Votes};
+use crate::sudoku::{Cell, MIN_CLUES};
+
+/// Whether a vote may be shown as the puzzle: enough reads, every digit cell's value holding
+/// a good share of its probability over them, few doubtful cells, enough clues (stability
+/// over two reads, uniqueness and doubtful empty cells are checked by the caller). One
+/// solution is the strong guard: a misread digit almost always leaves none or several.
+///
+/// The cap on doubtful cells counts only cells the rest of the board does not pin: a digit
+/// cell whose 20 peers already hold the 8 other digits, and whose reads give "empty" next to
+/// no weight, can only be misread together with one of those peers (read right, they would
+/// leave its true digit no room). So a finished or nearly finished grid in handwriting,
+/// doubtful on many cells one by one, is still checked cell by cell by its own digits.
+pub(super) fn trustworthy(voted: &VotedBoard, votes: &Votes, config: &LiveConfig) -> bool {
+    let uncertain = voted.uncertain();
+    let doubtful = (0..81)
+        .filter(|&i| uncertain[i] && !pinned_by_peers(voted, votes, i, config))
+        .count();
+    voted.reads >= reads_needed(voted, config)
+        && voted.min_confidence() >= config.trust_min_confidence
+        && doubtful <= config.trust_max_doubtful_cells
+        && voted.clue_count() >= MIN_CLUES
+}
+
+/// Whether the digit voted in `cell` is the only one its peers' voted digits leave it, and
+/// the reads give the cell being empty (or pencil marks) at most `pin_max_empty_weight` (a
+/// smudge or pencil marks read as the forced digit stays doubtful).
+fn pinned_by_peers(voted: &VotedBoard, votes: &Votes, cell: usize, config: &LiveConfig) -> bool {
+    let value = voted.values[cell];
+    if value == 0 || votes.mean_probability(cell, 0) > config.pin_max_empty_weight {
+        return false;
+    }
+    let seen = Cell::from_index(cell)
+        .peers()
+        .iter()
+        .map(|peer| voted.values[peer.index()])
+        .filter(|&v| v != 0)
+        .fold(0u16, |seen, v| seen | 1 << v);
+    // Every digit but the cell's own among its peers, and not its own (that is a clash the
+    // solver refuses anyway).
+    seen == 0b11_1111_1110 & !(1 << value)
+}
+
+/// Reads a vote needs before it may be trusted: more while some cell is doubtful.
+pub(super) fn reads_needed(voted: &VotedBoard, config: &LiveConfig) -> u32 {
+    if voted.uncertain().contains(&true) {
+        config.reads_to_trust_doubtful
+    } else {
+        config.reads_to_trust
+    }
+}
+
+/// Whether every cell voted empty is safe to leave empty. A faint digit read as empty can
+/// leave a board that still has one solution (a nearly full grid, a puzzle with more givens
+/// than it needs) — and then the digit on the page is the one that solution puts there. So
+/// an empty cell is trusted when it is sure (`trust_min_empty_confidence`), or when the reads
+/// give the solution's digit for it almost no weight: whatever ink made the cell doubtful
+/// (a smudge, pencil marks, a stray stroke) is not the digit the puzzle would need there.
+pub(super) fn doubtful_empties_ruled_out(
+    voted: &VotedBoard,
+    votes: &Votes,
+    solution: &[u8; 81],
+    config: &LiveConfig,
+) -> bool {
+    (0..81).all(|i| {
+        voted.values[i] != 0
+            || voted.confidence[i] >= config.trust_min_empty_confidence
+            || votes.mean_probability(i, solution[i]) <= config.trust_max_solution_weight_in_empty
+    })
+}
+
+/// Whether every digit cell that disagrees with `solution` is read surely. A board solved
+/// from its printed givens shows each entry that disagrees as the user's mistake; a doubtful
+/// read of a right entry (a handwritten 2 read as a 9 at 0.7) must not be shown as one, so
+/// the board waits for reads that settle it.
+pub(super) fn no_doubtful_digit_disagrees(voted: &VotedBoard, solution: &[u8; 81]) -> bool {
+    let uncertain = voted.uncertain();
+    (0..81).all(|i| voted.values[i] == 0 || voted.values[i] == solution[i] || !uncertain[i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::digits::{CellReading, NUM_CLASSES};
+
+    /// A finished grid (a valid solution).
+    const FINISHED: &str =
+        "416972835723685941598314762674891523182563479935247618249738156851426397367159284";
+
+    fn board(text: &str) -> [u8; 81] {
+        let mut out = [0u8; 81];
+        for (o, c) in out.iter_mut().zip(text.bytes()) {
+            *o = c.saturating_sub(b'0');
+        }
+        out
+    }
+
+    /// Votes of `reads` identical reads of `values`: a cell listed in `doubtful` reads its
+    /// value at 0.7 and empty at `empty_weight`, the others their value at 0.99.
+    fn votes_of(values: &[u8; 81], doubtful: &[usize], empty_weight: f32, reads: usize) -> Votes {
+        let readings: Vec<CellReading> = (0..81)
+            .map(|i| {
+                let mut p = [0.0f32; NUM_CLASSES];
+                if doubtful.contains(&i) {
+                    p[values[i] as usize] = 0.7;
+                    p[0] += empty_weight;
+                    p[if values[i] == 1 { 2 } else { 1 }] += 0.3 - empty_weight;
+                } else {
+                    p[values[i] as usize] = 0.99;
+                    p[if values[i] == 1 { 2 } else { 1 }] += 0.01;
+                }
+                CellReading::from_probabilities(p)
+            })
+            .collect();
+        let mut votes = Votes::new(10);
+        for _ in 0..reads {
+            votes.push(&readings);
+        }
+        votes
+    }
+
+    #[test]
+    fn a_finished_grid_doubtful_on_many_cells_is_pinned_by_its_own_digits() {
+        let config = LiveConfig::default();
+        let values = board(FINISHED);
+        let doubtful: Vec<usize> = (0..81).step_by(4).collect();
+        assert!(doubtful.len() > config.trust_max_doubtful_cells);
+        let votes = votes_of(&values, &doubtful, 0.1, 6);
+        let voted = votes.voted().expect("votes");
+        assert_eq!(voted.values, values);
+        assert!(trustworthy(&voted, &votes, &config));
+        // Fewer reads than a doubtful board needs: not yet.
+        let early = votes_of(&values, &doubtful, 0.1, 3);
+        assert!(!trustworthy(
+            &early.voted().expect("votes"),
+            &early,
+            &config
+        ));
+        // Reads that give those cells a fair chance of being empty (pencil marks, a smudge
+        // read as the forced digit): still doubtful, too many of them.
+        let smudged = votes_of(&values, &doubtful, 0.28, 6);
+        assert!(!trustworthy(
+            &smudged.voted().expect("votes"),
+            &smudged,
+            &config
+        ));
+    }
+
+    #[test]
+    fn doubtful_cells_with_room_for_another_digit_count_against_the_cap() {
+        let config = LiveConfig::default();
+        // The finished grid's cells with an even row + column (41 clues): only r5c5 and
+        // r9c7 see all 8 other digits among their peers.
+        let mut values = board(FINISHED);
+        for (i, v) in values.iter_mut().enumerate() {
+            if (i / 9 + i % 9) % 2 == 1 {
+                *v = 0;
+            }
+        }
+        let (pinned, free) = ([40, 78], [0, 2, 4, 6, 8, 10, 12, 14, 16]);
+        assert_eq!(config.trust_max_doubtful_cells, 8);
+        // Nine doubtful cells with room for another digit: too many.
+        let votes = votes_of(&values, &free, 0.1, 6);
+        assert!(!trustworthy(
+            &votes.voted().expect("votes"),
+            &votes,
+            &config
+        ));
+        // Nine doubtful cells, two of them pinned: seven count, within the cap.
+        let doubtful: Vec<usize> = pinned.iter().chain(&free[..7]).copied().collect();
+        let votes = votes_of(&values, &doubtful, 0.1, 6);
+        assert!(trustworthy(&votes.voted().expect("votes"), &votes, &config));
+    }
+
+    #[test]
+    fn a_doubtful_digit_is_never_shown_as_a_mistake() {
+        let solution = board(FINISHED);
+        let mut values = solution;
+        // r1c7 holds a handwritten 2, read as a 9.
+        values[6] = 9;
+        let sure = votes_of(&values, &[], 0.0, 6).voted().expect("votes");
+        let doubtful = votes_of(&values, &[6], 0.0, 6).voted().expect("votes");
+        assert!(no_doubtful_digit_disagrees(&sure, &solution));
+        assert!(!no_doubtful_digit_disagrees(&doubtful, &solution));
+        // Read right, a doubtful cell is no mistake to show.
+        let right = votes_of(&solution, &[6], 0.0, 6).voted().expect("votes");
+        assert!(no_doubtful_digit_disagrees(&right, &solution));
+    }
+}
