@@ -478,7 +478,7 @@ impl LiveReader {
         // The reads still needed count as progress: a still is fed again only while its
         // output changes, so a doubtful board that needs more reads must show it.
         let reads_needed = board.as_ref().map_or(self.config.reads_to_trust, |b| {
-            reads_needed(b, &self.config)
+            reads_needed(b, &puzzle.votes, &self.config)
         });
         LiveOutput {
             state,

@@ -18,14 +18,19 @@ use crate::sudoku::{Cell, MIN_CLUES};
 /// leave its true digit no room). So a finished or nearly finished grid in handwriting,
 /// doubtful on many cells one by one, is still checked cell by cell by its own digits.
 pub(super) fn trustworthy(voted: &VotedBoard, votes: &Votes, config: &LiveConfig) -> bool {
-    let uncertain = voted.uncertain();
-    let doubtful = (0..81)
-        .filter(|&i| uncertain[i] && !pinned_by_peers(voted, votes, i, config))
-        .count();
-    voted.reads >= reads_needed(voted, config)
+    voted.reads >= reads_needed(voted, votes, config)
         && voted.min_confidence() >= config.trust_min_confidence
-        && doubtful <= config.trust_max_doubtful_cells
+        && unpinned_doubtful(voted, votes, config) <= config.trust_max_doubtful_cells
         && voted.clue_count() >= MIN_CLUES
+}
+
+/// Doubtful cells (voted confidence below `digits::UNCERTAIN_BELOW`) the rest of the board
+/// does not pin.
+fn unpinned_doubtful(voted: &VotedBoard, votes: &Votes, config: &LiveConfig) -> usize {
+    let uncertain = voted.uncertain();
+    (0..81)
+        .filter(|&i| uncertain[i] && !pinned_by_peers(voted, votes, i, config))
+        .count()
 }
 
 /// Whether the digit voted in `cell` is the only one its peers' voted digits leave it, and
@@ -47,9 +52,10 @@ fn pinned_by_peers(voted: &VotedBoard, votes: &Votes, cell: usize, config: &Live
     seen == 0b11_1111_1110 & !(1 << value)
 }
 
-/// Reads a vote needs before it may be trusted: more while some cell is doubtful.
-pub(super) fn reads_needed(voted: &VotedBoard, config: &LiveConfig) -> u32 {
-    if voted.uncertain().contains(&true) {
+/// Reads a vote needs before it may be trusted: more while some cell is doubtful and not
+/// pinned by its peers.
+pub(super) fn reads_needed(voted: &VotedBoard, votes: &Votes, config: &LiveConfig) -> u32 {
+    if unpinned_doubtful(voted, votes, config) > 0 {
         config.reads_to_trust_doubtful
     } else {
         config.reads_to_trust
@@ -135,8 +141,12 @@ mod tests {
         let voted = votes.voted().expect("votes");
         assert_eq!(voted.values, values);
         assert!(trustworthy(&voted, &votes, &config));
-        // Fewer reads than a doubtful board needs: not yet.
-        let early = votes_of(&values, &doubtful, 0.1, 3);
+        // Pinned cells need no extra reads; fewer than a sure board needs are not enough.
+        let three = votes_of(&values, &doubtful, 0.1, config.reads_to_trust as usize);
+        let voted = three.voted().expect("votes");
+        assert_eq!(reads_needed(&voted, &three, &config), config.reads_to_trust);
+        assert!(trustworthy(&voted, &three, &config));
+        let early = votes_of(&values, &doubtful, 0.1, 2);
         assert!(!trustworthy(
             &early.voted().expect("votes"),
             &early,

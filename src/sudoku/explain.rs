@@ -132,36 +132,75 @@ pub fn solve_explained_with(puzzle: &Grid, opts: ExplainOptions) -> Result<Expla
 /// hidden rectangle instead), and forcing chains and nets are never searched for this. The
 /// path stays the solver's own.
 fn rate_path(puzzle: &Grid, steps: &[Step], ctx: &Context) -> Rating {
+    use super::rating::rating_in_position;
+    // The path's rating is its hardest step's, and a stand-in only lowers a step's own rating:
+    // so the steps are rated hardest own rating first, and once the hardest rating found is
+    // above every own rating left, the rest cannot reach it (nor tie with it, which would
+    // change which step is the hardest) and are not searched for stand-ins at all.
     let mut grid = puzzle.clone();
-    Rating::of_ratings(steps.iter().map(|step| {
-        let r = easiest_rating(step, &grid, ctx);
+    let mut positions = Vec::with_capacity(steps.len());
+    let mut own = Vec::with_capacity(steps.len());
+    for step in steps {
+        own.push(rating_in_position(step, &grid));
+        positions.push(grid.clone());
         step.apply(&mut grid);
-        (r, step.technique)
-    }))
+    }
+    let mut order: Vec<usize> = (0..steps.len()).collect();
+    order.sort_by(|&a, &b| own[b].total_cmp(&own[a]));
+    let stand_ins = stand_ins();
+    let mut easiest: Vec<Option<f32>> = vec![None; steps.len()];
+    let mut hardest = f32::NEG_INFINITY;
+    for i in order {
+        if own[i] < hardest {
+            break;
+        }
+        let r = easiest_rating(&steps[i], own[i], &positions[i], ctx, &stand_ins);
+        hardest = hardest.max(r);
+        easiest[i] = Some(r);
+    }
+    // In path order, so that of equally hard steps the same one is the hardest.
+    Rating::of_ratings(
+        steps
+            .iter()
+            .zip(easiest)
+            .filter_map(|(step, r)| Some((r?, step.technique))),
+    )
 }
 
 /// How many instances of a technique with a direct variant are examined for one.
 const DIRECT_SEARCH_LIMIT: usize = 64;
 
-/// The rating of `step` taken in `grid`, or of an easier-rated step available there instead.
-fn easiest_rating(step: &Step, grid: &Grid, ctx: &Context) -> f32 {
+/// The techniques that may stand in for a step (those Sudoku Explainer has, short of the
+/// forcing chains and nets), easiest first: so that once a stand-in is found the techniques
+/// that cannot beat it are not searched at all (the minimum does not depend on the order).
+fn stand_ins() -> Vec<Technique> {
+    use super::rating::lowest_rating;
+    let mut candidates: Vec<Technique> = Technique::ALL
+        .into_iter()
+        .filter(|&t| t < Technique::AlignedTripleExclusion && super::rating::in_sudoku_explainer(t))
+        .collect();
+    candidates.sort_by(|a, b| lowest_rating(*a).total_cmp(&lowest_rating(*b)));
+    candidates
+}
+
+/// The rating of `step` taken in `grid` (`own`, its [`rating_in_position`]), or of an
+/// easier-rated step available there instead from `stand_ins` ([`stand_ins`]: those later in
+/// solving order than the step's own).
+///
+/// [`rating_in_position`]: super::rating::rating_in_position
+fn easiest_rating(
+    step: &Step,
+    own: f32,
+    grid: &Grid,
+    ctx: &Context,
+    stand_ins: &[Technique],
+) -> f32 {
     use super::rating::{lowest_rating, rating_in_position};
-    let mut best = rating_in_position(step, grid);
+    let mut best = own;
     if step.technique == Technique::Guess {
         return best;
     }
-    // Easiest first, so that once a stand-in is found the techniques that cannot beat it are
-    // not searched at all (the minimum does not depend on the order).
-    let mut candidates: Vec<Technique> = Technique::ALL
-        .into_iter()
-        .filter(|&t| {
-            t >= step.technique
-                && t < Technique::AlignedTripleExclusion
-                && super::rating::in_sudoku_explainer(t)
-        })
-        .collect();
-    candidates.sort_by(|a, b| lowest_rating(*a).total_cmp(&lowest_rating(*b)));
-    for t in candidates {
+    for &t in stand_ins.iter().filter(|&&t| t >= step.technique) {
         if lowest_rating(t) >= best {
             break;
         }

@@ -85,8 +85,16 @@ pub(crate) fn search_with(
             |path, effect| out.add(make(&path, effect)),
         );
     }
-    let open = chains::shortest(&g, 4, MAX_NODES, |f| evaluate(&g, grid, f, false));
-    let looped = chains::shortest(&g, 4, MAX_NODES, |f| evaluate(&g, grid, f, true));
+    // The shortest open chain and the shortest continuous loop, in one walk.
+    let [open, looped] = chains::shortest_two(
+        &g,
+        4,
+        MAX_NODES,
+        [false, true].map(|loops_only| {
+            let g = &g;
+            Some(move |f: &chains::Found<'_>| evaluate(g, grid, f, loops_only))
+        }),
+    );
     let best = match (open, looped) {
         (Some(o), Some(l)) => match (&o.1, &l.1) {
             (

@@ -285,20 +285,37 @@ impl Graph {
     }
 }
 
-/// Sorts and deduplicates `edges` and returns them in compressed adjacency form.
-fn compress(n: usize, mut edges: Vec<(NodeId, NodeId)>) -> (Vec<u32>, Vec<NodeId>) {
-    edges.sort_unstable();
-    edges.dedup();
-    let mut start = vec![0u32; n + 1];
+/// Sorts and deduplicates `edges` and returns them in compressed adjacency form: each node's
+/// targets ascending, without repeats. Bucketed by source node first (a counting sort), so
+/// only each node's few targets are sorted.
+fn compress(n: usize, edges: Vec<(NodeId, NodeId)>) -> (Vec<u32>, Vec<NodeId>) {
+    let mut bucket = vec![0usize; n + 1];
     for &(a, _) in &edges {
-        start[a as usize + 1] += 1;
+        bucket[a as usize + 1] += 1;
     }
-    let mut total = 0;
-    for s in start.iter_mut() {
-        total += *s;
-        *s = total;
+    for i in 1..=n {
+        bucket[i] += bucket[i - 1];
     }
-    (start, edges.into_iter().map(|(_, b)| b).collect())
+    let mut next = bucket.clone();
+    let mut targets: Vec<NodeId> = vec![0; edges.len()];
+    for &(a, b) in &edges {
+        targets[next[a as usize]] = b;
+        next[a as usize] += 1;
+    }
+    let mut start = vec![0u32; n + 1];
+    let mut out = Vec::with_capacity(edges.len());
+    for a in 0..n {
+        let own = &mut targets[bucket[a]..bucket[a + 1]];
+        own.sort_unstable();
+        let first = out.len();
+        for &b in own.iter() {
+            if out.len() == first || out.last() != Some(&b) {
+                out.push(b);
+            }
+        }
+        start[a + 1] = out.len() as u32;
+    }
+    (start, out)
 }
 
 /// Candidates to eliminate, one cell set per digit.
@@ -395,13 +412,27 @@ pub(crate) fn shortest<R>(
     max_nodes: usize,
     eval: impl FnMut(&Found<'_>) -> Option<R>,
 ) -> Option<(Vec<NodeId>, R)> {
-    let mut best = None;
-    walk(g, min_nodes, max_nodes, eval, |path, r| {
-        let bound = path.len() - 1;
-        best = Some((path, r));
-        Next::Shorter { bound }
-    });
+    let [best, _] = shortest_two(g, min_nodes, max_nodes, [Some(eval), None]);
     best
+}
+
+/// [`shortest`] for each of two evaluations (`None`: not searched) in one walk: what two
+/// calls of [`shortest`] give, each chain reached once for both.
+pub(crate) fn shortest_two<R, E: FnMut(&Found<'_>) -> Option<R>>(
+    g: &Graph,
+    min_nodes: usize,
+    max_nodes: usize,
+    evals: [Option<E>; 2],
+) -> [Option<(Vec<NodeId>, R)>; 2] {
+    let mut search = Shortest {
+        bound: [max_nodes; 2],
+        done: evals.each_ref().map(Option::is_none),
+        asked: evals.each_ref().map(Option::is_some),
+        evals,
+        best: [None, None],
+    };
+    walk(g, min_nodes, &mut search);
+    search.best
 }
 
 /// Like [`shortest`], but hands every chain with a result to `emit` (for each start, the
@@ -411,18 +442,20 @@ pub(crate) fn each<R>(
     min_nodes: usize,
     max_nodes: usize,
     eval: impl FnMut(&Found<'_>) -> Option<R>,
-    mut emit: impl FnMut(Vec<NodeId>, R) -> Flow,
+    emit: impl FnMut(Vec<NodeId>, R) -> Flow,
 ) -> Flow {
-    let mut stopped = false;
-    walk(g, min_nodes, max_nodes, eval, |path, r| {
-        if emit(path, r).is_break() {
-            stopped = true;
-            Next::Stop
-        } else {
-            Next::SameStart
-        }
-    });
-    if stopped { Flow::Break(()) } else { GO_ON }
+    let mut search = Each {
+        max_nodes,
+        eval,
+        emit,
+        stopped: false,
+    };
+    walk(g, min_nodes, &mut search);
+    if search.stopped {
+        Flow::Break(())
+    } else {
+        GO_ON
+    }
 }
 
 /// Reports chains to `out`: the shortest one when one instance is wanted, else every one
@@ -447,38 +480,132 @@ pub(crate) fn report<R>(
     }
 }
 
-/// What the search does after a chain with a result.
+/// What the walk does after a chain is reached.
 enum Next {
-    /// Keep only chains shorter than `bound` nodes and go to the next start.
-    Shorter { bound: usize },
     /// Go on from the same start.
-    SameStart,
+    Go,
+    /// Go to the next start.
+    Restart,
     /// End the search.
     Stop,
 }
 
-/// The breadth-first search behind [`shortest`] and [`each`]: from every start node with a
-/// strong link, alternating strong and weak links, `eval` on every (start, end) reached and
-/// `found` on every simple chain `eval` gives a result for.
-fn walk<R>(
-    g: &Graph,
-    min_nodes: usize,
+/// A search over the chains [`walk`] reaches.
+trait Visit {
+    /// Most nodes a chain from the current start may have and still be looked at.
+    fn bound(&self) -> usize;
+    /// A new start node begins.
+    fn start(&mut self);
+    /// The chain `f`, of `nodes` nodes, is reached.
+    fn reached(&mut self, f: &Found<'_>, nodes: usize) -> Next;
+}
+
+/// The chain `f`, with `eval`'s result for it, when there is one and the chain repeats no
+/// node (but a last node equal to the first).
+fn simple_result<R>(
+    f: &Found<'_>,
+    eval: &mut impl FnMut(&Found<'_>) -> Option<R>,
+) -> Option<(Vec<NodeId>, R)> {
+    let r = eval(f)?;
+    let path = f.nodes();
+    simple(&path).then_some((path, r))
+}
+
+/// [`shortest_two`]'s search: per evaluation, the shortest chain so far and the bound it sets
+/// on later starts; each evaluation stops at its first chain from a start.
+struct Shortest<R, E> {
+    evals: [Option<E>; 2],
+    bound: [usize; 2],
+    /// Whether each evaluation is done with the current start (or not asked).
+    done: [bool; 2],
+    asked: [bool; 2],
+    best: [Option<(Vec<NodeId>, R)>; 2],
+}
+
+impl<R, E: FnMut(&Found<'_>) -> Option<R>> Visit for Shortest<R, E> {
+    fn bound(&self) -> usize {
+        (0..2)
+            .filter(|&k| !self.done[k])
+            .map(|k| self.bound[k])
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn start(&mut self) {
+        self.done = self.asked.map(|a| !a);
+    }
+
+    fn reached(&mut self, f: &Found<'_>, nodes: usize) -> Next {
+        for k in 0..2 {
+            if self.done[k] || nodes > self.bound[k] {
+                continue;
+            }
+            let Some(eval) = self.evals[k].as_mut() else {
+                continue;
+            };
+            if let Some(found) = simple_result(f, eval) {
+                self.best[k] = Some(found);
+                self.bound[k] = nodes - 1;
+                self.done[k] = true;
+            }
+        }
+        if self.done.iter().all(|&d| d) {
+            Next::Restart
+        } else {
+            Next::Go
+        }
+    }
+}
+
+/// [`each`]'s search.
+struct Each<E, M> {
     max_nodes: usize,
-    mut eval: impl FnMut(&Found<'_>) -> Option<R>,
-    mut found_one: impl FnMut(Vec<NodeId>, R) -> Next,
-) {
+    eval: E,
+    emit: M,
+    stopped: bool,
+}
+
+impl<R, E, M> Visit for Each<E, M>
+where
+    E: FnMut(&Found<'_>) -> Option<R>,
+    M: FnMut(Vec<NodeId>, R) -> Flow,
+{
+    fn bound(&self) -> usize {
+        self.max_nodes
+    }
+
+    fn start(&mut self) {}
+
+    fn reached(&mut self, f: &Found<'_>, _nodes: usize) -> Next {
+        match simple_result(f, &mut self.eval) {
+            Some((path, r)) => {
+                if (self.emit)(path, r).is_break() {
+                    self.stopped = true;
+                    Next::Stop
+                } else {
+                    Next::Go
+                }
+            }
+            None => Next::Go,
+        }
+    }
+}
+
+/// The breadth-first search behind [`shortest`] and [`each`]: from every start node with a
+/// strong link, alternating strong and weak links, every chain of at least `min_nodes` nodes
+/// (and at most `search`'s bound) that ends true goes to `search`.
+fn walk(g: &Graph, min_nodes: usize, search: &mut impl Visit) {
     let n = g.len();
     // Literal 2*i is "node i is false", 2*i+1 "node i is true".
     let mut stamp = vec![0u32; 2 * n];
     let mut parent = vec![NO_LIT; 2 * n];
     let mut depth = vec![0u8; 2 * n];
     let mut queue: Vec<u32> = Vec::with_capacity(2 * n);
-    // Largest number of nodes a chain may still have to be kept.
-    let mut bound = max_nodes;
     for s in 0..n {
         if g.strong_of(s).is_empty() {
             continue;
         }
+        search.start();
         let generation = s as u32 + 1;
         queue.clear();
         let start_lit = 2 * s as u32;
@@ -491,7 +618,7 @@ fn walk<R>(
             let lit = queue[head];
             head += 1;
             let links = depth[lit as usize] as usize;
-            if links + 2 > bound {
+            if links + 2 > search.bound() {
                 break;
             }
             let node = (lit / 2) as usize;
@@ -516,18 +643,10 @@ fn walk<R>(
                         parent: &parent,
                         end_lit: tl,
                     };
-                    if let Some(r) = eval(&found) {
-                        let path = found.nodes();
-                        if simple(&path) {
-                            match found_one(path, r) {
-                                Next::Shorter { bound: b } => {
-                                    bound = b;
-                                    break 'bfs;
-                                }
-                                Next::SameStart => {}
-                                Next::Stop => return,
-                            }
-                        }
+                    match search.reached(&found, links + 2) {
+                        Next::Go => {}
+                        Next::Restart => break 'bfs,
+                        Next::Stop => return,
                     }
                 }
                 queue.push(tl);
@@ -685,6 +804,14 @@ mod tests {
             }
         }
         assert!(groups > 0);
+    }
+
+    #[test]
+    fn compress_sorts_and_dedups_each_nodes_targets() {
+        let edges = vec![(2, 5), (0, 3), (2, 1), (0, 3), (3, 0), (2, 5), (0, 1)];
+        let (start, targets) = compress(4, edges);
+        assert_eq!(start, vec![0, 2, 2, 4, 5]);
+        assert_eq!(targets, vec![1, 3, 1, 5, 0]);
     }
 
     #[test]

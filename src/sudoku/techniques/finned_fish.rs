@@ -10,9 +10,36 @@
 use super::super::grid::{Candidate, Grid};
 use super::super::notation::{cell_words, house_words, join_words};
 use super::super::step::{Role, Step, Technique};
-use super::super::types::{Candidates, Digit};
+use super::super::types::{Candidates, CellSet, Digit};
 use super::basic_fish::{Orientation, SubsetSearch, bits, house_group, k_subsets};
 use super::{Flow, GO_ON, Instances};
+use std::cell::RefCell;
+
+thread_local! {
+    /// Per size (2 to 4), kind (finned, sashimi) and digit: the digit's candidate cells the
+    /// last time a search of that kind over them reported nothing.
+    static FISH_FREE: RefCell<[[[Option<CellSet>; 9]; 2]; 3]> =
+        const { RefCell::new([[[None; 9]; 2]; 3]) };
+}
+
+/// The candidate cells of `d` a search for this size and kind last found nothing in.
+fn fish_free(size: usize, sashimi: bool, d: Digit) -> Option<CellSet> {
+    FISH_FREE.with(|f| {
+        f.borrow()
+            .get(size.wrapping_sub(2))
+            .and_then(|k| k[usize::from(sashimi)][d.index()])
+    })
+}
+
+/// Records that a search for this size and kind found nothing in the candidate cells `cells`
+/// of `d`.
+fn remember_fish_free(size: usize, sashimi: bool, d: Digit, cells: CellSet) {
+    FISH_FREE.with(|f| {
+        if let Some(k) = f.borrow_mut().get_mut(size.wrapping_sub(2)) {
+            k[usize::from(sashimi)][d.index()] = Some(cells);
+        }
+    });
+}
 
 /// The technique for a finned (`sashimi == false`) or sashimi fish of `size` base lines.
 fn technique(size: usize, sashimi: bool) -> Option<Technique> {
@@ -39,6 +66,12 @@ pub(crate) fn search(grid: &Grid, size: usize, sashimi: bool, out: &mut Instance
         return GO_ON;
     };
     for d in Digit::ALL {
+        // A digit's fish depend on its candidate cells alone: a digit whose cells are those
+        // its last search here found nothing in is skipped.
+        let cells = grid.digit_cells(d);
+        if fish_free(size, sashimi, d) == Some(cells) {
+            continue;
+        }
         for o in Orientation::BOTH {
             let masks = o.line_masks(grid, d);
             // A base line holds at most `size` body candidates plus fins in one box (3 cells).
@@ -75,6 +108,10 @@ pub(crate) fn search(grid: &Grid, size: usize, sashimi: bool, out: &mut Instance
             if found.is_some() {
                 return Flow::Break(());
             }
+        }
+        // Asked for one, the search stops at the first instance it reports: so none here.
+        if !out.wants_all() {
+            remember_fish_free(size, sashimi, d, cells);
         }
     }
     GO_ON

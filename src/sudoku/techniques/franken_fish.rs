@@ -20,7 +20,7 @@ use super::super::step::{Role, Step, Technique};
 use super::super::types::{Candidates, Cell, CellSet, Digit, House, HouseKind};
 use super::{Flow, GO_ON, Instances};
 use apart::{OpenHouses, apart_at_most, closed_houses, kind_bits};
-use memo::{MemoKey, memoized, remember};
+use memo::{MemoKey, fish_free, memoized, remember, touched_since_fish_free};
 use std::cell::{Cell as Flag, RefCell};
 
 /// Most fins the cover search sets aside itself. Base cells that no cover holds when the last
@@ -53,7 +53,10 @@ pub(crate) fn search(grid: &Grid, technique: Technique, out: &mut Instances) -> 
                 let found = memoized(key, || {
                     // One walk answers every technique and family of this digit and size
                     // (see [`Walk`]); the others go to the memo for when they are asked.
-                    let all = search.first_all();
+                    let all = search.first_all(touched_since_fish_free(size, d, digit_cells));
+                    if all.iter().all(Option::is_none) {
+                        fish_free(size, d, digit_cells);
+                    }
                     for (category, found) in all.iter().enumerate() {
                         let (technique, family) = CATEGORIES[category];
                         remember(
@@ -201,19 +204,29 @@ impl<'g> Search<'g> {
     fn first(&self, base_kinds: &[bool; 3], cover_kinds: &[bool; 3]) -> Option<Step> {
         let mut base = Vec::with_capacity(self.size);
         let all = self.grid.digit_cells(self.d);
-        self.bases(base_kinds, cover_kinds, 0, &mut base, CellSet::EMPTY, all)
+        self.bases(
+            base_kinds,
+            cover_kinds,
+            0,
+            &mut base,
+            CellSet::EMPTY,
+            all,
+            None,
+        )
     }
 
     /// The first fish of each category of [`CATEGORIES`], in one walk (see [`Walk`]; the
-    /// search's own `finned` and `mutant` are not read).
-    fn first_all(&self) -> [Option<Step>; 6] {
+    /// search's own `finned` and `mutant` are not read). With `touched` (bit `h` for house
+    /// index `h`), only base sets that hold one of those houses are walked: the caller knows
+    /// every fish has one (see [`touched_since_fish_free`]).
+    fn first_all(&self, touched: Option<u32>) -> [Option<Step>; 6] {
         self.walk.on.set(true);
         self.walk.pending.set([true; 6]);
         *self.walk.found.borrow_mut() = Default::default();
         let mut base = Vec::with_capacity(self.size);
         let all = self.grid.digit_cells(self.d);
         let every = [true; 3];
-        let _ = self.bases(&every, &every, 0, &mut base, CellSet::EMPTY, all);
+        let _ = self.bases(&every, &every, 0, &mut base, CellSet::EMPTY, all, touched);
         self.walk.on.set(false);
         std::mem::take(&mut *self.walk.found.borrow_mut())
     }
@@ -230,7 +243,8 @@ impl<'g> Search<'g> {
     }
 
     /// Chooses base houses (ascending, disjoint cells) from index `from`; `targets` as in
-    /// [`Open::targets`].
+    /// [`Open::targets`]; with `need`, the base set must still take one of those houses.
+    #[allow(clippy::too_many_arguments)]
     fn bases(
         &self,
         base_kinds: &[bool; 3],
@@ -239,6 +253,7 @@ impl<'g> Search<'g> {
         base: &mut Vec<usize>,
         union: CellSet,
         targets: CellSet,
+        need: Option<u32>,
     ) -> Option<Step> {
         if base.len() == self.size {
             let mut cover = Vec::with_capacity(self.size);
@@ -263,6 +278,12 @@ impl<'g> Search<'g> {
             {
                 continue;
             }
+            // A base set that cannot take a needed house any more is skipped before its
+            // targets are narrowed.
+            let need = need.filter(|&m| m >> h & 1 == 0);
+            if need.is_some_and(|m| base.len() + 1 == self.size || m >> (h + 1) == 0) {
+                continue;
+            }
             let all_base = union | cells;
             // The houses closed once `h` is a base too.
             let closed = closed_houses(base, cover_kinds) | 1 << h;
@@ -278,7 +299,15 @@ impl<'g> Search<'g> {
                 continue;
             }
             base.push(h);
-            let found = self.bases(base_kinds, cover_kinds, h + 1, base, all_base, targets);
+            let found = self.bases(
+                base_kinds,
+                cover_kinds,
+                h + 1,
+                base,
+                all_base,
+                targets,
+                need,
+            );
             base.pop();
             if found.is_some() {
                 return found;
