@@ -163,16 +163,6 @@ techniques! {
     /// Sashimi Jellyfish.
     SashimiJellyfish => "Sashimi Jellyfish", "sashimi-jellyfish", 7.0,
         "A Jellyfish missing a corner";
-    /// Franken fish: boxes among the base or cover houses.
-    FrankenFish => "Franken Fish", "franken-fish", 6.8, "A fish using boxes";
-    /// Finned Franken fish.
-    FinnedFrankenFish => "Finned Franken Fish", "finned-franken-fish", 6.9,
-        "A fish using boxes, with fins";
-    /// Mutant fish: rows and columns mixed in the base or cover houses.
-    MutantFish => "Mutant Fish", "mutant-fish", 7.0, "A fish mixing rows and columns";
-    /// Finned mutant fish.
-    FinnedMutantFish => "Finned Mutant Fish", "finned-mutant-fish", 7.1,
-        "A fish mixing rows and columns, with fins";
     /// Sue de Coq: a box/line intersection split between the box and the line.
     SueDeCoq => "Sue de Coq", "sue-de-coq", 7.0, "A box and a line sharing their digits";
     /// Alternating inference chain / nice loop.
@@ -186,6 +176,16 @@ techniques! {
     /// Death blossom: a stem cell and one almost locked set per candidate.
     DeathBlossom => "Death Blossom", "death-blossom", 7.2,
         "A cell whose every digit empties a group";
+    /// Franken fish: boxes among the base or cover houses.
+    FrankenFish => "Franken Fish", "franken-fish", 6.8, "A fish using boxes";
+    /// Finned Franken fish.
+    FinnedFrankenFish => "Finned Franken Fish", "finned-franken-fish", 6.9,
+        "A fish using boxes, with fins";
+    /// Mutant fish: rows and columns mixed in the base or cover houses.
+    MutantFish => "Mutant Fish", "mutant-fish", 7.0, "A fish mixing rows and columns";
+    /// Finned mutant fish.
+    FinnedMutantFish => "Finned Mutant Fish", "finned-mutant-fish", 7.1,
+        "A fish mixing rows and columns, with fins";
     /// Aligned triple exclusion.
     AlignedTripleExclusion => "Aligned Triple Exclusion", "aligned-triple-exclusion", 7.5,
         "Three cells that cannot take some triples";
