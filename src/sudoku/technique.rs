@@ -11,7 +11,11 @@ use std::fmt;
 macro_rules! techniques {
     ($( $(#[$doc:meta])* $variant:ident => $name:literal, $id:literal, $rating:literal, $title:literal; )*) => {
         /// Every technique the step solver knows, in the order it tries them (easiest and
-        /// cheapest first; the forcing chains and nets last, a guess only after them).
+        /// cheapest first; the forcing chains and nets last, a guess only after them). The
+        /// Franken and Mutant fish come after the forcing chains, before the nets: Sudoku
+        /// Explainer has none, and proving that none exists costs more than the chains on most
+        /// positions where they are reached (issue 15: top1465 median explained solve 10.3 →
+        /// 4.8 ms, Spearman with SE 0.948 → 0.950).
         #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
         pub enum Technique {
             $( $(#[$doc])* $variant, )*
@@ -176,6 +180,16 @@ techniques! {
     /// Death blossom: a stem cell and one almost locked set per candidate.
     DeathBlossom => "Death Blossom", "death-blossom", 7.2,
         "A cell whose every digit empties a group";
+    /// Aligned triple exclusion.
+    AlignedTripleExclusion => "Aligned Triple Exclusion", "aligned-triple-exclusion", 7.5,
+        "Three cells that cannot take some triples";
+    /// An assumption leads through chains to a contradiction.
+    ForcingChainContradiction => "Forcing Chain Contradiction", "forcing-chain-contradiction", 7.5,
+        "What-if: an assumption that breaks the grid";
+    /// Every case of a cell, a house or a candidate leads through chains to one conclusion.
+    ForcingChainVerity => "Forcing Chain Verity", "forcing-chain-verity", 8.0,
+        "What-if: every case leads to the same result";
+    // The Franken and Mutant fish: after the forcing chains (see the enum's doc).
     /// Franken fish: boxes among the base or cover houses.
     FrankenFish => "Franken Fish", "franken-fish", 6.8, "A fish using boxes";
     /// Finned Franken fish.
@@ -186,15 +200,6 @@ techniques! {
     /// Finned mutant fish.
     FinnedMutantFish => "Finned Mutant Fish", "finned-mutant-fish", 7.1,
         "A fish mixing rows and columns, with fins";
-    /// Aligned triple exclusion.
-    AlignedTripleExclusion => "Aligned Triple Exclusion", "aligned-triple-exclusion", 7.5,
-        "Three cells that cannot take some triples";
-    /// An assumption leads through chains to a contradiction.
-    ForcingChainContradiction => "Forcing Chain Contradiction", "forcing-chain-contradiction", 7.5,
-        "What-if: an assumption that breaks the grid";
-    /// Every case of a cell, a house or a candidate leads through chains to one conclusion.
-    ForcingChainVerity => "Forcing Chain Verity", "forcing-chain-verity", 8.0,
-        "What-if: every case leads to the same result";
     /// An assumption leads through a net of singles to a contradiction.
     ForcingNetContradiction => "Forcing Net Contradiction", "forcing-net-contradiction", 8.5,
         "Deep what-if: an assumption that breaks the grid";
