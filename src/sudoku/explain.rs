@@ -171,7 +171,9 @@ fn rate_path(puzzle: &Grid, steps: &[Step], ctx: &Context) -> Rating {
 const DIRECT_SEARCH_LIMIT: usize = 64;
 
 /// The techniques that may stand in for a step (those Sudoku Explainer has, short of the
-/// forcing chains and nets), easiest first: so that once a stand-in is found the techniques
+/// forcing chains and nets; also short of the Franken and Mutant fish, which Sudoku Explainer
+/// lacks and which are tried only after the forcing chains: searching them as stand-ins at every
+/// forcing position would spend again the time their late place saves), easiest first: so that once a stand-in is found the techniques
 /// that cannot beat it are not searched at all (the minimum does not depend on the order).
 fn stand_ins() -> Vec<Technique> {
     use super::rating::lowest_rating;

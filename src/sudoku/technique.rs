@@ -11,7 +11,11 @@ use std::fmt;
 macro_rules! techniques {
     ($( $(#[$doc:meta])* $variant:ident => $name:literal, $id:literal, $rating:literal, $title:literal; )*) => {
         /// Every technique the step solver knows, in the order it tries them (easiest and
-        /// cheapest first; the forcing chains and nets last, a guess only after them).
+        /// cheapest first; the forcing chains and nets last, a guess only after them). The
+        /// Franken and Mutant fish come after the forcing chains, before the nets: Sudoku
+        /// Explainer has none, and proving that none exists costs more than the chains on most
+        /// positions where they are reached (issue 15: top1465 median explained solve 10.3 →
+        /// 4.8 ms, Spearman with SE 0.948 → 0.950).
         #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
         pub enum Technique {
             $( $(#[$doc])* $variant, )*
@@ -163,16 +167,6 @@ techniques! {
     /// Sashimi Jellyfish.
     SashimiJellyfish => "Sashimi Jellyfish", "sashimi-jellyfish", 7.0,
         "A Jellyfish missing a corner";
-    /// Franken fish: boxes among the base or cover houses.
-    FrankenFish => "Franken Fish", "franken-fish", 6.8, "A fish using boxes";
-    /// Finned Franken fish.
-    FinnedFrankenFish => "Finned Franken Fish", "finned-franken-fish", 6.9,
-        "A fish using boxes, with fins";
-    /// Mutant fish: rows and columns mixed in the base or cover houses.
-    MutantFish => "Mutant Fish", "mutant-fish", 7.0, "A fish mixing rows and columns";
-    /// Finned mutant fish.
-    FinnedMutantFish => "Finned Mutant Fish", "finned-mutant-fish", 7.1,
-        "A fish mixing rows and columns, with fins";
     /// Sue de Coq: a box/line intersection split between the box and the line.
     SueDeCoq => "Sue de Coq", "sue-de-coq", 7.0, "A box and a line sharing their digits";
     /// Alternating inference chain / nice loop.
@@ -195,6 +189,17 @@ techniques! {
     /// Every case of a cell, a house or a candidate leads through chains to one conclusion.
     ForcingChainVerity => "Forcing Chain Verity", "forcing-chain-verity", 8.0,
         "What-if: every case leads to the same result";
+    // The Franken and Mutant fish: after the forcing chains (see the enum's doc).
+    /// Franken fish: boxes among the base or cover houses.
+    FrankenFish => "Franken Fish", "franken-fish", 6.8, "A fish using boxes";
+    /// Finned Franken fish.
+    FinnedFrankenFish => "Finned Franken Fish", "finned-franken-fish", 6.9,
+        "A fish using boxes, with fins";
+    /// Mutant fish: rows and columns mixed in the base or cover houses.
+    MutantFish => "Mutant Fish", "mutant-fish", 7.0, "A fish mixing rows and columns";
+    /// Finned mutant fish.
+    FinnedMutantFish => "Finned Mutant Fish", "finned-mutant-fish", 7.1,
+        "A fish mixing rows and columns, with fins";
     /// An assumption leads through a net of singles to a contradiction.
     ForcingNetContradiction => "Forcing Net Contradiction", "forcing-net-contradiction", 8.5,
         "Deep what-if: an assumption that breaks the grid";
