@@ -13,7 +13,7 @@ use super::follow::Template;
 use super::trust::{
     doubtful_empties_ruled_out, no_doubtful_digit_disagrees, reads_needed, trustworthy,
 };
-use super::vote::{VotedBoard, Votes};
+use super::vote::{VotedBoard, Votes, agrees};
 use super::{FrameWork, LiveConfig, LiveOutput, LiveState, LockProgress, Overlay};
 use crate::digits::CellReading;
 use crate::digits::orientation::lattice_as_read;
@@ -36,10 +36,6 @@ const EXHAUSTIVE_EVERY_FAILED: u32 = 8;
 /// Detections run again on a picture that stays the same and gave no grid: enough to reach
 /// the other quick polarity and the exhaustive detection.
 const HELD_RETRIES: u32 = EXHAUSTIVE_EVERY_FAILED;
-
-/// Most cells a fresh read may disagree on (each of them unsure) and still confirm a trusted
-/// board after the grid was lost and found again.
-const CONFIRM_MAX_DISAGREEING: usize = 3;
 
 /// Least match (normalized cross-correlation) of the grid's picture for a frame to be
 /// followed by it rather than tracked by its lines.
@@ -152,6 +148,10 @@ pub struct LiveReader {
     /// The trusted board (and quarter turns) of the puzzle the tracker last replaced, until
     /// the next read says whether it is back.
     replaced: Option<(Arc<Overlay>, Option<u8>)>,
+    /// The votes (and quarter turns) of a replaced puzzle that had no trusted board yet, until
+    /// the next read says whether it is the same page (moved or blurred enough to change its
+    /// fingerprint, not another puzzle).
+    replaced_votes: Option<(Votes, Option<u8>)>,
     previous: Option<LiveOutput>,
 }
 
@@ -173,6 +173,7 @@ impl LiveReader {
             failed_detections: 0,
             invert_hint: None,
             replaced: None,
+            replaced_votes: None,
             previous: None,
         }
     }
@@ -202,6 +203,7 @@ impl LiveReader {
         self.failed_detections = 0;
         self.invert_hint = None;
         self.replaced = None;
+        self.replaced_votes = None;
         self.previous = None;
     }
 
@@ -394,6 +396,8 @@ impl LiveReader {
                 );
                 // A finger or a shadow over the grid also changes its ink: the trusted board
                 // comes back if the next read agrees with it.
+                self.replaced_votes = (old.trusted.is_none() && !old.votes.is_empty())
+                    .then(|| (old.votes, old.quarter_turns));
                 self.replaced = old.trusted.map(|t| (t, old.quarter_turns));
             }
             TrackerEvent::Acquired | TrackerEvent::Lost => self.puzzle.confirmed = false,
@@ -518,6 +522,18 @@ impl LiveReader {
             restored.confirmed = true;
             self.puzzle = restored;
         }
+        if let Some((votes, turns)) = self.replaced_votes.take()
+            && self.puzzle.votes.is_empty()
+            && self.puzzle.quarter_turns == turns
+            && votes.agree_with(readings)
+        {
+            // The same page after all: its earlier reads still count (trust rules unchanged).
+            tracing::debug!(
+                puzzle = self.puzzle.id,
+                "the replaced reads are the same board"
+            );
+            self.puzzle.votes = votes;
+        }
         let puzzle = &mut self.puzzle;
         puzzle.frames_since_read = 0;
         if let Some(trusted) = &puzzle.trusted
@@ -626,21 +642,6 @@ fn all_givens(written: &Written) -> Written {
         pencil: written.pencil,
         kinds_known: false,
     }
-}
-
-/// Whether one read agrees with `givens`: every cell reads the same value or is unsure, and
-/// only a few are unsure-and-different.
-fn agrees(readings: &[CellReading], givens: &[u8; 81]) -> bool {
-    let mut differing = 0;
-    for (r, &g) in readings.iter().zip(givens) {
-        if r.class.value() != g {
-            if !r.is_uncertain() {
-                return false;
-            }
-            differing += 1;
-        }
-    }
-    readings.len() == 81 && differing <= CONFIRM_MAX_DISAGREEING
 }
 
 /// The coarse cell-ink fingerprint of the grid under `lattice`.

@@ -10,6 +10,10 @@ use std::collections::VecDeque;
 
 use crate::digits::{CLASS_PENCIL, CellReading, NUM_CLASSES};
 
+/// Most cells a fresh read may disagree on (each of them unsure) and still confirm a trusted
+/// board after the grid was lost and found again.
+const CONFIRM_MAX_DISAGREEING: usize = 3;
+
 /// The digits voted over the reads of one puzzle so far.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VotedBoard {
@@ -112,6 +116,11 @@ impl Votes {
         (sum / n as f32).clamp(0.0, 1.0)
     }
 
+    /// Whether one read `agrees` with the vote so far (none held: no).
+    pub fn agree_with(&self, readings: &[CellReading]) -> bool {
+        self.voted().is_some_and(|v| agrees(readings, &v.values))
+    }
+
     /// The vote: per cell the value of the largest summed probability (ties to the smaller
     /// value, so empty first: a doubtful digit is safer left out) and its mean probability.
     pub fn voted(&self) -> Option<VotedBoard> {
@@ -143,6 +152,21 @@ impl Votes {
             reads: n as u32,
         })
     }
+}
+
+/// Whether one read agrees with `givens`: every cell reads the same value or is unsure, and
+/// only a few are unsure-and-different.
+pub(super) fn agrees(readings: &[CellReading], givens: &[u8; 81]) -> bool {
+    let mut differing = 0;
+    for (r, &g) in readings.iter().zip(givens) {
+        if r.class.value() != g {
+            if !r.is_uncertain() {
+                return false;
+            }
+            differing += 1;
+        }
+    }
+    readings.len() == 81 && differing <= CONFIRM_MAX_DISAGREEING
 }
 
 #[cfg(test)]
@@ -197,6 +221,35 @@ mod tests {
         assert_eq!(votes.mean_probability(81, 3), 0.0);
         votes.clear();
         assert!(votes.is_empty());
+        assert!(!votes.agree_with(&read(&truth, 0.99)));
         assert_eq!(votes.mean_probability(40, 8), 0.0);
+    }
+
+    #[test]
+    fn a_read_agrees_with_the_vote_of_its_own_board_only() {
+        let mut a = [0u8; 81];
+        a[0] = 5;
+        a[40] = 8;
+        a[80] = 2;
+        let mut votes = Votes::new(4);
+        votes.push(&read(&a, 0.95));
+        votes.push(&read(&a, 0.95));
+        // The same board read again, one cell unsure and different: agrees.
+        let mut again = read(&a, 0.97);
+        let mut unsure = [0.05f32; NUM_CLASSES];
+        unsure[3] = 0.5;
+        again[40] = CellReading::from_probabilities(unsure);
+        assert!(votes.agree_with(&again));
+        // A sure difference (another board): no.
+        let mut b = a;
+        b[10] = 7;
+        assert!(!votes.agree_with(&read(&b, 0.97)));
+        // Too many unsure differences: no.
+        let mut smeared = read(&a, 0.97);
+        for cell in [0, 40, 80, 20] {
+            smeared[cell] = CellReading::from_probabilities(unsure);
+        }
+        assert!(!votes.agree_with(&smeared));
+        assert!(!votes.agree_with(&read(&a, 0.97)[..80]));
     }
 }
