@@ -397,7 +397,7 @@ impl LiveReader {
                 // A finger or a shadow over the grid also changes its ink: the trusted board
                 // comes back if the next read agrees with it.
                 self.replaced_votes = (old.trusted.is_none() && !old.votes.is_empty())
-                    .then(|| (old.votes, old.quarter_turns));
+                    .then_some((old.votes, old.quarter_turns));
                 self.replaced = old.trusted.map(|t| (t, old.quarter_turns));
             }
             TrackerEvent::Acquired | TrackerEvent::Lost => self.puzzle.confirmed = false,
