@@ -20,8 +20,9 @@
 
 use super::CellReading;
 use super::pen_colour::settle_by_colour;
+use super::repair::is_valid_unique;
 use super::style_weights::{B1, B2, HIDDEN, INPUTS, W1, W2};
-use super::symmetry::{is_proper, settle_by_symmetry};
+use super::symmetry::settle_by_symmetry;
 use crate::vision::ink::{CellInk, GridInk, LineInk, luma};
 
 /// Number of inputs per cell of the network (see [`cell_features`]).
@@ -340,7 +341,7 @@ pub fn settle_by_puzzle(values: &[u8; 81], logits: &[Option<f32>]) -> Vec<Option
             if handwritten { 0 } else { values[i] }
         })
     };
-    if is_proper(&givens_of(&[])) {
+    if is_valid_unique(&givens_of(&[])) {
         return logits.to_vec();
     }
     let mut unsure: Vec<(usize, f32)> = logits
@@ -361,7 +362,7 @@ pub fn settle_by_puzzle(values: &[u8; 81], logits: &[Option<f32>]) -> Vec<Option
     }
     tries.sort_by(|a, b| a.0.total_cmp(&b.0));
     for (_, flip) in tries {
-        if is_proper(&givens_of(&flip)) {
+        if is_valid_unique(&givens_of(&flip)) {
             return logits
                 .iter()
                 .enumerate()
@@ -558,7 +559,7 @@ mod tests {
                         Some(l) if l <= 0.0 => values[i],
                         _ => 0,
                     });
-                    prop_assert!(is_proper(&g));
+                    prop_assert!(is_valid_unique(&g));
                 }
             }
         }

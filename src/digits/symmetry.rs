@@ -9,11 +9,8 @@
 //! puzzle laid out otherwise (an asymmetric one, a page of handwriting only) keeps its calls.
 //! Pure arithmetic over readings and logits; it does not look at ink.
 
-use crate::sudoku::Grid;
-use crate::sudoku::solver::count_values;
-
-/// The fewest givens a symmetric split may leave (no proper puzzle has fewer than 17).
-const MIN_GIVENS: usize = 17;
+use super::repair::is_valid_unique;
+use crate::sudoku::MIN_CLUES;
 
 /// The most calls the symmetric split may change, as a share of the digit cells.
 const MAX_CHANGED_SHARE: f32 = 0.25;
@@ -22,17 +19,12 @@ const MAX_CHANGED_SHARE: f32 = 0.25;
 /// the photo then keeps all its calls).
 const MAX_CHANGED_LOGIT: f32 = 6.0;
 
-/// Whether `givens` (0 = empty) are a proper puzzle: no repeated digit, exactly one solution.
-pub(super) fn is_proper(givens: &[u8; 81]) -> bool {
-    Grid::from_values(givens).conflicts().is_empty() && count_values(givens, 2) == 1
-}
-
 /// The split of `values` (digits 1–9, 0 empty) by the `logits` of handwriting (`None`: not
 /// a digit; positive: handwritten) made symmetric under a half turn: each pair of partner
 /// digit cells takes the call of their summed logits, a digit whose partner holds none is
 /// handwritten, the centre keeps its call. It is adopted when it changes no call surer than
 /// `MAX_CHANGED_LOGIT`, at most `MAX_CHANGED_SHARE` of the calls, leaves at least
-/// `MIN_GIVENS` givens, and those givens are a proper puzzle; a changed call's logit is then
+/// `MIN_CLUES` (17) givens, and those givens are a proper puzzle; a changed call's logit is then
 /// negated. Otherwise (an asymmetric puzzle) the logits come back unchanged.
 pub fn settle_by_symmetry(values: &[u8; 81], logits: &[Option<f32>]) -> Vec<Option<f32>> {
     let logit = |i: usize| logits.get(i).copied().flatten();
@@ -72,7 +64,7 @@ pub fn settle_by_symmetry(values: &[u8; 81], logits: &[Option<f32>]) -> Vec<Opti
             0
         }
     });
-    if givens.iter().filter(|&&v| v != 0).count() < MIN_GIVENS || !is_proper(&givens) {
+    if givens.iter().filter(|&&v| v != 0).count() < MIN_CLUES || !is_valid_unique(&givens) {
         return logits.to_vec();
     }
     (0..logits.len())
