@@ -394,8 +394,9 @@ impl LiveReader {
                     &mut self.puzzle,
                     Puzzle::new(update.puzzle_id, self.config.vote_window),
                 );
-                // A finger or a shadow over the grid also changes its ink: the trusted board
-                // comes back if the next read agrees with it.
+                // A finger or a shadow over the grid also changes its ink, and so does a page
+                // that moved or blurred: the trusted board, or the reads of one not yet
+                // trusted, come back if the next read agrees with them.
                 self.replaced_votes = (old.trusted.is_none() && !old.votes.is_empty())
                     .then_some((old.votes, old.quarter_turns));
                 self.replaced = old.trusted.map(|t| (t, old.quarter_turns));

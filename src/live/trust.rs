@@ -18,9 +18,10 @@ use crate::sudoku::{Cell, MIN_CLUES};
 /// leave its true digit no room). So a finished or nearly finished grid in handwriting,
 /// doubtful on many cells one by one, is still checked cell by cell by its own digits.
 pub(super) fn trustworthy(voted: &VotedBoard, votes: &Votes, config: &LiveConfig) -> bool {
-    voted.reads >= reads_needed(voted, votes, config)
+    let doubtful = unpinned_doubtful(voted, votes, config);
+    voted.reads >= reads_for(doubtful, config)
         && voted.min_confidence() >= config.trust_min_confidence
-        && unpinned_doubtful(voted, votes, config) <= config.trust_max_doubtful_cells
+        && doubtful <= config.trust_max_doubtful_cells
         && voted.clue_count() >= MIN_CLUES
 }
 
@@ -55,7 +56,12 @@ fn pinned_by_peers(voted: &VotedBoard, votes: &Votes, cell: usize, config: &Live
 /// Reads a vote needs before it may be trusted: more while some cell is doubtful and not
 /// pinned by its peers.
 pub(super) fn reads_needed(voted: &VotedBoard, votes: &Votes, config: &LiveConfig) -> u32 {
-    if unpinned_doubtful(voted, votes, config) > 0 {
+    reads_for(unpinned_doubtful(voted, votes, config), config)
+}
+
+/// [`reads_needed`] for a vote with `doubtful` unpinned doubtful cells.
+fn reads_for(doubtful: usize, config: &LiveConfig) -> u32 {
+    if doubtful > 0 {
         config.reads_to_trust_doubtful
     } else {
         config.reads_to_trust
