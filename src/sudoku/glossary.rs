@@ -180,6 +180,14 @@ pub fn entry(t: Technique) -> &'static str {
              somewhere in a house. If every case leads to the same result, that result is true \
              whichever case is right."
         }
+        ForcingNetPlusContradiction | ForcingNetPlusVerity => {
+            "The deepest what-if before a guess: as the other forcing nets, a supposition (or \
+             every case of a cell or a house) is followed to what must happen, but besides the \
+             single digits it forces, the basic patterns it creates count too: a digit locked \
+             in a box and a line, two cells holding just two digits, two digits with only two \
+             places, an X-Wing. If the supposition breaks the grid it was wrong; if every case \
+             agrees, the common result is true."
+        }
         Guess => {
             "No known logic step applies here. The solver places the correct digit (found by \
              trying) in a cell with the fewest candidates, and logic resumes."

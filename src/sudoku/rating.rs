@@ -205,7 +205,9 @@ pub fn step_rating(step: &Step) -> f32 {
         ForcingChainContradiction
         | ForcingChainVerity
         | ForcingNetContradiction
-        | ForcingNetVerity => base + length_bonus(branch_complexity(step)),
+        | ForcingNetVerity
+        | ForcingNetPlusContradiction
+        | ForcingNetPlusVerity => base + length_bonus(branch_complexity(step)),
         _ => base,
     }
 }
@@ -244,8 +246,7 @@ fn branch_complexity(step: &Step) -> usize {
     for b in &step.branches {
         let mut seen: Vec<(Node, bool)> = Vec::new();
         for l in step.links.get(b.links.clone()).unwrap_or(&[]) {
-            let from_true = l.kind == LinkKind::Weak;
-            for fact in [(l.from, from_true), (l.to, !from_true)] {
+            for fact in [(l.from, l.kind.from_is_true()), (l.to, l.kind.to_is_true())] {
                 if !seen.contains(&fact) {
                     seen.push(fact);
                 }

@@ -77,7 +77,8 @@ impl fmt::Display for Node {
     }
 }
 
-/// Strong (at least one of the two is true) or weak (at most one is true).
+/// Strong (at least one of the two is true), weak (at most one is true), or, inside a forcing
+/// net, a basic pattern's elimination.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LinkKind {
@@ -85,6 +86,23 @@ pub enum LinkKind {
     Strong,
     /// Not both ends are true.
     Weak,
+    /// In a forcing net: `from` is false and, with the other false candidates linked to `to`
+    /// by the same pattern, leaves the pattern (locked candidates, a hidden or naked pair, an
+    /// X-Wing: the technique named) in place, which makes `to` false.
+    Pattern(Technique),
+}
+
+impl LinkKind {
+    /// Whether the link's `from` end is the true fact it reasons from (a weak link), rather
+    /// than a false one (a strong link or a pattern's).
+    pub fn from_is_true(self) -> bool {
+        self == LinkKind::Weak
+    }
+
+    /// Whether the link makes its `to` end true (a strong link) rather than false.
+    pub fn to_is_true(self) -> bool {
+        self == LinkKind::Strong
+    }
 }
 
 /// A link between two chain nodes, in chain order.
@@ -107,7 +125,8 @@ pub struct Branch {
     pub premise_true: bool,
     /// The branch's inferences, in the order they were made, as a range of [`Step::links`]:
     /// a strong link `from → to` reads "from is false, so to is true", a weak one "from is
-    /// true, so to is false". A net's inference with several reasons has one link from each.
+    /// true, so to is false", a pattern's "from is false, so (with the pattern's other false
+    /// candidates) to is false". A net's inference with several reasons has one link from each.
     pub links: Range<usize>,
     /// Where the branch ends.
     pub outcome: Outcome,

@@ -206,6 +206,15 @@ techniques! {
     /// Every case leads through nets of singles to one conclusion.
     ForcingNetVerity => "Forcing Net Verity", "forcing-net-verity", 8.5,
         "Deep what-if: every case leads to the same result";
+    /// An assumption leads through a net of singles, locked candidates, pairs and X-Wings to
+    /// a contradiction (Sudoku Explainer's Dynamic Forcing Chains (+)).
+    ForcingNetPlusContradiction => "Forcing Net Plus Contradiction",
+        "forcing-net-plus-contradiction", 9.0,
+        "Deeper what-if: an assumption that breaks the grid, patterns included";
+    /// Every case leads through nets of singles, locked candidates, pairs and X-Wings to one
+    /// conclusion (Sudoku Explainer's Dynamic Forcing Chains (+)).
+    ForcingNetPlusVerity => "Forcing Net Plus Verity", "forcing-net-plus-verity", 9.0,
+        "Deeper what-if: every case leads to the same result, patterns included";
     /// No logic found: the exact solver's digit is placed.
     Guess => "Guess", "guess", 11.0, "No logic left: a guess";
 }
@@ -248,6 +257,13 @@ impl Technique {
                 | BugPlusOne
                 | BugPlusN
         )
+    }
+}
+
+/// A technique is written as its command-line id (e.g. `locked-candidates-1`).
+impl serde::Serialize for Technique {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
     }
 }
 

@@ -9,7 +9,10 @@
 //! single-reason inferences along the grid's strong links, or one digit's hidden singles
 //! (Sudoku Explainer's Nishio); nets ([`Technique::ForcingNetContradiction`],
 //! [`Technique::ForcingNetVerity`]) propagate naked and hidden singles on the grid as the
-//! assumption changes it. Every case is tried and the deduction resting on the fewest facts is
+//! assumption changes it; the nets plus ([`Technique::ForcingNetPlusContradiction`],
+//! [`Technique::ForcingNetPlusVerity`], Sudoku Explainer's Dynamic Forcing Chains (+)), tried
+//! only where those find nothing, also let locked candidates, hidden and naked pairs and
+//! X-Wings remove candidates inside the net. Every case is tried and the deduction resting on the fewest facts is
 //! kept (the one Sudoku Explainer would rate lowest). The step keeps each branch and its links
 //! (see [`Branch`]), so the whole net can be drawn.
 
@@ -201,6 +204,9 @@ fn modes(technique: Technique) -> Vec<Mode> {
             .chain(std::iter::once(Mode::Chains))
             .collect(),
         Technique::ForcingChainVerity => vec![Mode::Chains],
+        Technique::ForcingNetPlusContradiction | Technique::ForcingNetPlusVerity => {
+            vec![Mode::NetPlus]
+        }
         _ => vec![Mode::Net],
     }
 }
@@ -255,8 +261,7 @@ fn finish(step: &mut Step, grid: &Grid) {
     }
     let links = step.links.clone();
     for l in &links {
-        let from_true = l.kind == LinkKind::Weak;
-        for (n, truth) in [(l.from, from_true), (l.to, !from_true)] {
+        for (n, truth) in [(l.from, l.kind.from_is_true()), (l.to, l.kind.to_is_true())] {
             if let Some(cell) = n.cells.first()
                 && !step
                     .marks
@@ -286,14 +291,26 @@ fn branch_facts(step: &Step, b: &Branch) -> Vec<(Fact, Vec<Fact>)> {
         Vec::new(),
     )];
     for l in step.links.get(b.links.clone()).unwrap_or(&[]) {
-        let from = (l.from, l.kind == LinkKind::Weak);
-        let to = (l.to, l.kind == LinkKind::Strong);
+        let from = (l.from, l.kind.from_is_true());
+        let to = (l.to, l.kind.to_is_true());
         match out.iter_mut().find(|(f, _)| *f == to) {
             Some((_, reasons)) => reasons.push(from),
             None => out.push((to, vec![from])),
         }
     }
     out
+}
+
+/// The basic pattern that derived each fact of a branch, where one did (a net plus).
+fn pattern_of(step: &Step, b: &Branch, fact: Fact) -> Option<Technique> {
+    step.links
+        .get(b.links.clone())
+        .unwrap_or(&[])
+        .iter()
+        .find_map(|l| match l.kind {
+            LinkKind::Pattern(t) if (l.to, false) == fact => Some(t),
+            _ => None,
+        })
 }
 
 /// The shortest path of reasons from a branch's premise to `target`.
@@ -320,6 +337,15 @@ fn fact_text(f: &Fact) -> String {
     match n.cells.first() {
         Some(c) => lit_text(lit(c, n.digit, *truth)),
         None => String::new(),
+    }
+}
+
+/// A fact of a branch's spine, with the basic pattern that derived it, if any:
+/// `r2c7<>4 (Locked Candidates Type 1 (Pointing))`.
+fn spine_fact_text(step: &Step, b: &Branch, f: &Fact) -> String {
+    match pattern_of(step, b, *f) {
+        Some(t) => format!("{} ({})", fact_text(f), t.name()),
+        None => fact_text(f),
     }
 }
 
@@ -373,7 +399,7 @@ pub(crate) fn text(step: &Step) -> String {
                 .map(|t| {
                     spine(&facts, t)
                         .iter()
-                        .map(fact_text)
+                        .map(|f| spine_fact_text(step, b, f))
                         .collect::<Vec<_>>()
                         .join(" -> ")
                 })
@@ -426,13 +452,12 @@ pub(crate) fn sentence(step: &Step) -> String {
         (None, Some(e)) => format!("{} cannot be {}", e.cell, e.digit),
         _ => String::from("nothing changes"),
     };
-    let how = if matches!(
-        step.technique,
-        Technique::ForcingNetContradiction | Technique::ForcingNetVerity
-    ) {
-        "what that forces"
-    } else {
-        "the chain of what that forces"
+    let how = match step.technique {
+        Technique::ForcingNetContradiction | Technique::ForcingNetVerity => "what that forces",
+        Technique::ForcingNetPlusContradiction | Technique::ForcingNetPlusVerity => {
+            "what that forces, locked candidates, pairs and X-Wings included"
+        }
+        _ => "the chain of what that forces",
     };
     let facts = |b: &Branch| branch_facts(step, b).len();
     if step.branches.len() == 1 {

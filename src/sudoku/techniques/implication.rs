@@ -8,6 +8,10 @@
 //! - [`Mode::Net`]: a cell left with one candidate makes it true (naked single) and a digit left
 //!   with one place in a house makes that place true (hidden single), each with all the false
 //!   candidates that emptied the cell or house as reasons;
+//! - [`Mode::NetPlus`]: as [`Mode::Net`], and when the singles run dry, the basic patterns of
+//!   `net_patterns` (locked candidates, hidden and naked pairs, X-Wings) on the grid as the
+//!   assumption has changed it remove further candidates, each with the removed candidates the
+//!   pattern rests on as reasons;
 //! - [`Mode::Chains`]: only the strong links of the grid as it is (a cell with two candidates,
 //!   a digit with two places in a house) make a candidate true, so every inference has one
 //!   reason and each consequence lies at the end of a chain;
@@ -17,11 +21,12 @@
 //! candidate, or a digit with no place in a house. The reasons of a derived literal are
 //! recovered afterwards from its recorded cause and the derivation order, and turned into
 //! [`Link`]s: a strong link reads "from is false, so to is true", a weak one "from is true, so
-//! to is false".
+//! to is false", a pattern's "from is false, so (with the pattern's other reasons) to is false".
 
 use super::super::grid::{Candidate, Grid};
 use super::super::step::{Branch, Link, LinkKind, Node, Outcome, Step};
 use super::super::types::{Cell, Digit, HOUSE_SETS, House, PEERS};
+use super::net_patterns::{self, Patterns, View};
 
 /// A candidate with a truth value: `(cell * 9 + digit index) * 2 + (1 if true)`.
 pub(crate) type Lit = u16;
@@ -57,6 +62,9 @@ pub(crate) enum Mode {
     Digit(Digit),
     /// Naked and hidden singles on the grid as the assumption changes it.
     Net,
+    /// [`Mode::Net`] plus locked candidates, hidden and naked pairs and X-Wings once the
+    /// singles run dry.
+    NetPlus,
 }
 
 /// Why a literal was derived.
@@ -70,6 +78,8 @@ enum Cause {
     NakedSingle,
     /// The digit has no other place in the house (index).
     HiddenSingle(u8),
+    /// A basic pattern removed the candidate (index into the run's [`Patterns`]).
+    Pattern(u16),
 }
 
 /// Bits of the three houses of each cell (row, column, box indices into [`HOUSE_SETS`]).
@@ -92,6 +102,8 @@ pub(crate) struct Propagator {
     stamp: Vec<u16>,
     cause: Vec<Cause>,
     order: Vec<Lit>,
+    /// The patterns [`Mode::NetPlus`] applied in the last run.
+    patterns: Patterns,
     contradiction: Option<Outcome>,
     /// Scratch for [`Propagator::ancestor_count`]: the generation a literal was last seen in.
     seen: Vec<u32>,
@@ -132,6 +144,7 @@ impl Propagator {
             stamp: vec![0; 1458],
             cause: vec![Cause::Premise; 1458],
             order: Vec::with_capacity(512),
+            patterns: Patterns::default(),
             contradiction: None,
             seen: vec![0; 1458],
             generation: 0,
@@ -149,20 +162,52 @@ impl Propagator {
         self.on = [0; 9];
         self.off = [0; 9];
         self.order.clear();
+        self.patterns.clear();
         self.contradiction = None;
         self.derive(premise, Cause::Premise);
         let mut head = 0;
-        while head < self.order.len() && self.contradiction.is_none() {
-            let l = self.order[head];
-            head += 1;
-            let k = usize::from(l / 2);
-            if is_on(l) {
-                self.apply_on(k / 9, k % 9, l);
-            } else {
-                self.apply_off(k / 9, k % 9, l);
+        loop {
+            while head < self.order.len() && self.contradiction.is_none() {
+                let l = self.order[head];
+                head += 1;
+                let k = usize::from(l / 2);
+                if is_on(l) {
+                    self.apply_on(k / 9, k % 9, l);
+                } else {
+                    self.apply_off(k / 9, k % 9, l);
+                }
+            }
+            if self.mode != Mode::NetPlus || self.contradiction.is_some() || !self.apply_patterns()
+            {
+                return self.contradiction;
             }
         }
-        self.contradiction
+    }
+
+    /// [`Mode::NetPlus`], once the singles have run dry: derives what the first kind of basic
+    /// pattern found removes. Returns whether anything new was derived.
+    fn apply_patterns(&mut self) -> bool {
+        let first = self.patterns.len();
+        let view = View {
+            base_cands: &self.base_cands,
+            base_digit: &self.base_digit,
+            cands: &self.cands,
+            digit: &self.digit,
+            done: &self.done,
+            placed: self.placed,
+        };
+        if !net_patterns::find(&view, &mut self.patterns) {
+            return false;
+        }
+        let before = self.order.len();
+        let patterns = std::mem::take(&mut self.patterns);
+        for i in first..patterns.len() {
+            for &l in patterns.eliminations(i) {
+                self.derive(l, Cause::Pattern(i as u16));
+            }
+        }
+        self.patterns = patterns;
+        self.order.len() > before || self.contradiction.is_some()
     }
 
     /// The literals derived by the last run, in order (the premise first).
@@ -244,7 +289,7 @@ impl Propagator {
         self.digit[d] &= !bit;
         let unplaced = self.placed & bit == 0;
         match self.mode {
-            Mode::Net if unplaced => match self.cands[c].count_ones() {
+            Mode::Net | Mode::NetPlus if unplaced => match self.cands[c].count_ones() {
                 0 => {
                     self.contradiction = Some(Outcome::NoCandidate(Cell::from_index(c)));
                     return;
@@ -305,6 +350,7 @@ impl Propagator {
                 let cells = self.base_digit[d] & HOUSE_SETS[usize::from(h)].bits() & !(1 << c);
                 bits(cells).map(|o| ((o * 9 + d) * 2) as Lit).collect()
             }
+            Cause::Pattern(i) => self.patterns.parents(usize::from(i)).to_vec(),
         }
     }
 
@@ -350,6 +396,11 @@ impl Propagator {
                 let cells = self.base_digit[d] & HOUSE_SETS[usize::from(h)].bits() & !(1 << c);
                 for o in bits(cells) {
                     f(((o * 9 + d) * 2) as Lit);
+                }
+            }
+            Cause::Pattern(i) => {
+                for &p in self.patterns.parents(usize::from(i)) {
+                    f(p);
                 }
             }
         }
@@ -406,15 +457,16 @@ impl Propagator {
         let targets = self.outcome_literals(outcome);
         let start = step.links.len();
         for l in self.ancestors(&targets) {
+            let kind = match self.cause[usize::from(l)] {
+                Cause::Pattern(i) => LinkKind::Pattern(self.patterns.technique(usize::from(i))),
+                _ if is_on(l) => LinkKind::Strong,
+                _ => LinkKind::Weak,
+            };
             for p in self.parents(l) {
                 step.links.push(Link {
                     from: node(p),
                     to: node(l),
-                    kind: if is_on(l) {
-                        LinkKind::Strong
-                    } else {
-                        LinkKind::Weak
-                    },
+                    kind,
                 });
             }
         }

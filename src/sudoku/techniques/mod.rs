@@ -39,6 +39,7 @@ mod locked_candidates;
 mod multi_colors;
 mod naked_single;
 mod naked_subset;
+mod net_patterns;
 mod remote_pair;
 mod simple_colors;
 mod skyscraper;
@@ -218,10 +219,12 @@ pub fn collect(technique: Technique, grid: &Grid, ctx: &Context, out: &mut Insta
             franken_fish::search(grid, technique, out)
         }
         DeathBlossom => one(out, death_blossom::find(grid)),
-        ForcingChainContradiction | ForcingNetContradiction => {
+        ForcingChainContradiction | ForcingNetContradiction | ForcingNetPlusContradiction => {
             forcing::search_contradiction(grid, technique, out)
         }
-        ForcingChainVerity | ForcingNetVerity => one(out, forcing::find_verity(grid, technique)),
+        ForcingChainVerity | ForcingNetVerity | ForcingNetPlusVerity => {
+            one(out, forcing::find_verity(grid, technique))
+        }
         Guess => GO_ON,
     };
 }
@@ -274,7 +277,9 @@ pub fn describe(step: &Step) -> String {
         ForcingChainContradiction
         | ForcingChainVerity
         | ForcingNetContradiction
-        | ForcingNetVerity => forcing::text(step),
+        | ForcingNetVerity
+        | ForcingNetPlusContradiction
+        | ForcingNetPlusVerity => forcing::text(step),
         Guess => format!("Guess: {}", step.effect_text()),
     }
 }
@@ -321,7 +326,9 @@ pub fn explain(step: &Step) -> String {
         ForcingChainContradiction
         | ForcingChainVerity
         | ForcingNetContradiction
-        | ForcingNetVerity => forcing::sentence(step),
+        | ForcingNetVerity
+        | ForcingNetPlusContradiction
+        | ForcingNetPlusVerity => forcing::sentence(step),
         Guess => match step.placements.first() {
             Some(p) => format!(
                 "No known logic step applies here, so the solver places the solution's {} in \

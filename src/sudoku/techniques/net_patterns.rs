@@ -1,0 +1,306 @@
+//! The basic patterns a Forcing Net Plus applies inside a propagation (Sudoku Explainer's
+//! Dynamic Forcing Chains (+)): locked candidates, hidden pairs, naked pairs and X-Wings on the
+//! grid as an assumption has changed it.
+//!
+//! Owns finding those patterns on the propagation's candidates and recording, for each, the
+//! false candidates it rests on (its *parents*: the candidates of the pattern's houses or
+//! cells that the propagation removed and whose absence makes the pattern) and the candidates
+//! it removes. The propagation itself, and when these patterns are asked for, is
+//! `implication`'s. A pattern already present on the grid the propagation started from rests
+//! on no removed candidate and is skipped (as Sudoku Explainer does): the step solver applied
+//! it before reaching the forcing nets.
+
+use std::ops::Range;
+
+use super::super::step::Technique;
+use super::super::types::HOUSE_SETS;
+use super::implication::Lit;
+
+/// The propagation's state that the patterns are looked for in (one bit per cell or digit).
+pub(crate) struct View<'a> {
+    /// Candidates of each cell before the assumption.
+    pub(crate) base_cands: &'a [u16; 81],
+    /// Cells of each digit before the assumption.
+    pub(crate) base_digit: &'a [u128; 9],
+    /// Candidates of each cell now.
+    pub(crate) cands: &'a [u16; 81],
+    /// Cells of each digit now.
+    pub(crate) digit: &'a [u128; 9],
+    /// Houses (bit per house index) where each digit is placed, given or derived.
+    pub(crate) done: &'a [u32; 9],
+    /// Cells with a digit derived true.
+    pub(crate) placed: u128,
+}
+
+/// One pattern found: which technique, the false literals it rests on, and the false literals
+/// it derives (ranges into [`Patterns`]' literals).
+struct Found {
+    technique: Technique,
+    parents: Range<u32>,
+    eliminations: Range<u32>,
+}
+
+/// The patterns found in one propagation run, in the order found; a pattern's index is what a
+/// derived literal's cause records.
+#[derive(Default)]
+pub(crate) struct Patterns {
+    lits: Vec<Lit>,
+    found: Vec<Found>,
+}
+
+impl Patterns {
+    /// Forgets every pattern (a new run starts).
+    pub(crate) fn clear(&mut self) {
+        self.lits.clear();
+        self.found.clear();
+    }
+
+    /// How many patterns have been found in this run.
+    pub(crate) fn len(&self) -> usize {
+        self.found.len()
+    }
+
+    /// The technique of pattern `i`.
+    pub(crate) fn technique(&self, i: usize) -> Technique {
+        self.found[i].technique
+    }
+
+    /// The false literals pattern `i` rests on.
+    pub(crate) fn parents(&self, i: usize) -> &[Lit] {
+        let r = &self.found[i].parents;
+        &self.lits[r.start as usize..r.end as usize]
+    }
+
+    /// The false literals pattern `i` derives.
+    pub(crate) fn eliminations(&self, i: usize) -> &[Lit] {
+        let r = &self.found[i].eliminations;
+        &self.lits[r.start as usize..r.end as usize]
+    }
+
+    /// Records a pattern: `parents` and `eliminations` are (cell, digit index) cell masks per
+    /// digit, turned into false literals.
+    fn push(&mut self, technique: Technique, parents: &[(usize, u128)], eliminations: &[(usize, u128)]) {
+        let start = self.lits.len() as u32;
+        push_lits(&mut self.lits, parents);
+        let mid = self.lits.len() as u32;
+        push_lits(&mut self.lits, eliminations);
+        let end = self.lits.len() as u32;
+        self.found.push(Found {
+            technique,
+            parents: start..mid,
+            eliminations: mid..end,
+        });
+    }
+}
+
+/// Appends the false literal of every (digit, cell) in `masks`.
+fn push_lits(out: &mut Vec<Lit>, masks: &[(usize, u128)]) {
+    for &(d, mut m) in masks {
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            out.push(((c * 9 + d) * 2) as Lit);
+        }
+    }
+}
+
+/// Finds every instance of the first kind of pattern (locked candidates, hidden pair, naked
+/// pair, X-Wing, in that order, as Sudoku Explainer tries them) that removes a candidate and
+/// rests on at least one removed candidate, and records them in `out`. Returns whether any
+/// was found.
+pub(crate) fn find(view: &View, out: &mut Patterns) -> bool {
+    let before = out.len();
+    locked_candidates(view, out);
+    if out.len() == before {
+        hidden_pairs(view, out);
+    }
+    if out.len() == before {
+        naked_pairs(view, out);
+    }
+    if out.len() == before {
+        x_wings(view, out);
+    }
+    out.len() > before
+}
+
+/// The three houses of a cell (row, column, box indices into [`HOUSE_SETS`]).
+fn cell_houses(c: usize) -> [usize; 3] {
+    [c / 9, 9 + c % 9, 18 + (c / 27) * 3 + (c % 9) / 3]
+}
+
+fn house(h: usize) -> u128 {
+    HOUSE_SETS[h].bits()
+}
+
+/// A digit's places in a house all inside one crossing house (a box's in one line: pointing;
+/// a line's in one box: claiming) remove it from the rest of the crossing house.
+fn locked_candidates(view: &View, out: &mut Patterns) {
+    for d in 0..9 {
+        for h in 0..27 {
+            if view.done[d] & (1 << h) != 0 {
+                continue;
+            }
+            let places = view.digit[d] & house(h);
+            if places.count_ones() < 2 {
+                continue;
+            }
+            for h2 in cell_houses(places.trailing_zeros() as usize) {
+                if h2 == h || places & !house(h2) != 0 {
+                    continue;
+                }
+                let eliminations = view.digit[d] & house(h2) & !house(h);
+                let parents = view.base_digit[d] & house(h) & !house(h2);
+                if eliminations != 0 && parents != 0 {
+                    let technique = if h >= 18 {
+                        Technique::LockedCandidatesPointing
+                    } else {
+                        Technique::LockedCandidatesClaiming
+                    };
+                    out.push(technique, &[(d, parents)], &[(d, eliminations)]);
+                }
+            }
+        }
+    }
+}
+
+/// Two digits with the same two places in a house remove every other digit from those cells.
+fn hidden_pairs(view: &View, out: &mut Patterns) {
+    for h in 0..27 {
+        let mut twos: [(usize, u128); 9] = [(0, 0); 9];
+        let mut n = 0;
+        for d in 0..9 {
+            let places = view.digit[d] & house(h);
+            if view.done[d] & (1 << h) == 0 && places.count_ones() == 2 {
+                twos[n] = (d, places);
+                n += 1;
+            }
+        }
+        for i in 0..n {
+            for j in i + 1..n {
+                let ((d1, cells), (d2, other)) = (twos[i], twos[j]);
+                if cells != other {
+                    continue;
+                }
+                let keep = (1u16 << d1) | (1 << d2);
+                let mut eliminations = [(0usize, 0u128); 9];
+                let mut any = false;
+                for (e, slot) in eliminations.iter_mut().enumerate() {
+                    *slot = (e, 0);
+                    if keep & (1 << e) != 0 {
+                        continue;
+                    }
+                    let m = view.digit[e] & cells;
+                    slot.1 = m;
+                    any |= m != 0;
+                }
+                let parents = [
+                    (d1, view.base_digit[d1] & house(h) & !cells),
+                    (d2, view.base_digit[d2] & house(h) & !cells),
+                ];
+                if any && parents.iter().any(|p| p.1 != 0) {
+                    out.push(Technique::HiddenPair, &parents, &eliminations);
+                }
+            }
+        }
+    }
+}
+
+/// Two cells of a house left with the same two digits remove those digits from the house's
+/// other cells.
+fn naked_pairs(view: &View, out: &mut Patterns) {
+    for h in 0..27 {
+        let mut m = house(h) & !view.placed;
+        let mut twos: [usize; 9] = [0; 9];
+        let mut n = 0;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if view.cands[c].count_ones() == 2 {
+                twos[n] = c;
+                n += 1;
+            }
+        }
+        for i in 0..n {
+            for j in i + 1..n {
+                let (a, b) = (twos[i], twos[j]);
+                let pair = view.cands[a];
+                if view.cands[b] != pair {
+                    continue;
+                }
+                let cells = (1u128 << a) | (1u128 << b);
+                let mut eliminations = [(0usize, 0u128); 2];
+                let mut digits = pair;
+                for slot in &mut eliminations {
+                    let d = digits.trailing_zeros() as usize;
+                    digits &= digits - 1;
+                    *slot = (d, view.digit[d] & house(h) & !cells);
+                }
+                // Each removed candidate of the two cells, as one (digit, cells) mask each.
+                let mut parents = [(0usize, 0u128); 9];
+                for (e, slot) in parents.iter_mut().enumerate() {
+                    let mut m = 0u128;
+                    for c in [a, b] {
+                        if view.base_cands[c] & !pair & (1 << e) != 0 {
+                            m |= 1u128 << c;
+                        }
+                    }
+                    *slot = (e, m);
+                }
+                if eliminations.iter().any(|e| e.1 != 0) && parents.iter().any(|p| p.1 != 0) {
+                    out.push(Technique::NakedPair, &parents, &eliminations);
+                }
+            }
+        }
+    }
+}
+
+/// A digit with its places in two rows (columns) inside the same two columns (rows) is removed
+/// from the rest of those columns (rows).
+fn x_wings(view: &View, out: &mut Patterns) {
+    for d in 0..9 {
+        for lines in [0..9, 9..18] {
+            let mut twos: [(usize, u16); 9] = [(0, 0); 9];
+            let mut n = 0;
+            for h in lines {
+                let places = view.digit[d] & house(h);
+                if view.done[d] & (1 << h) == 0 && places.count_ones() == 2 {
+                    twos[n] = (h, crossing_lines(h, places));
+                    n += 1;
+                }
+            }
+            for i in 0..n {
+                for j in i + 1..n {
+                    let ((h1, cross), (h2, other)) = (twos[i], twos[j]);
+                    if cross != other {
+                        continue;
+                    }
+                    let base = house(h1) | house(h2);
+                    let offset = if h1 < 9 { 9 } else { 0 };
+                    let mut cover = 0u128;
+                    let mut m = cross;
+                    while m != 0 {
+                        cover |= house(offset + m.trailing_zeros() as usize);
+                        m &= m - 1;
+                    }
+                    let eliminations = view.digit[d] & cover & !base;
+                    let parents = view.base_digit[d] & base & !cover;
+                    if eliminations != 0 && parents != 0 {
+                        out.push(Technique::XWing, &[(d, parents)], &[(d, eliminations)]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The lines crossing line `h` at `places` (columns for a row, rows for a column), one bit
+/// per line index 0–8.
+fn crossing_lines(h: usize, mut places: u128) -> u16 {
+    let mut out = 0u16;
+    while places != 0 {
+        let c = places.trailing_zeros() as usize;
+        places &= places - 1;
+        out |= 1 << if h < 9 { c % 9 } else { c / 9 };
+    }
+    out
+}
