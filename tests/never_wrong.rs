@@ -10,7 +10,9 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use sudoku_lens::sudoku::explain::contradicts;
-use sudoku_lens::sudoku::{Grid, collection_puzzles, parse_puzzle, solve_explained};
+use sudoku_lens::sudoku::{
+    Explained, Grid, Technique, collection_puzzles, parse_puzzle, solve_explained,
+};
 // The seeded generator of the synthetic data: samples are the same on every run.
 use sudoku_lens::synthetic::Rng;
 
@@ -39,38 +41,67 @@ fn check_file(path: &Path, n: usize, seed: u64) -> (usize, usize) {
     let mut no_guess = 0;
     for _ in 0..n {
         let p = &puzzles[rng.below(puzzles.len())];
-        let grid = parse_puzzle(p).unwrap_or_else(|e| panic!("{p}: {e}"));
-        let e = solve_explained(&grid).unwrap_or_else(|e| panic!("{p}: {e}"));
-        assert!(
-            e.rejected.is_empty(),
-            "{}: {p}: technique(s) contradicted the solution: {:?}",
-            path.display(),
-            e.rejected.iter().map(|s| s.text()).collect::<Vec<_>>()
-        );
-        let mut g: Grid = grid.clone();
-        for s in &e.steps {
-            assert!(!contradicts(s, &e.solution), "{p}: wrong step {}", s.text());
-            assert!(
-                s.makes_progress(&g),
-                "{p}: step without progress {}",
-                s.text()
-            );
-            // Every uniqueness technique (UR 1-6, hidden/avoidable rectangles, BUG+1/+n).
-            if s.technique.needs_unique() {
-                assert!(
-                    e.unique,
-                    "{p}: uniqueness technique on a multi-solution puzzle"
-                );
-            }
-            s.apply(&mut g);
-        }
-        assert!(g.is_solved(), "{p}: path did not end solved");
-        assert_eq!(g.values(), e.solution, "{p}: path ended elsewhere");
-        if e.guesses == 0 {
+        if check_puzzle(path, p).guesses == 0 {
             no_guess += 1;
         }
     }
     (n, no_guess)
+}
+
+/// Solves puzzle `p` (from `path`) step by step, checking every step; returns the solve.
+fn check_puzzle(path: &Path, p: &str) -> Explained {
+    let grid = parse_puzzle(p).unwrap_or_else(|e| panic!("{p}: {e}"));
+    let e = solve_explained(&grid).unwrap_or_else(|e| panic!("{p}: {e}"));
+    assert!(
+        e.rejected.is_empty(),
+        "{}: {p}: technique(s) contradicted the solution: {:?}",
+        path.display(),
+        e.rejected.iter().map(|s| s.text()).collect::<Vec<_>>()
+    );
+    let mut g: Grid = grid.clone();
+    for s in &e.steps {
+        assert!(!contradicts(s, &e.solution), "{p}: wrong step {}", s.text());
+        assert!(
+            s.makes_progress(&g),
+            "{p}: step without progress {}",
+            s.text()
+        );
+        // Every uniqueness technique (UR 1-6, hidden/avoidable rectangles, BUG+1/+n).
+        if s.technique.needs_unique() {
+            assert!(
+                e.unique,
+                "{p}: uniqueness technique on a multi-solution puzzle"
+            );
+        }
+        s.apply(&mut g);
+    }
+    assert!(g.is_solved(), "{p}: path did not end solved");
+    assert_eq!(g.values(), e.solution, "{p}: path ended elsewhere");
+    e
+}
+
+#[test]
+fn top1465_needs_no_guess_with_forcing_nets_plus() {
+    // The three top1465 puzzles (lines 4, 5 and 79) that the forcing nets of singles left to a
+    // guess: the nets plus (locked candidates, pairs and X-Wings inside the net) solve them.
+    let path = common::shared_puzzle_path("top1465.txt");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let lines: Vec<&str> = text.lines().collect();
+    for n in [4, 5, 79] {
+        let p = lines
+            .get(n - 1)
+            .unwrap_or_else(|| panic!("{} has no line {n}", path.display()));
+        let e = check_puzzle(&path, p);
+        assert_eq!(e.guesses, 0, "line {n}: {p}");
+        assert!(
+            e.steps.iter().any(|s| matches!(
+                s.technique,
+                Technique::ForcingNetPlusContradiction | Technique::ForcingNetPlusVerity
+            )),
+            "line {n}: no forcing net plus step"
+        );
+    }
 }
 
 #[test]

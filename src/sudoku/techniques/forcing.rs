@@ -441,6 +441,33 @@ fn verity_kind(step: &Step) -> Option<String> {
     Some(format!("cell {}", first.premise.cell))
 }
 
+/// ", through a Naked Pair and an X-Wing": the basic patterns a net plus used, in the order
+/// first used (empty for every other forcing step).
+fn patterns_used(step: &Step) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for l in &step.links {
+        if let LinkKind::Pattern(t) = l.kind {
+            let name = match t {
+                Technique::LockedCandidatesPointing | Technique::LockedCandidatesClaiming => {
+                    "locked candidates"
+                }
+                Technique::HiddenPair => "a hidden pair",
+                Technique::NakedPair => "a naked pair",
+                Technique::XWing => "an X-Wing",
+                other => other.name(),
+            };
+            if !names.iter().any(|n| n == name) {
+                names.push(name.to_string());
+            }
+        }
+    }
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!(", through {}", join_words(&names, "and"))
+    }
+}
+
 /// "Suppose r4c5 were 7: following what that forces (9 facts), r1c4 would have no candidate
 /// left, which is impossible, so r4c5 cannot be 7." / "Whichever digit r4c5 takes (1 or 6), …"
 pub(crate) fn sentence(step: &Step) -> String {
@@ -453,12 +480,13 @@ pub(crate) fn sentence(step: &Step) -> String {
         _ => String::from("nothing changes"),
     };
     let how = match step.technique {
-        Technique::ForcingNetContradiction | Technique::ForcingNetVerity => "what that forces",
-        Technique::ForcingNetPlusContradiction | Technique::ForcingNetPlusVerity => {
-            "what that forces, locked candidates, pairs and X-Wings included"
-        }
+        Technique::ForcingNetContradiction
+        | Technique::ForcingNetVerity
+        | Technique::ForcingNetPlusContradiction
+        | Technique::ForcingNetPlusVerity => "what that forces",
         _ => "the chain of what that forces",
     };
+    let patterns = patterns_used(step);
     let facts = |b: &Branch| branch_facts(step, b).len();
     if step.branches.len() == 1 {
         let p = first.premise;
@@ -477,8 +505,8 @@ pub(crate) fn sentence(step: &Step) -> String {
             o => outcome_text(o),
         };
         return format!(
-            "{supposed}: following {how} ({} facts), {broken}, which is impossible, so \
-             {conclusion}.",
+            "{supposed}: following {how} ({} facts{patterns}), {broken}, which is impossible, \
+             so {conclusion}.",
             facts(first)
         );
     }
@@ -517,7 +545,73 @@ pub(crate) fn sentence(step: &Step) -> String {
         _ => String::from("the same result"),
     };
     format!(
-        "{cases}, following {how} ({} facts) leads every time to {fact}, so {conclusion}.",
+        "{cases}, following {how} ({} facts{patterns}) leads every time to {fact}, so \
+         {conclusion}.",
         join_words(&counts, "and")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::solver::solve_up_to;
+    use crate::sudoku::techniques::test_util::grid;
+    use crate::sudoku::techniques::{Context, find};
+
+    /// top1465 line 4 (public collection), solved by the step solver up to its first Forcing
+    /// Net Plus step: no forcing chain or net of singles applies here.
+    const PUZZLE: &str =
+        "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........";
+    const POSITION: &str = "
+        ******7**12...6...*******8*...45...9...456..9...456..9**3******1..456...12..5....
+        ...4....9..3..6.....34.6..9*2*******..3456...1********...4.67.....45.78.....5.78.
+        ****5****123..6...1234.6.........78...34.6.........78..2...6..91..4.6...12......9
+        1......89***4*****1...5.7.9..3.5.7.9....5...9..3.5.7.91.....78.*2************6***
+        **3******12...67..12...6..9...4..7.9*******8*.2.4.6..91..4..7..1..45.7..1...5.7..
+        .2...6.8.....5.78..2..567..1********.2.456....2.4.67.....4..78.********9**3******
+        12.....8.********91.3.5.7..*****6***12..5.....23.5..8.12....7..1.3...78.***4*****
+        12.4.6.8.123..6.8.1234.6.....34...89******7**.234...89****5****1.3..6.8.12.....89
+        12.4.6.8...3.5.78.1234567....345..8912.4....9.2345..89.2...67.91.3..678.12....789";
+
+    #[test]
+    fn net_plus_goes_on_where_the_nets_stop() {
+        let g = grid(POSITION);
+        let ctx = Context { unique: true };
+        for t in [
+            Technique::ForcingChainContradiction,
+            Technique::ForcingChainVerity,
+            Technique::ForcingNetContradiction,
+            Technique::ForcingNetVerity,
+        ] {
+            let s = find(t, &g, &ctx);
+            assert!(s.is_none(), "{t}: {:?}", s.map(|s| s.text()));
+        }
+        let s = find(Technique::ForcingNetPlusContradiction, &g, &ctx)
+            .expect("a net plus contradiction");
+        let solution = solve_up_to(&grid(PUZZLE), 2)
+            .first
+            .expect("the puzzle solves");
+        assert!(!s.eliminations.is_empty() || !s.placements.is_empty());
+        for e in &s.eliminations {
+            assert_ne!(solution[e.cell.index()], e.digit.get(), "{}", s.text());
+        }
+        for p in &s.placements {
+            assert_eq!(solution[p.cell.index()], p.digit.get(), "{}", s.text());
+        }
+        // The net needs a basic pattern, and the step says which.
+        assert!(
+            s.links
+                .iter()
+                .any(|l| matches!(l.kind, LinkKind::Pattern(_))),
+            "{}",
+            s.text()
+        );
+        assert!(
+            s.explanation().contains(", through "),
+            "{}",
+            s.explanation()
+        );
+        assert!(s.text().starts_with("Forcing Net Plus Contradiction: "));
+        assert!(s.rating() >= 9.0, "{}", s.rating());
+    }
 }

@@ -527,6 +527,39 @@ mod tests {
     }
 
     #[test]
+    fn net_plus_locks_candidates_where_net_stops() {
+        // Row 2 has no 5 in box 1. Assuming r1c4=5 removes the 5s of r2c4-6, so row 2's 5 is
+        // in box 3 and r3c7 cannot be 5: a claiming step inside the net, which the plain net
+        // (singles only) does not make.
+        let mut g = grid(&".".repeat(81));
+        for col in 1..=3 {
+            g.eliminate(c(2, col), d(5));
+        }
+        let premise = lit(c(1, 4), d(5), true);
+        let target = lit(c(3, 7), d(5), false);
+        let mut net = Propagator::new(&g, Mode::Net);
+        assert_eq!(net.run(premise), None);
+        assert!(!net.holds(target));
+        let mut plus = Propagator::new(&g, Mode::NetPlus);
+        assert_eq!(plus.run(premise), None);
+        assert!(plus.holds(target));
+        let parents: Vec<String> = plus.parents(target).iter().map(|&l| lit_text(l)).collect();
+        assert_eq!(parents, ["r2c4<>5", "r2c5<>5", "r2c6<>5"]);
+        assert_eq!(plus.ancestor_count(&[target]), 5);
+        let mut step = Step::new(crate::sudoku::Technique::ForcingNetPlusVerity);
+        plus.add_branch(&mut step, Outcome::False(candidate(target)));
+        let pattern = LinkKind::Pattern(crate::sudoku::Technique::LockedCandidatesClaiming);
+        let into_target: Vec<&Link> = step.links.iter().filter(|l| l.to == node(target)).collect();
+        assert_eq!(into_target.len(), 3);
+        assert!(into_target.iter().all(|l| l.kind == pattern));
+        assert!(
+            into_target
+                .iter()
+                .all(|l| !l.kind.from_is_true() && !l.kind.to_is_true())
+        );
+    }
+
+    #[test]
     fn chains_need_strong_links_of_the_grid() {
         // r1c8/r1c9 {8,9}: the cell pair is bivalue, so chains follow it too.
         let g = grid(

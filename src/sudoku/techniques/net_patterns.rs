@@ -79,7 +79,12 @@ impl Patterns {
 
     /// Records a pattern: `parents` and `eliminations` are (cell, digit index) cell masks per
     /// digit, turned into false literals.
-    fn push(&mut self, technique: Technique, parents: &[(usize, u128)], eliminations: &[(usize, u128)]) {
+    fn push(
+        &mut self,
+        technique: Technique,
+        parents: &[(usize, u128)],
+        eliminations: &[(usize, u128)],
+    ) {
         let start = self.lits.len() as u32;
         push_lits(&mut self.lits, parents);
         let mid = self.lits.len() as u32;
@@ -303,4 +308,151 @@ fn crossing_lines(h: usize, mut places: u128) -> u16 {
         out |= 1 << if h < 9 { c % 9 } else { c / 9 };
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::grid::Grid;
+    use crate::sudoku::techniques::implication::{lit, lit_text};
+    use crate::sudoku::techniques::test_util::*;
+    use crate::sudoku::types::{Cell, Digit};
+
+    /// The patterns `find` reports when the propagation has taken `base` to `now`, as
+    /// (technique, parents, eliminations) in the usual notation.
+    fn found(base: &Grid, now: &Grid) -> Vec<(Technique, Vec<String>, Vec<String>)> {
+        let arrays = |g: &Grid| {
+            let mut cands = [0u16; 81];
+            for c in Cell::all() {
+                cands[c.index()] = g.candidates(c).bits();
+            }
+            let mut digit = [0u128; 9];
+            for d in Digit::ALL {
+                digit[d.index()] = g.digit_cells(d).bits();
+            }
+            (cands, digit)
+        };
+        let (base_cands, base_digit) = arrays(base);
+        let (cands, digit) = arrays(now);
+        let view = View {
+            base_cands: &base_cands,
+            base_digit: &base_digit,
+            cands: &cands,
+            digit: &digit,
+            done: &[0; 9],
+            placed: 0,
+        };
+        let mut out = Patterns::default();
+        let any = find(&view, &mut out);
+        assert_eq!(any, out.len() > 0);
+        let text = |ls: &[Lit]| ls.iter().map(|&l| lit_text(l)).collect::<Vec<_>>();
+        (0..out.len())
+            .map(|i| {
+                (
+                    out.technique(i),
+                    text(out.parents(i)),
+                    text(out.eliminations(i)),
+                )
+            })
+            .collect()
+    }
+
+    fn open() -> Grid {
+        grid(&".".repeat(81))
+    }
+
+    /// Removes `digits` from the cells (one-based row, column).
+    fn remove(g: &mut Grid, digits: &[u8], cells: &[(usize, usize)]) {
+        for &(r, c) in cells {
+            for &d in digits {
+                g.eliminate(Cell::at(r - 1, c - 1), Digit::new(d).unwrap());
+            }
+        }
+    }
+
+    fn row(r: usize, cols: std::ops::RangeInclusive<usize>) -> Vec<(usize, usize)> {
+        cols.map(|c| (r, c)).collect()
+    }
+
+    #[test]
+    fn pointing_rests_on_the_removed_candidates() {
+        // Box 1 has no 5 in row 2; the net removed the 5s of r1c1-3: the box's 5 points along
+        // row 3.
+        let mut base = open();
+        remove(&mut base, &[5], &row(2, 1..=3));
+        let mut now = base.clone();
+        remove(&mut now, &[5], &row(1, 1..=3));
+        let f = found(&base, &now);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, Technique::LockedCandidatesPointing);
+        assert_eq!(f[0].1, ["r1c1<>5", "r1c2<>5", "r1c3<>5"]);
+        assert_eq!(f[0].2.len(), 6);
+        assert!(
+            f[0].2
+                .iter()
+                .all(|e| e.starts_with("r3c") && e.ends_with("<>5"))
+        );
+    }
+
+    #[test]
+    fn a_pattern_of_the_starting_grid_is_not_reported() {
+        // The same pointing 5, already there before the assumption: nothing rests on the net.
+        let mut base = open();
+        remove(&mut base, &[5], &row(1, 1..=3));
+        remove(&mut base, &[5], &row(2, 1..=3));
+        assert!(found(&base, &base).is_empty());
+        assert!(found(&open(), &open()).is_empty());
+    }
+
+    #[test]
+    fn hidden_pair_in_row_and_box() {
+        // 1 and 2 only in r1c1 and r1c2 once the net removed them from the rest of row 1 (box
+        // 1's other rows had none before): a hidden pair of row 1, resting on the 14 removed
+        // candidates, and of box 1, resting on those of r1c3.
+        let mut base = open();
+        remove(&mut base, &[1, 2], &[row(2, 1..=3), row(3, 1..=3)].concat());
+        let mut now = base.clone();
+        remove(&mut now, &[1, 2], &row(1, 3..=9));
+        let f = found(&base, &now);
+        assert_eq!(f.len(), 2, "{f:?}");
+        assert!(f.iter().all(|p| p.0 == Technique::HiddenPair && p.2.len() == 14));
+        assert_eq!(f[0].1.len(), 14);
+        assert_eq!(f[1].1, ["r1c3<>1", "r1c3<>2"]);
+        assert!(f[0].2.contains(&String::from("r1c2<>9")));
+    }
+
+    #[test]
+    fn naked_pair_in_row_and_box() {
+        let base = open();
+        let mut now = base.clone();
+        remove(&mut now, &[3, 4, 5, 6, 7, 8, 9], &row(1, 1..=2));
+        let f = found(&base, &now);
+        assert_eq!(f.len(), 2, "{f:?}");
+        assert!(
+            f.iter()
+                .all(|p| p.0 == Technique::NakedPair && p.1.len() == 14)
+        );
+        // Row 1 (seven cells) and box 1 (seven cells) lose the 1 and the 2.
+        assert!(f.iter().all(|p| p.2.len() == 14));
+        assert!(f[0].2.contains(&String::from("r1c9<>2")));
+    }
+
+    #[test]
+    fn x_wing() {
+        // 7 in rows 1 and 5 only in columns 2 and 8.
+        let base = open();
+        let mut now = base.clone();
+        let mut cells = Vec::new();
+        for r in [1, 5] {
+            cells.extend((1..=9).filter(|&c| c != 2 && c != 8).map(|c| (r, c)));
+        }
+        remove(&mut now, &[7], &cells);
+        let f = found(&base, &now);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, Technique::XWing);
+        assert_eq!(f[0].1.len(), 14);
+        assert_eq!(f[0].2.len(), 14);
+        let gone = lit_text(lit(Cell::at(8, 7), Digit::new(7).unwrap(), false));
+        assert!(f[0].2.contains(&gone), "{:?}", f[0].2);
+    }
 }
