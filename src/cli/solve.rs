@@ -269,7 +269,7 @@ pub fn run_techniques(args: TechniquesArgs) -> anyhow::Result<ExitCode> {
     }
     for t in Technique::ALL {
         println!(
-            "{:<28} {:<38} {:>4.1}  {}",
+            "{:<30} {:<38} {:>4.1}  {}",
             t.id(),
             t.name(),
             t.se_rating(),
