@@ -486,7 +486,7 @@ fn node(l: Lit) -> Node {
 }
 
 /// Indices of the set bits of a cell mask.
-fn bits(mut m: u128) -> impl Iterator<Item = usize> {
+pub(crate) fn bits(mut m: u128) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         (m != 0).then(|| {
             let i = m.trailing_zeros() as usize;

@@ -14,7 +14,7 @@ use std::ops::Range;
 
 use super::super::step::Technique;
 use super::super::types::HOUSE_SETS;
-use super::implication::Lit;
+use super::implication::{Lit, bits};
 
 /// The propagation's state that the patterns are looked for in (one bit per cell or digit).
 pub(crate) struct View<'a> {
@@ -168,45 +168,51 @@ fn locked_candidates(view: &View, out: &mut Patterns) {
     }
 }
 
+/// Calls `f` with every two of `items` (index, key) that share their key, in order. At most
+/// nine items: a house's cells or digits, or a digit's lines of one kind.
+fn same_key_pairs<K: Copy + PartialEq>(
+    items: impl Iterator<Item = (usize, K)>,
+    mut f: impl FnMut((usize, K), (usize, K)),
+) {
+    let mut seen: [Option<(usize, K)>; 9] = [None; 9];
+    let mut n = 0;
+    for item in items.take(9) {
+        for &(i, key) in seen[..n].iter().flatten() {
+            if key == item.1 {
+                f((i, key), item);
+            }
+        }
+        seen[n] = Some(item);
+        n += 1;
+    }
+}
+
 /// Two digits with the same two places in a house remove every other digit from those cells.
 fn hidden_pairs(view: &View, out: &mut Patterns) {
     for h in 0..27 {
-        let mut twos: [(usize, u128); 9] = [(0, 0); 9];
-        let mut n = 0;
-        for d in 0..9 {
-            let places = view.digit[d] & house(h);
-            if view.done[d] & (1 << h) == 0 && places.count_ones() == 2 {
-                twos[n] = (d, places);
-                n += 1;
+        let twos = (0..9)
+            .filter(|&d| view.done[d] & (1 << h) == 0)
+            .map(|d| (d, view.digit[d] & house(h)))
+            .filter(|(_, places)| places.count_ones() == 2);
+        same_key_pairs(twos, |(d1, cells), (d2, _)| {
+            let keep = (1u16 << d1) | (1 << d2);
+            let mut eliminations = [(0usize, 0u128); 9];
+            for (e, slot) in eliminations.iter_mut().enumerate() {
+                let m = if keep & (1 << e) != 0 {
+                    0
+                } else {
+                    view.digit[e] & cells
+                };
+                *slot = (e, m);
             }
-        }
-        for i in 0..n {
-            for j in i + 1..n {
-                let ((d1, cells), (d2, other)) = (twos[i], twos[j]);
-                if cells != other {
-                    continue;
-                }
-                let keep = (1u16 << d1) | (1 << d2);
-                let mut eliminations = [(0usize, 0u128); 9];
-                let mut any = false;
-                for (e, slot) in eliminations.iter_mut().enumerate() {
-                    *slot = (e, 0);
-                    if keep & (1 << e) != 0 {
-                        continue;
-                    }
-                    let m = view.digit[e] & cells;
-                    slot.1 = m;
-                    any |= m != 0;
-                }
-                let parents = [
-                    (d1, view.base_digit[d1] & house(h) & !cells),
-                    (d2, view.base_digit[d2] & house(h) & !cells),
-                ];
-                if any && parents.iter().any(|p| p.1 != 0) {
-                    out.push(Technique::HiddenPair, &parents, &eliminations);
-                }
+            let parents = [
+                (d1, view.base_digit[d1] & house(h) & !cells),
+                (d2, view.base_digit[d2] & house(h) & !cells),
+            ];
+            if eliminations.iter().any(|e| e.1 != 0) && parents.iter().any(|p| p.1 != 0) {
+                out.push(Technique::HiddenPair, &parents, &eliminations);
             }
-        }
+        });
     }
 }
 
@@ -214,48 +220,33 @@ fn hidden_pairs(view: &View, out: &mut Patterns) {
 /// other cells.
 fn naked_pairs(view: &View, out: &mut Patterns) {
     for h in 0..27 {
-        let mut m = house(h) & !view.placed;
-        let mut twos: [usize; 9] = [0; 9];
-        let mut n = 0;
-        while m != 0 {
-            let c = m.trailing_zeros() as usize;
-            m &= m - 1;
-            if view.cands[c].count_ones() == 2 {
-                twos[n] = c;
-                n += 1;
+        let twos = bits(house(h) & !view.placed)
+            .map(|c| (c, view.cands[c]))
+            .filter(|(_, cands)| cands.count_ones() == 2);
+        same_key_pairs(twos, |(a, pair), (b, _)| {
+            let cells = (1u128 << a) | (1u128 << b);
+            let mut eliminations = [(0usize, 0u128); 2];
+            let mut digits = pair;
+            for slot in &mut eliminations {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                *slot = (d, view.digit[d] & house(h) & !cells);
             }
-        }
-        for i in 0..n {
-            for j in i + 1..n {
-                let (a, b) = (twos[i], twos[j]);
-                let pair = view.cands[a];
-                if view.cands[b] != pair {
-                    continue;
-                }
-                let cells = (1u128 << a) | (1u128 << b);
-                let mut eliminations = [(0usize, 0u128); 2];
-                let mut digits = pair;
-                for slot in &mut eliminations {
-                    let d = digits.trailing_zeros() as usize;
-                    digits &= digits - 1;
-                    *slot = (d, view.digit[d] & house(h) & !cells);
-                }
-                // Each removed candidate of the two cells, as one (digit, cells) mask each.
-                let mut parents = [(0usize, 0u128); 9];
-                for (e, slot) in parents.iter_mut().enumerate() {
-                    let mut m = 0u128;
-                    for c in [a, b] {
-                        if view.base_cands[c] & !pair & (1 << e) != 0 {
-                            m |= 1u128 << c;
-                        }
+            // Each removed candidate of the two cells, as one (digit, cells) mask each.
+            let mut parents = [(0usize, 0u128); 9];
+            for (e, slot) in parents.iter_mut().enumerate() {
+                let mut m = 0u128;
+                for c in [a, b] {
+                    if view.base_cands[c] & !pair & (1 << e) != 0 {
+                        m |= 1u128 << c;
                     }
-                    *slot = (e, m);
                 }
-                if eliminations.iter().any(|e| e.1 != 0) && parents.iter().any(|p| p.1 != 0) {
-                    out.push(Technique::NakedPair, &parents, &eliminations);
-                }
+                *slot = (e, m);
             }
-        }
+            if eliminations.iter().any(|e| e.1 != 0) && parents.iter().any(|p| p.1 != 0) {
+                out.push(Technique::NakedPair, &parents, &eliminations);
+            }
+        });
     }
 }
 
@@ -264,36 +255,23 @@ fn naked_pairs(view: &View, out: &mut Patterns) {
 fn x_wings(view: &View, out: &mut Patterns) {
     for d in 0..9 {
         for lines in [0..9, 9..18] {
-            let mut twos: [(usize, u16); 9] = [(0, 0); 9];
-            let mut n = 0;
-            for h in lines {
-                let places = view.digit[d] & house(h);
-                if view.done[d] & (1 << h) == 0 && places.count_ones() == 2 {
-                    twos[n] = (h, crossing_lines(h, places));
-                    n += 1;
+            let twos = lines
+                .filter(|&h| view.done[d] & (1 << h) == 0)
+                .map(|h| (h, view.digit[d] & house(h)))
+                .filter(|(_, places)| places.count_ones() == 2)
+                .map(|(h, places)| (h, crossing_lines(h, places)));
+            same_key_pairs(twos, |(h1, cross), (h2, _)| {
+                let base = house(h1) | house(h2);
+                let offset = if h1 < 9 { 9 } else { 0 };
+                let cover = (0..9)
+                    .filter(|&i| cross & (1 << i) != 0)
+                    .fold(0u128, |acc, i| acc | house(offset + i));
+                let eliminations = view.digit[d] & cover & !base;
+                let parents = view.base_digit[d] & base & !cover;
+                if eliminations != 0 && parents != 0 {
+                    out.push(Technique::XWing, &[(d, parents)], &[(d, eliminations)]);
                 }
-            }
-            for i in 0..n {
-                for j in i + 1..n {
-                    let ((h1, cross), (h2, other)) = (twos[i], twos[j]);
-                    if cross != other {
-                        continue;
-                    }
-                    let base = house(h1) | house(h2);
-                    let offset = if h1 < 9 { 9 } else { 0 };
-                    let mut cover = 0u128;
-                    let mut m = cross;
-                    while m != 0 {
-                        cover |= house(offset + m.trailing_zeros() as usize);
-                        m &= m - 1;
-                    }
-                    let eliminations = view.digit[d] & cover & !base;
-                    let parents = view.base_digit[d] & base & !cover;
-                    if eliminations != 0 && parents != 0 {
-                        out.push(Technique::XWing, &[(d, parents)], &[(d, eliminations)]);
-                    }
-                }
-            }
+            });
         }
     }
 }
@@ -415,7 +393,10 @@ mod tests {
         remove(&mut now, &[1, 2], &row(1, 3..=9));
         let f = found(&base, &now);
         assert_eq!(f.len(), 2, "{f:?}");
-        assert!(f.iter().all(|p| p.0 == Technique::HiddenPair && p.2.len() == 14));
+        assert!(
+            f.iter()
+                .all(|p| p.0 == Technique::HiddenPair && p.2.len() == 14)
+        );
         assert_eq!(f[0].1.len(), 14);
         assert_eq!(f[1].1, ["r1c3<>1", "r1c3<>2"]);
         assert!(f[0].2.contains(&String::from("r1c2<>9")));
