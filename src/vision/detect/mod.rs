@@ -272,6 +272,8 @@ fn detect_one_polarity(
     let mut search = Search {
         mask,
         work,
+        min_grid_side_px: options.min_grid_side_px,
+        long_side_px,
         trace: trace.as_deref_mut(),
         best: None,
         last_rejection: None,
@@ -408,6 +410,10 @@ struct Search<'a> {
     mask: &'a GrayImage,
     /// The gray working image (for the `faint` re-check).
     work: &'a GrayImage,
+    /// Smallest grid side and the working image's long side, working pixels (bounds of the
+    /// cell-hole lattices).
+    min_grid_side_px: f32,
+    long_side_px: f32,
     trace: Option<&'a mut DetectTrace>,
     best: Option<Chosen>,
     /// Why the last rejected candidate was rejected.
@@ -504,18 +510,35 @@ impl Search<'_> {
     fn outlines(&mut self, outlines: &[Outline], contours: &[Contour<i32>]) {
         for o in outlines {
             let Some(quad) = o.quad else { continue };
-            match self.offer(quad, Stage::Outlines) {
+            let valid = match self.offer(quad, Stage::Outlines) {
                 Offer::Enough => return,
                 Offer::Rejected if self.best.is_none() => {
                     let contour = contour_points(&contours[o.contour]);
-                    let traced = outline::traced_quads(quad, &contour);
-                    for q in traced {
-                        if self.offer(order_corners(q), Stage::TracedSides) == Offer::Enough {
-                            return;
+                    let mut valid = false;
+                    for q in outline::traced_quads(quad, &contour) {
+                        match self.offer(order_corners(q), Stage::TracedSides) {
+                            Offer::Enough => return,
+                            Offer::Valid => valid = true,
+                            Offer::Rejected | Offer::Skipped => {}
                         }
                     }
+                    valid
                 }
-                _ => {}
+                Offer::Valid => true,
+                Offer::Rejected | Offer::Skipped => false,
+            };
+            if valid {
+                // A grid that validates but fits poorly may be merged along whole sides with
+                // a shadow or a box behind it: the quad is the union's (or rebuilt from its
+                // sides) and the lattice bent to fit. The cells are still holes of that
+                // outline; their lattice replaces it when it fits better.
+                let holes = contours.iter().filter(|c| c.parent == Some(o.contour));
+                let quads =
+                    cells::quads_from_holes(holes, self.min_grid_side_px, self.long_side_px);
+                self.try_in_turn(Stage::CellHoles, quads.into_iter().map(order_corners));
+                if self.best.as_ref().is_some_and(|b| b.score > 0.85) {
+                    return;
+                }
             }
         }
     }
