@@ -12,7 +12,9 @@
 //!    convex hull (raw contour points, never polygon-simplified; `candidates`);
 //! 2. when an outline fails (it merged with a shadow or other print at a corner), quads rebuilt
 //!    from the sides traced near each corner (`outline`), tried before the next outline;
-//! 3. when every outline fails, the lattice of the cell holes (`cells`);
+//! 3. the lattice of the cell holes (`cells`): of an outline that gave a grid that fits poorly
+//!    (score ≤ 0.85: merged along whole sides with a box printed behind it, its lattice bent
+//!    to fit the union), kept when it fits better; of every contour when no outline gave one;
 //! 4. last, Hough lines grouped into two perpendicular families of ten evenly spaced lines
 //!    (`hough`; whose lattice must also end at its border, or it may be a block of a larger
 //!    grid);
@@ -342,7 +344,8 @@ enum Stage {
     /// merged with other ink at a corner), tried before the next outline while no grid is
     /// found.
     TracedSides,
-    /// The lattices of the cell holes, when no outline gave a grid.
+    /// The lattices of the cell holes: of an outline whose grid fits poorly, or of every
+    /// contour when no outline gave a grid.
     CellHoles,
     /// Two outer lines of each of two Hough line families, when contours gave no grid.
     Hough,
@@ -362,6 +365,10 @@ impl Stage {
         }
     }
 }
+
+/// A grid validated with a score above this fits well enough that only a much larger grid may
+/// still replace it: its stage ends.
+const ENOUGH_SCORE: f32 = 0.85;
 
 /// The best candidate so far.
 struct Chosen {
@@ -487,7 +494,7 @@ impl Search<'_> {
         if self.best.as_ref().is_none_or(|b| score > b.score) {
             self.choose(&tried, score, stage);
         }
-        if score > 0.85 {
+        if score > ENOUGH_SCORE {
             Offer::Enough
         } else {
             Offer::Valid
@@ -536,7 +543,7 @@ impl Search<'_> {
                 let quads =
                     cells::quads_from_holes(holes, self.min_grid_side_px, self.long_side_px);
                 self.try_in_turn(Stage::CellHoles, quads.into_iter().map(order_corners));
-                if self.best.as_ref().is_some_and(|b| b.score > 0.85) {
+                if self.best.as_ref().is_some_and(|b| b.score > ENOUGH_SCORE) {
                     return;
                 }
             }
