@@ -102,3 +102,36 @@ fn scans_a_photo_end_to_end_and_solves_it() {
     eprintln!("wichtounet held-back first 6: detected {tried}, solved right {solved_right}");
     assert!(solved_right >= 4, "solved right {solved_right} of {tried}");
 }
+
+/// Rozet's photos (MIT, F. Rozet) print each grid on a grey box offset behind it, so the
+/// grid's ink outline is the union of both along two whole sides. Every second photo of the
+/// held-back fifth (never trained on), through the detector: the cells must be read along the
+/// grid, not along the union bent to fit (before the cell holes of a poorly fitting outline
+/// were tried, 92.3 % of these cells; since, 97.6 %).
+#[test]
+fn reads_held_back_rozet_photos_whose_grid_merges_with_a_box_behind_it() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("models/train/holdout/rozet-handwritten.txt");
+    let held_back = sudoku_lens::dataset::NameList::read(&path).unwrap();
+    let set =
+        sudoku_lens::dataset::Dataset::open(common::shared_dataset("rozet-handwritten")).unwrap();
+    let mut photos: Vec<_> = set
+        .photos
+        .iter()
+        .filter(|p| held_back.names.iter().any(|(_, n)| *n == p.name))
+        .collect();
+    photos.sort_by(|a, b| a.name.cmp(&b.name));
+    assert_eq!(photos.len(), 80, "the held-back fifth of rozet-handwritten");
+    let mut scanner = Scanner::with_default_model().unwrap();
+    let (mut cells, mut correct) = (0, 0);
+    for photo in photos.iter().step_by(2) {
+        let labels = set.labels(photo).unwrap().unwrap();
+        let image = sudoku_lens::vision::load_image(&photo.image_path).unwrap();
+        cells += 81;
+        if let Ok(scan) = scanner.scan(&image) {
+            correct += score_scan(&scan, &labels).cells_correct;
+        }
+    }
+    eprintln!("rozet held-back, every 2nd photo: {correct}/{cells} cells");
+    assert!(correct * 100 >= cells * 97, "{correct}/{cells} cells");
+}

@@ -146,11 +146,12 @@ fn derived_masks_mark_digit_cells_only() {
         }
         with_mask += 1;
     }
-    // Most photos have their mask (367 of 400: where the detector's lattice is off the grid
-    // the colours belong to other cells and the photo gets none). Black print dominates
+    // Most photos have their mask (395 of 400 since cell holes fix rozet's grids merged with
+    // the box behind them; 367 before: where the detector's lattice is off the grid the
+    // colours belong to other cells and the photo gets none). Black print dominates
     // (many photos carry no pen at all); blue pen is about a tenth of the digits (1396 of
     // 16362 when the masks were made).
-    assert!(with_mask >= 360, "{with_mask} rozet masks");
+    assert!(with_mask >= 390, "{with_mask} rozet masks");
     assert!(
         split[0] > 1200 && split[1] > 14000,
         "handwritten/printed {split:?}"

@@ -12,7 +12,9 @@
 //!    convex hull (raw contour points, never polygon-simplified; `candidates`);
 //! 2. when an outline fails (it merged with a shadow or other print at a corner), quads rebuilt
 //!    from the sides traced near each corner (`outline`), tried before the next outline;
-//! 3. when every outline fails, the lattice of the cell holes (`cells`);
+//! 3. the lattice of the cell holes (`cells`): of an outline that gave a grid that fits poorly
+//!    (score ≤ 0.85: merged along whole sides with a box printed behind it, its lattice bent
+//!    to fit the union), kept when it fits better; of every contour when no outline gave one;
 //! 4. last, Hough lines grouped into two perpendicular families of ten evenly spaced lines
 //!    (`hough`; whose lattice must also end at its border, or it may be a block of a larger
 //!    grid);
@@ -272,6 +274,8 @@ fn detect_one_polarity(
     let mut search = Search {
         mask,
         work,
+        min_grid_side_px: options.min_grid_side_px,
+        long_side_px,
         trace: trace.as_deref_mut(),
         best: None,
         last_rejection: None,
@@ -340,7 +344,8 @@ enum Stage {
     /// merged with other ink at a corner), tried before the next outline while no grid is
     /// found.
     TracedSides,
-    /// The lattices of the cell holes, when no outline gave a grid.
+    /// The lattices of the cell holes: of an outline whose grid fits poorly, or of every
+    /// contour when no outline gave a grid.
     CellHoles,
     /// Two outer lines of each of two Hough line families, when contours gave no grid.
     Hough,
@@ -360,6 +365,10 @@ impl Stage {
         }
     }
 }
+
+/// A grid validated with a score above this fits well enough that only a much larger grid may
+/// still replace it: its stage ends.
+const ENOUGH_SCORE: f32 = 0.85;
 
 /// The best candidate so far.
 struct Chosen {
@@ -408,6 +417,10 @@ struct Search<'a> {
     mask: &'a GrayImage,
     /// The gray working image (for the `faint` re-check).
     work: &'a GrayImage,
+    /// Smallest grid side and the working image's long side, working pixels (bounds of the
+    /// cell-hole lattices).
+    min_grid_side_px: f32,
+    long_side_px: f32,
     trace: Option<&'a mut DetectTrace>,
     best: Option<Chosen>,
     /// Why the last rejected candidate was rejected.
@@ -481,7 +494,7 @@ impl Search<'_> {
         if self.best.as_ref().is_none_or(|b| score > b.score) {
             self.choose(&tried, score, stage);
         }
-        if score > 0.85 {
+        if score > ENOUGH_SCORE {
             Offer::Enough
         } else {
             Offer::Valid
@@ -504,18 +517,35 @@ impl Search<'_> {
     fn outlines(&mut self, outlines: &[Outline], contours: &[Contour<i32>]) {
         for o in outlines {
             let Some(quad) = o.quad else { continue };
-            match self.offer(quad, Stage::Outlines) {
+            let valid = match self.offer(quad, Stage::Outlines) {
                 Offer::Enough => return,
                 Offer::Rejected if self.best.is_none() => {
                     let contour = contour_points(&contours[o.contour]);
-                    let traced = outline::traced_quads(quad, &contour);
-                    for q in traced {
-                        if self.offer(order_corners(q), Stage::TracedSides) == Offer::Enough {
-                            return;
+                    let mut valid = false;
+                    for q in outline::traced_quads(quad, &contour) {
+                        match self.offer(order_corners(q), Stage::TracedSides) {
+                            Offer::Enough => return,
+                            Offer::Valid => valid = true,
+                            Offer::Rejected | Offer::Skipped => {}
                         }
                     }
+                    valid
                 }
-                _ => {}
+                Offer::Valid => true,
+                Offer::Rejected | Offer::Skipped => false,
+            };
+            if valid {
+                // A grid that validates but fits poorly may be merged along whole sides with
+                // a shadow or a box behind it: the quad is the union's (or rebuilt from its
+                // sides) and the lattice bent to fit. The cells are still holes of that
+                // outline; their lattice replaces it when it fits better.
+                let holes = contours.iter().filter(|c| c.parent == Some(o.contour));
+                let quads =
+                    cells::quads_from_holes(holes, self.min_grid_side_px, self.long_side_px);
+                self.try_in_turn(Stage::CellHoles, quads.into_iter().map(order_corners));
+                if self.best.as_ref().is_some_and(|b| b.score > ENOUGH_SCORE) {
+                    return;
+                }
             }
         }
     }
