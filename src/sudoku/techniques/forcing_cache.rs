@@ -1,12 +1,12 @@
 //! What each assumption leads to on one grid, computed once and shared by the forcing searches.
 //!
-//! The step solver asks the four forcing finders in turn on the same grid (chain contradiction,
-//! chain verity, net contradiction, net verity), and a contradiction search and a verity search
-//! of one propagation [`Mode`] need the same runs: every candidate assumed true, and some
-//! assumed false. [`with_runs`] keeps the runs of the last grid seen (per thread, per mode) and
-//! computes each premise at most once, lazily, so the later finders reuse the earlier ones'
-//! work. It owns no reasoning of its own: the propagation is `implication`'s and the choice of
-//! deduction is `forcing`'s.
+//! The step solver asks the forcing finders in turn on the same grid (chain contradiction,
+//! chain verity, net contradiction, net verity, then the same two of the nets plus), and a
+//! contradiction search and a verity search of one propagation [`Mode`] need the same runs:
+//! every candidate assumed true, and some assumed false. [`with_runs`] keeps the runs of the
+//! last grid seen (per thread, per mode) and computes each premise at most once, lazily, so the
+//! later finders reuse the earlier ones' work. It owns no reasoning of its own: the propagation
+//! is `implication`'s and the choice of deduction is `forcing`'s.
 
 use std::cell::RefCell;
 
