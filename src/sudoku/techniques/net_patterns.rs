@@ -175,15 +175,13 @@ fn same_key_pairs<K: Copy + PartialEq>(
     mut f: impl FnMut((usize, K), (usize, K)),
 ) {
     let mut seen: [Option<(usize, K)>; 9] = [None; 9];
-    let mut n = 0;
-    for item in items.take(9) {
+    for (n, item) in items.take(9).enumerate() {
         for &(i, key) in seen[..n].iter().flatten() {
             if key == item.1 {
                 f((i, key), item);
             }
         }
         seen[n] = Some(item);
-        n += 1;
     }
 }
 
