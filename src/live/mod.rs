@@ -18,6 +18,7 @@ mod change;
 mod follow;
 mod reader;
 pub mod replay;
+mod tries;
 mod trust;
 mod vote;
 mod writing;

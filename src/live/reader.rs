@@ -10,6 +10,7 @@ use image::{GrayImage, RgbImage};
 
 use super::change::Thumbnail;
 use super::follow::Template;
+use super::tries::{HELD_RETRIES, Try};
 use super::trust::{
     doubtful_empties_ruled_out, no_doubtful_digit_disagrees, reads_needed, trustworthy,
 };
@@ -21,21 +22,11 @@ use crate::scan::{ScanError, Scanner, Written};
 use crate::sudoku::solver::solve_values;
 use crate::vision::tracker::CellFingerprint;
 use crate::vision::{
-    self, DetectOptions, GridDetection, Lattice, LatticeTracker, TrackerEvent, TrackerState,
-    rectify,
+    self, GridDetection, Lattice, LatticeTracker, TrackerEvent, TrackerState, rectify,
 };
 
 /// Cell side of the small rectified grid the fingerprint is taken from.
 const FINGERPRINT_CELL_PX: u32 = 16;
-
-/// While nothing is found, every this many full detections in a row is an exhaustive one
-/// (both ink polarities, a finer ink step, Hough lines); the others try the contour stages of
-/// the likelier polarity only.
-const EXHAUSTIVE_EVERY_FAILED: u32 = 8;
-
-/// Detections run again on a picture that stays the same and gave no grid: enough to reach
-/// the other quick polarity and the exhaustive detection.
-const HELD_RETRIES: u32 = EXHAUSTIVE_EVERY_FAILED;
 
 /// Least match (normalized cross-correlation) of the grid's picture for a frame to be
 /// followed by it rather than tracked by its lines.
@@ -145,6 +136,8 @@ pub struct LiveReader {
     failed_detections: u32,
     /// The ink polarity (inverted or not) of the last quick detection that found a grid.
     invert_hint: Option<bool>,
+    /// Whether the last quick detection that found a grid used the finer ink step.
+    faint_hint: bool,
     /// The trusted board (and quarter turns) of the puzzle the tracker last replaced, until
     /// the next read says whether it is back.
     replaced: Option<(Arc<Overlay>, Option<u8>)>,
@@ -172,6 +165,7 @@ impl LiveReader {
             frames_since_detection: 0,
             failed_detections: 0,
             invert_hint: None,
+            faint_hint: false,
             replaced: None,
             replaced_votes: None,
             previous: None,
@@ -202,6 +196,7 @@ impl LiveReader {
         self.frames_since_detection = 0;
         self.failed_detections = 0;
         self.invert_hint = None;
+        self.faint_hint = false;
         self.replaced = None;
         self.replaced_votes = None;
         self.previous = None;
@@ -234,7 +229,7 @@ impl LiveReader {
                 .is_some_and(|h| h.detection.is_none() && h.retries < HELD_RETRIES);
         let work = if retry {
             // A picture that stays the same (a still, a camera that does not move) gets the
-            // other quick try and then the exhaustive detection before it is given up on.
+            // other tries in turn (see [`Try`]) before it is given up on.
             let (detection, work) = match self.held.as_mut() {
                 Some(held) => {
                     held.retries += 1;
@@ -318,30 +313,22 @@ impl LiveReader {
             }
         }
         self.frames_since_detection = 0;
-        // The next frame is another chance: the detector's costly fallbacks run only on
-        // every few frames in a row that find nothing.
-        // The quick tries look for the ink polarity that last found a grid (else the one the
-        // picture's marks vote for, which a picture can mislead), now and then for the other.
+        // The next frame is another chance: the detector's tries are spread over the frames
+        // that find nothing, so no frame pays for all of them (see [`Try`]). A try that found
+        // the grid is tried first again (the page and the light change slowly).
         self.failed_detections += 1;
         let first = self
             .invert_hint
             .unwrap_or_else(|| vision::detect::prefers_inverted(gray));
-        // The other polarity costs more (on a normal page the paper becomes the ink and
-        // gives many outlines): one quick try in four.
-        let turn = self.failed_detections % EXHAUSTIVE_EVERY_FAILED;
-        let invert = first ^ (turn == 4);
-        let options = DetectOptions {
-            exhaustive: self
-                .failed_detections
-                .is_multiple_of(EXHAUSTIVE_EVERY_FAILED),
-            invert: Some(invert),
-            ..DetectOptions::default()
-        };
+        let turn = Try::on_failure(self.failed_detections);
+        let options = turn.options(first, self.faint_hint);
+        let invert = options.invert == Some(true);
         match vision::detect_with_colour(gray, Some(colour), &options, None) {
             Ok(found) => {
                 self.failed_detections = 0;
                 if !options.exhaustive {
                     self.invert_hint = Some(invert);
+                    self.faint_hint = options.ink_delta.is_some();
                 }
                 self.validated(gray, &found);
                 (Some(found), FrameWork::Detected)

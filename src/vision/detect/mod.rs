@@ -252,7 +252,7 @@ fn screen_trace(
 }
 
 /// The ink mask's step (gray levels) of the last try on a picture where nothing was found.
-const FAINT_INK_DELTA: u32 = 4;
+pub const FAINT_INK_DELTA: u32 = 4;
 
 /// [`detect_with`] for dark ink on a lighter ground only.
 fn detect_one_polarity(

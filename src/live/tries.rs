@@ -1,0 +1,95 @@
+//! Which grid detection to run on a live frame while no grid is held: the detector's tries
+//! spread over the frames that find nothing, so no frame pays for all of them. Only the
+//! schedule; `reader` runs the detections.
+
+use crate::vision::{self, DetectOptions};
+
+/// The detections run in turn on frames that find no grid, so that every frame costs about
+/// one quick try and each of the detector's fallbacks still comes round within a few frames
+/// (the ink polarity the picture's marks vote for is "first").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Try {
+    /// The contour stages in the first polarity, the usual ink step.
+    Quick,
+    /// The same with the finer ink step (thin lines printed light, then softened by a webcam's
+    /// focus or a small grid's scale); as cheap as `Quick`.
+    Faint,
+    /// The contour stages in the other polarity (on a normal page the paper becomes the ink
+    /// and gives many outlines, so it costs more).
+    OtherPolarity,
+    /// Every try and the Hough stage: the costliest.
+    Exhaustive,
+}
+
+/// The order of [`Try`]s over failed detections in a row (1-based, then repeating).
+const TRIES: [Try; 8] = [
+    Try::Quick,
+    Try::Faint,
+    Try::Quick,
+    Try::OtherPolarity,
+    Try::Quick,
+    Try::Faint,
+    Try::Quick,
+    Try::Exhaustive,
+];
+
+impl Try {
+    /// The try for the `failed`-th detection in a row that found nothing so far (1-based).
+    pub(super) fn on_failure(failed: u32) -> Try {
+        TRIES[(failed.max(1) as usize - 1) % TRIES.len()]
+    }
+
+    /// Its detector options; `first` is the polarity to try first, `faint_first` whether the
+    /// finer ink step found the grid last (then `Quick` and `Faint` swap).
+    pub(super) fn options(self, first: bool, faint_first: bool) -> DetectOptions {
+        let (invert, faint, exhaustive) = match self {
+            Try::Quick => (first, faint_first, false),
+            Try::Faint => (first, !faint_first, false),
+            Try::OtherPolarity => (!first, false, false),
+            Try::Exhaustive => (first, false, true),
+        };
+        DetectOptions {
+            exhaustive,
+            invert: Some(invert),
+            ink_delta: faint.then_some(vision::detect::FAINT_INK_DELTA),
+            ..DetectOptions::default()
+        }
+    }
+}
+
+/// Detections run again on a picture that stays the same and gave no grid: enough for every
+/// [`Try`].
+pub(super) const HELD_RETRIES: u32 = TRIES.len() as u32;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_try_comes_round_and_the_costly_one_rarely() {
+        let turns: Vec<Try> = (1..=16).map(Try::on_failure).collect();
+        assert_eq!(turns[..8], turns[8..], "the order repeats");
+        // The finer ink step within any four failures in a row, the exhaustive one once in
+        // eight, the first try a quick one.
+        assert!(turns.windows(4).all(|w| w.contains(&Try::Faint)));
+        assert_eq!(
+            turns[..8].iter().filter(|&&t| t == Try::Exhaustive).count(),
+            1
+        );
+        assert!(turns[..8].contains(&Try::OtherPolarity));
+        assert_eq!(Try::on_failure(1), Try::Quick);
+    }
+
+    #[test]
+    fn the_ink_step_that_found_the_grid_goes_first() {
+        let faint = Some(vision::detect::FAINT_INK_DELTA);
+        assert_eq!(Try::Quick.options(false, false).ink_delta, None);
+        assert_eq!(Try::Faint.options(false, false).ink_delta, faint);
+        assert_eq!(Try::Quick.options(true, true).ink_delta, faint);
+        assert_eq!(Try::Faint.options(true, true).ink_delta, None);
+        let other = Try::OtherPolarity.options(true, true);
+        assert_eq!((other.invert, other.exhaustive), (Some(false), false));
+        let all = Try::Exhaustive.options(false, true);
+        assert_eq!((all.invert, all.exhaustive), (Some(false), true));
+    }
+}
