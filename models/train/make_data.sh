@@ -11,6 +11,9 @@
 # Counts (environment): SCREENS screenshots (1500), PRINTS photographed printed pages (400),
 # JITTER_COPIES jittered cuts of each real photo (5). The committed model's cells were made
 # before the printed pages were added: PRINTS=0 SCREENS=1500 reproduces them.
+# PARTS (default "real generated synth"): which of the three folders to write, e.g.
+# PARTS=real re-exports only the photo cells after a detector change (rozet's photos have no
+# corners and are cut along the detector's lattice).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-/tmp/cells}
@@ -28,28 +31,37 @@ GIVENS=(--givens $G --givens $G/wichtounet-mixed-train --givens $G/rozet-handwri
         --all-printed wichtounet-v2-train --all-printed screens --all-printed webcam-wichtounet
         --all-printed print)
 
+PARTS=${PARTS:-real generated synth}
+part() { [[ " $PARTS " == *" $1 "* ]]; }
+
 # Held-back wichtounet photos stay out of the webcam frames made from them too: the frames
 # are named NAME_camK.
 held_frames=$OUT/held-frames.txt
 grep -v '^#' $H/wichtounet.txt | sed 's/$/_cam0/' > "$held_frames"
 
-"$BIN" synth screens --out "$GEN/screens" --count "${SCREENS:-1500}" --seed 1 --fonts train
-PRINT_PHOTOS=()
-if [ "${PRINTS:-400}" -gt 0 ]; then
-    "$BIN" synth print --out "$GEN/print" --count "${PRINTS:-400}" --seed 6 --fonts train
-    PRINT_PHOTOS=(--photos "$GEN/print")
-fi
-"$BIN" synth webcam --from "$D/kubiesa-train" --out "$GEN/webcam-kubiesa" --seed 2 --copies 1 --harsh
-"$BIN" synth webcam --from "$D/wichtounet-v2-train" --out "$GEN/webcam-wichtounet" --seed 3 --copies 1 --harsh
-"$BIN" synth webcam --from "$D/wichtounet-mixed-train" --out "$GEN/webcam-mixed" --seed 5 --copies 1 --harsh
+if part generated; then
+    "$BIN" synth screens --out "$GEN/screens" --count "${SCREENS:-1500}" --seed 1 --fonts train
+    PRINT_PHOTOS=()
+    if [ "${PRINTS:-400}" -gt 0 ]; then
+        "$BIN" synth print --out "$GEN/print" --count "${PRINTS:-400}" --seed 6 --fonts train
+        PRINT_PHOTOS=(--photos "$GEN/print")
+    fi
+    "$BIN" synth webcam --from "$D/kubiesa-train" --out "$GEN/webcam-kubiesa" --seed 2 --copies 1 --harsh
+    "$BIN" synth webcam --from "$D/wichtounet-v2-train" --out "$GEN/webcam-wichtounet" --seed 3 --copies 1 --harsh
+    "$BIN" synth webcam --from "$D/wichtounet-mixed-train" --out "$GEN/webcam-mixed" --seed 5 --copies 1 --harsh
 
-"$BIN" dataset --out "$OUT/real" --seed 1 --jitter-copies "${JITTER_COPIES:-5}" --jitter 0.015 \
-    --handwriting-copies 2 --handwriting-share 0.5 "${GIVENS[@]}" \
-    --photos "$D/wichtounet-v2-train" --photos "$D/kubiesa-train" \
-    --photos "$D/wichtounet-mixed-train" --photos "$D/rozet-handwritten" \
-    --exclude $H/wichtounet.txt --exclude $H/rozet-handwritten.txt
-"$BIN" dataset --out "$OUT/generated-cells" --seed 4 --jitter-copies 2 --jitter 0.015 \
-    "${GIVENS[@]}" \
-    --photos "$GEN/screens" --photos "$GEN/webcam-kubiesa" --photos "$GEN/webcam-wichtounet" \
-    --photos "$GEN/webcam-mixed" "${PRINT_PHOTOS[@]}" --exclude "$held_frames"
-"$BIN" dataset --out "$OUT/synth" --synthetic-per-class 4000 --handwriting-per-class 4000 --seed 2
+    "$BIN" dataset --out "$OUT/generated-cells" --seed 4 --jitter-copies 2 --jitter 0.015 \
+        "${GIVENS[@]}" \
+        --photos "$GEN/screens" --photos "$GEN/webcam-kubiesa" --photos "$GEN/webcam-wichtounet" \
+        --photos "$GEN/webcam-mixed" "${PRINT_PHOTOS[@]}" --exclude "$held_frames"
+fi
+if part real; then
+    "$BIN" dataset --out "$OUT/real" --seed 1 --jitter-copies "${JITTER_COPIES:-5}" --jitter 0.015 \
+        --handwriting-copies 2 --handwriting-share 0.5 "${GIVENS[@]}" \
+        --photos "$D/wichtounet-v2-train" --photos "$D/kubiesa-train" \
+        --photos "$D/wichtounet-mixed-train" --photos "$D/rozet-handwritten" \
+        --exclude $H/wichtounet.txt --exclude $H/rozet-handwritten.txt
+fi
+if part synth; then
+    "$BIN" dataset --out "$OUT/synth" --synthetic-per-class 4000 --handwriting-per-class 4000 --seed 2
+fi
