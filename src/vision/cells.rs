@@ -58,19 +58,57 @@ fn hole_of(contour: &Contour<i32>, min_cell_px: f32, max_cell_px: f32) -> Option
     })
 }
 
-/// Candidate grid outlines (corners in contour order, not yet TL-first) from the cell holes
-/// among `contours` (other contours are ignored); one per way of placing the indexed holes inside a 9×9 grid when fewer
-/// than nine rows or columns of holes were found. Empty when fewer than 20 cells line up.
+/// Which holes of the grid [`quads_from_holes`] looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Holes {
+    /// The 81 cells (9 a side), at least 20 of them lined up.
+    Cells,
+    /// The 9 boxes (3 a side), at least 6 of them lined up: a blurred or small grid whose
+    /// thin lines the ink mask lost still has its heavy box lines, and the boxes are then its
+    /// holes.
+    Boxes,
+}
+
+impl Holes {
+    /// Holes along one side of the grid.
+    fn per_side(self) -> i32 {
+        match self {
+            Holes::Cells => 9,
+            Holes::Boxes => 3,
+        }
+    }
+
+    /// Fewest holes that must line up.
+    fn least(self) -> usize {
+        match self {
+            Holes::Cells => 20,
+            Holes::Boxes => 6,
+        }
+    }
+}
+
+/// Candidate grid outlines (corners in contour order, not yet TL-first) from the cell (or box)
+/// holes among `contours` (other contours are ignored); one per way of placing the indexed
+/// holes inside the grid when fewer rows or columns of holes than the grid has were found.
+/// Empty when too few holes line up ([`Holes::least`]).
 pub(crate) fn quads_from_holes<'a>(
     contours: impl IntoIterator<Item = &'a Contour<i32>>,
+    kind: Holes,
     min_grid_side_px: f32,
     max_grid_side_px: f32,
 ) -> Vec<[Point; 4]> {
+    let n = kind.per_side();
     let holes: Vec<Hole> = contours
         .into_iter()
-        .filter_map(|c| hole_of(c, 0.7 * min_grid_side_px / 9.0, max_grid_side_px / 9.0))
+        .filter_map(|c| {
+            hole_of(
+                c,
+                0.7 * min_grid_side_px / n as f32,
+                max_grid_side_px / n as f32,
+            )
+        })
         .collect();
-    if holes.len() < 20 {
+    if holes.len() < kind.least() {
         return Vec::new();
     }
     // The commonest cell size: the hole with most others within ±25 % of its side.
@@ -92,8 +130,8 @@ pub(crate) fn quads_from_holes<'a>(
         .into_iter()
         .filter(|h| (h.side / mode - 1.0).abs() < 0.45)
         .collect();
-    if cells.len() < 20 {
-        tracing::trace!(holes = cells.len(), mode, "too few cell holes");
+    if cells.len() < kind.least() {
+        tracing::trace!(holes = cells.len(), mode, ?kind, "too few holes");
         return Vec::new();
     }
     let mean = Point::new(
@@ -111,9 +149,9 @@ pub(crate) fn quads_from_holes<'a>(
     let Some((u, v)) = axes_at(&cells, seed) else {
         return Vec::new();
     };
-    let index = walk(&cells, seed, u, v);
-    tracing::trace!(holes = cells.len(), indexed = index.len(), "cell holes");
-    if index.len() < 20 {
+    let index = walk(&cells, seed, u, v, n);
+    tracing::trace!(holes = cells.len(), indexed = index.len(), ?kind, "holes");
+    if index.len() < kind.least() {
         return Vec::new();
     }
     let (mut i0, mut i1, mut j0, mut j1) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
@@ -123,20 +161,20 @@ pub(crate) fn quads_from_holes<'a>(
         j0 = j0.min(j);
         j1 = j1.max(j);
     }
-    if i1 - i0 > 8 || j1 - j0 > 8 {
+    if i1 - i0 > n - 1 || j1 - j0 > n - 1 {
         // Holes of a larger lattice (or two grids touching): not one Sudoku.
         return Vec::new();
     }
     let mut quads = Vec::new();
-    for top in (i1 - 8)..=i0 {
-        for left in (j1 - 8)..=j0 {
+    for top in (i1 - (n - 1))..=i0 {
+        for left in (j1 - (n - 1))..=j0 {
             let (src, dst): (Vec<Point>, Vec<Point>) = index
                 .iter()
                 .map(|(&(i, j), &k)| {
                     (
                         Point::new(
-                            ((j - left) as f32 + 0.5) / 9.0,
-                            ((i - top) as f32 + 0.5) / 9.0,
+                            ((j - left) as f32 + 0.5) / n as f32,
+                            ((i - top) as f32 + 0.5) / n as f32,
                         ),
                         cells[k].centre,
                     )
@@ -175,8 +213,9 @@ fn axes_at(cells: &[Hole], seed: usize) -> Option<(Point, Point)> {
 }
 
 /// Breadth-first walk from `seed` to neighbours one step `±u` or `±v` away (each step
-/// re-estimated from the last cell, so perspective is followed). Returns (row, col) → cell.
-fn walk(cells: &[Hole], seed: usize, u: Point, v: Point) -> HashMap<(i32, i32), usize> {
+/// re-estimated from the last cell, so perspective is followed), at most `n` steps from it.
+/// Returns (row, col) → cell.
+fn walk(cells: &[Hole], seed: usize, u: Point, v: Point, n: i32) -> HashMap<(i32, i32), usize> {
     let mut index: HashMap<(i32, i32), usize> = HashMap::new();
     let mut taken = vec![false; cells.len()];
     let mut queue = VecDeque::new();
@@ -203,7 +242,7 @@ fn walk(cells: &[Hole], seed: usize, u: Point, v: Point) -> HashMap<(i32, i32), 
         ];
         for (di, dj, step) in steps {
             let key = (i + di, j + dj);
-            if index.contains_key(&key) || key.0.abs() > 9 || key.1.abs() > 9 {
+            if index.contains_key(&key) || key.0.abs() > n || key.1.abs() > n {
                 continue;
             }
             let want = here + step;

@@ -69,27 +69,40 @@ fn line_contrasts(gray: &GrayImage, lattice: &Lattice) -> Option<[f32; 20]> {
 }
 
 /// Cross-section of a whole lattice line (`points`, its 10 intersections) in gray levels: for
-/// each offset `t ∈ [-reach, reach]` px along the edges' normals, the median gray over the
-/// inner 80 % of its 9 edges. The median, not the mean, so that digits touching the line
-/// here and there (a finished grid of small cells) do not darken the paper beside it. `None`
-/// when it leaves the image.
-fn line_profile(gray: &GrayImage, points: &[Point; 10], reach: i32) -> Option<Vec<f32>> {
+/// each offset `t ∈ [-reach, reach]` px along the edges' normals, the `quantile` of the gray
+/// levels over the inner 80 % of its 9 edges. The median (0.5), not the mean, so that digits
+/// touching the line here and there (a finished grid of small cells) do not darken the paper
+/// beside it; a higher quantile sees how dark the line is where it is lightest. Samples
+/// outside the image are left out (a webcam frame may cut the grid's last row at its edge);
+/// `None` when more than a third of an offset's samples are outside.
+fn line_profile(
+    gray: &GrayImage,
+    points: &[Point; 10],
+    reach: i32,
+    quantile: f32,
+) -> Option<Vec<f32>> {
     let mut values = Vec::new();
     (-reach..=reach)
         .map(|k| {
             values.clear();
+            let mut total = 0usize;
             for pair in points.windows(2) {
                 let (a, b) = (pair[0], pair[1]);
                 let d = (b - a).unit();
                 let shift = Point::new(-d.y, d.x).scaled(k as f32);
                 let samples = (a.distance(b) * 0.8).ceil().max(4.0) as usize;
+                total += samples;
                 for s in 0..samples {
                     let q = a.lerp(b, 0.1 + 0.8 * (s as f32 + 0.5) / samples as f32);
-                    values.push(gray_at(gray, q + shift)?);
+                    values.extend(gray_at(gray, q + shift));
                 }
             }
+            if values.is_empty() || 3 * values.len() < 2 * total {
+                return None;
+            }
             values.sort_by(f32::total_cmp);
-            Some(values[values.len() / 2])
+            let at = ((values.len() - 1) as f32 * quantile).round() as usize;
+            Some(values[at.min(values.len() - 1)])
         })
         .collect()
 }
@@ -106,10 +119,11 @@ fn profile_contrast(
     points: &[Point; 10],
     cell_px: f32,
     border: bool,
+    quantile: f32,
 ) -> Option<f32> {
     let reach = (0.5 * cell_px).round().max(4.0) as i32;
     let far = ((0.25 * cell_px).ceil() as i32).clamp(3, reach);
-    let profile = line_profile(gray, points, reach)?;
+    let profile = line_profile(gray, points, reach, quantile)?;
     let at = |k: i32| profile[(k + reach) as usize];
     let line = (-2..=2).map(at).fold(f32::MAX, f32::min);
     let before = (-reach..=-far).map(at).fold(f32::MIN, f32::max);
@@ -122,9 +136,9 @@ fn profile_contrast(
     Some(paper - line)
 }
 
-/// [`profile_contrast`] of the 10 row lines and then the 10 column lines. `None` when part of
-/// the lattice lies outside `gray`.
-fn profile_contrasts(gray: &GrayImage, lattice: &Lattice) -> Option<[f32; 20]> {
+/// [`profile_contrast`] of the 10 row lines and then the 10 column lines, at `quantile` along
+/// the lines. `None` when part of the lattice lies outside `gray`.
+fn profile_contrasts(gray: &GrayImage, lattice: &Lattice, quantile: f32) -> Option<[f32; 20]> {
     let p = &lattice.points_in_image;
     let cell_px = lattice.mean_side() / 9.0;
     let mut out = [0.0f32; 20];
@@ -132,10 +146,53 @@ fn profile_contrasts(gray: &GrayImage, lattice: &Lattice) -> Option<[f32; 20]> {
         let row = p[i];
         let col: [Point; 10] = std::array::from_fn(|j| p[j][i]);
         let border = i == 0 || i == 9;
-        out[i] = profile_contrast(gray, &row, cell_px, border)?;
-        out[10 + i] = profile_contrast(gray, &col, cell_px, border)?;
+        out[i] = profile_contrast(gray, &row, cell_px, border, quantile)?;
+        out[10 + i] = profile_contrast(gray, &col, cell_px, border, quantile)?;
     }
     Some(out)
+}
+
+/// [`profile_contrast`] of the 18 half-way lines between the lattice lines (9 between the row
+/// lines, then 9 between the column lines), each through the midpoints of its two lines'
+/// intersections, at `quantile` along the lines. `None` when part of the lattice lies outside
+/// `gray`.
+fn half_way_contrasts(gray: &GrayImage, lattice: &Lattice, quantile: f32) -> Option<[f32; 18]> {
+    let p = &lattice.points_in_image;
+    let cell_px = lattice.mean_side() / 9.0;
+    let mut out = [0.0f32; 18];
+    for i in 0..9 {
+        let row: [Point; 10] = std::array::from_fn(|j| p[i][j].lerp(p[i + 1][j], 0.5));
+        let col: [Point; 10] = std::array::from_fn(|j| p[j][i].lerp(p[j][i + 1], 0.5));
+        out[i] = profile_contrast(gray, &row, cell_px, false, quantile)?;
+        out[9 + i] = profile_contrast(gray, &col, cell_px, false, quantile)?;
+    }
+    Some(out)
+}
+
+/// Whether the half-way lines between the lattice lines are clear of printed lines in `gray`:
+/// fewer than 5 of the 18 are a valley half as deep as the median lattice line, both measured
+/// where the line is lightest (the cross-section's 80th percentile along the line). A finer
+/// grid (18×18), or a lattice half a cell off, has a line all along most of them; digits, even
+/// a finished grid of large blurred ones, leave a half-way line light near every cell edge. The
+/// gray-level counterpart of the ink mask's half-way test, for lattices whose thin lines the
+/// mask lost (it then sees the digits' blobs as much as the lines). `false` when part of the
+/// lattice lies outside `gray`.
+pub(crate) fn half_way_lines_clear(gray: &GrayImage, lattice: &Lattice) -> bool {
+    const LIGHTEST: f32 = 0.8;
+    let (Some(mut lines), Some(halves)) = (
+        profile_contrasts(gray, lattice, LIGHTEST),
+        half_way_contrasts(gray, lattice, LIGHTEST),
+    ) else {
+        return false;
+    };
+    lines.sort_by(f32::total_cmp);
+    let line_median = lines[10];
+    let inked = halves
+        .iter()
+        .filter(|&&c| c >= 3.0_f32.max(0.5 * line_median))
+        .count();
+    tracing::trace!(?halves, line_median, inked, "half-way line contrasts");
+    inked < 5
 }
 
 /// Whether all 20 contrasts say printed lines: the faintest at least 3 gray levels, and at
@@ -157,7 +214,7 @@ fn all_lines_dark(mut contrasts: [f32; 20], what: &str) -> bool {
 /// an 8×8 or 10×10 grid) has no valley in either.
 pub(crate) fn lines_present(gray: &GrayImage, lattice: &Lattice) -> bool {
     line_contrasts(gray, lattice).is_some_and(|c| all_lines_dark(c, "edges"))
-        || profile_contrasts(gray, lattice).is_some_and(|c| all_lines_dark(c, "profile"))
+        || profile_contrasts(gray, lattice, 0.5).is_some_and(|c| all_lines_dark(c, "profile"))
 }
 
 /// Searches the gray levels for a line through (near) `p` running along `dir`, where the ink
@@ -310,7 +367,7 @@ mod tests {
         let edges = line_contrasts(&img, &lattice).expect("inside");
         assert!(!all_lines_dark(edges, "edges"), "{edges:?}");
         // …the whole line's cross-section still shows every line.
-        let profile = profile_contrasts(&img, &lattice).expect("inside");
+        let profile = profile_contrasts(&img, &lattice, 0.5).expect("inside");
         assert!(all_lines_dark(profile, "profile"), "{profile:?}");
         assert!(lines_present(&img, &lattice));
     }

@@ -15,6 +15,8 @@
 //! 3. the lattice of the cell holes (`cells`): of an outline that gave a grid that fits poorly
 //!    (score ≤ 0.85: merged along whole sides with a box printed behind it, its lattice bent
 //!    to fit the union), kept when it fits better; of every contour when no outline gave one;
+//!    then, when no cells line up either, the 3×3 lattice of the box holes (a blurred or small
+//!    grid whose thin lines the mask lost, merged with a header or the page edge);
 //! 4. last, Hough lines grouped into two perpendicular families of ten evenly spaced lines
 //!    (`hough`; whose lattice must also end at its border, or it may be a block of a larger
 //!    grid);
@@ -51,6 +53,7 @@ use std::borrow::Cow;
 use image::{DynamicImage, GrayImage, RgbImage};
 use imageproc::contours::Contour;
 
+use super::cells::Holes;
 use super::geometry::polygon_area;
 use super::{GridDetection, Lattice, NoGrid, Point, cells, outline};
 use candidates::{Outline, candidate_outlines, contour_points, order_corners};
@@ -285,8 +288,25 @@ fn detect_one_polarity(
     // No outline gave a grid (each merged with other ink beyond repair): the cells inside the
     // grid are still holes of one size on a lattice.
     if search.best.is_none() {
-        let quads = cells::quads_from_holes(&contours, options.min_grid_side_px, long_side_px);
+        let quads = cells::quads_from_holes(
+            &contours,
+            Holes::Cells,
+            options.min_grid_side_px,
+            long_side_px,
+        );
         search.try_in_turn(Stage::CellHoles, quads.into_iter().map(order_corners));
+    }
+    // No cells either: a blurred or small grid (a webcam frame) whose thin lines the mask
+    // lost, merged with the page edge or a header, still has its heavy box lines, and the nine
+    // boxes are holes on a 3×3 lattice.
+    if search.best.is_none() {
+        let quads = cells::quads_from_holes(
+            &contours,
+            Holes::Boxes,
+            options.min_grid_side_px,
+            long_side_px,
+        );
+        search.try_in_turn(Stage::BoxHoles, quads.into_iter().map(order_corners));
     }
     // Contours gave nothing usable (broken outer border, grid merged with other print): a
     // Hough-line lattice fit.
@@ -347,6 +367,9 @@ enum Stage {
     /// The lattices of the cell holes: of an outline whose grid fits poorly, or of every
     /// contour when no outline gave a grid.
     CellHoles,
+    /// The lattices of the box holes of every contour, when neither outlines nor cell holes
+    /// gave a grid (thin lines lost by the mask).
+    BoxHoles,
     /// Two outer lines of each of two Hough line families, when contours gave no grid.
     Hough,
     /// Cell holes of an outline much larger than the grid found: they replace it.
@@ -443,12 +466,28 @@ impl Search<'_> {
         let (mut lattice, missed) = refine_lattice_counted(self.mask, None, &initial);
         let mut verdict = judge(self.mask, self.work, &lattice, stage.checks());
         // Refinement can pull a few points onto digits that touch thin lines (a finished
-        // grid, light lines on a screen) and the lattice then looks uneven; a flat grid's
-        // outline alone predicts every line. The quad's own lattice is judged by the same
-        // rules (inked edges, clear half-way lines, even spacing; thin lines lost by the mask
-        // are looked for in gray levels when the box lines are inked), so a wrong outline
-        // still fails.
-        if matches!(verdict, Err(Rejection::UnevenSpacing { .. }))
+        // grid, light lines on a screen) and the lattice then looks uneven, or inked between
+        // its lines; a flat grid's outline alone predicts every line. The quad's own lattice
+        // is judged by the same rules (inked edges, clear half-way lines, even spacing; thin
+        // lines lost by the mask, and the half-way lines then, are looked at in gray levels
+        // when the box lines are inked), so a wrong outline still fails.
+        //
+        // A lattice from the box holes has, by how it was found, lost its thin lines in the
+        // mask: its own box lines (and the thin lines in gray levels) decide, as for a
+        // predicted lattice.
+        if stage == Stage::BoxHoles
+            && matches!(verdict, Err(Rejection::LinesMissing { .. }))
+            && let Ok(score) = judge_predicted(self.mask, self.work, &lattice, stage.checks())
+        {
+            verdict = Ok(score);
+        }
+        if matches!(
+            verdict,
+            Err(Rejection::UnevenSpacing { .. }
+                | Rejection::InkBetweenLines { .. }
+                | Rejection::LinesMissing { .. })
+        ) && (stage == Stage::BoxHoles
+            || !matches!(verdict, Err(Rejection::LinesMissing { .. })))
             && let Ok(score) = judge_predicted(self.mask, self.work, &initial, stage.checks())
         {
             lattice = initial;
@@ -540,8 +579,12 @@ impl Search<'_> {
                 // sides) and the lattice bent to fit. The cells are still holes of that
                 // outline; their lattice replaces it when it fits better.
                 let holes = contours.iter().filter(|c| c.parent == Some(o.contour));
-                let quads =
-                    cells::quads_from_holes(holes, self.min_grid_side_px, self.long_side_px);
+                let quads = cells::quads_from_holes(
+                    holes,
+                    Holes::Cells,
+                    self.min_grid_side_px,
+                    self.long_side_px,
+                );
                 self.try_in_turn(Stage::CellHoles, quads.into_iter().map(order_corners));
                 if self.best.as_ref().is_some_and(|b| b.score > ENOUGH_SCORE) {
                     return;
@@ -569,7 +612,7 @@ impl Search<'_> {
             .take(2)
             .map(|o| {
                 let holes = contours.iter().filter(|c| c.parent == Some(o.contour));
-                cells::quads_from_holes(holes, min_grid_side_px, long_side_px)
+                cells::quads_from_holes(holes, Holes::Cells, min_grid_side_px, long_side_px)
             })
             .collect();
         // The second outline's holes before the first's: the order detection has always used
@@ -647,6 +690,78 @@ mod tests {
             put_line(img, p[i][0], p[i][9], thick, 30);
             put_line(img, p[0][i], p[9][i], thick, 30);
         }
+    }
+
+    /// A grid of 20-px cells whose box lines are black and whose thin lines are only 6 gray
+    /// levels darker than the paper (lost by the ink mask, as in a soft webcam frame), a
+    /// "digit" (a dark ring) in every cell, and a header bar joined to its top border, so
+    /// that neither its outline nor its cells are of use; `thin_lines` false leaves the
+    /// thin lines out (a 3×3 keypad of the same size).
+    #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
+    fn soft_full_grid(thin_lines: bool) -> (GrayImage, [Point; 4]) {
+        let mut img = GrayImage::from_pixel(640, 480, Luma([200]));
+        let corners = [
+            Point::new(220.0, 140.0),
+            Point::new(400.0, 140.0),
+            Point::new(400.0, 320.0),
+            Point::new(220.0, 320.0),
+        ];
+        let p = Lattice::from_corners(corners).points_in_image;
+        for i in 0..10 {
+            let (thick, v) = if i % 3 == 0 { (3.0, 30) } else { (1.5, 194) };
+            if i % 3 != 0 && !thin_lines {
+                continue;
+            }
+            put_line(&mut img, p[i][0], p[i][9], thick, v);
+            put_line(&mut img, p[0][i], p[9][i], thick, v);
+        }
+        for i in 0..9 {
+            for j in 0..9 {
+                let c = p[i][j].lerp(p[i + 1][j + 1], 0.5);
+                for (dx, dy) in [(-3.0, -5.0), (3.0, -5.0), (3.0, 5.0), (-3.0, 5.0)] {
+                    let (a, b) = (
+                        Point::new(c.x - 3.0, c.y + dy),
+                        Point::new(c.x + 3.0, c.y + dy),
+                    );
+                    put_line(&mut img, a, b, 1.5, 40);
+                    let (a, b) = (
+                        Point::new(c.x + dx, c.y - 5.0),
+                        Point::new(c.x + dx, c.y + 5.0),
+                    );
+                    put_line(&mut img, a, b, 1.5, 40);
+                }
+            }
+        }
+        // The header: a black bar across the top border and beyond both sides.
+        for y in 120..141 {
+            put_line(
+                &mut img,
+                Point::new(160.0, y as f32),
+                Point::new(460.0, y as f32),
+                1.0,
+                40,
+            );
+        }
+        (img, corners)
+    }
+
+    #[test]
+    fn a_soft_full_grid_under_a_header_is_found_and_its_boxes_alone_are_no_grid() {
+        // As the live path asks: no finer ink step, no Hough lines.
+        let options = DetectOptions {
+            exhaustive: false,
+            ..DetectOptions::default()
+        };
+        let (img, corners) = soft_full_grid(true);
+        let det = detect_with(&img, &options, None).expect("grid from its box holes");
+        for (a, b) in det.corners_in_image.iter().zip(corners) {
+            assert!(a.distance(b) < 4.0, "{a:?} vs {b:?}");
+        }
+        // The same boxes without thin lines are a keypad, not a Sudoku: its nine keys are
+        // box holes on a 3×3 lattice, and the gray levels show no thin lines.
+        let (keypad, _) = soft_full_grid(false);
+        assert!(detect_with(&keypad, &options, None).is_err());
+        assert!(detect_gray(&keypad).is_err());
     }
 
     #[test]

@@ -99,6 +99,13 @@ pub(super) fn judge(
 /// box lines inside are inked along nine tenths of their length or more (light thin lines of
 /// a screen, inverted, or of a blurred frame are what the mask loses first, not the heavy
 /// box lines), and then the gray levels along every lattice line decide as for a faint grid.
+///
+/// A blurred frame of a grid full of digits (a finished puzzle, handwriting in every cell)
+/// loses its thin lines to the mask while the digits' blurred strokes stay: the mask's
+/// half-way test then sees more ink between the lines than on them. With the box lines inked
+/// and every thin line present in gray, the half-way lines are judged in gray too
+/// ([`faint::half_way_lines_clear`]: a finer grid or a lattice half a cell off has lines
+/// there, digits do not), unless the mask's half-way lines already show a finer grid.
 pub(super) fn judge_predicted(
     mask: &GrayImage,
     gray: &GrayImage,
@@ -109,8 +116,15 @@ pub(super) fn judge_predicted(
         Ok(score) => return Ok(score),
         Err(rejected) => rejected,
     };
-    let Rejection::LinesMissing { mean_edge, .. } = rejected.rejection else {
-        return Err(rejected.rejection);
+    let mean_edge = match rejected.rejection {
+        Rejection::LinesMissing { mean_edge, .. } => mean_edge,
+        Rejection::InkBetweenLines { .. } if !finer_grid_in_mask(mask, lattice) => {
+            if !faint::half_way_lines_clear(gray, lattice) {
+                return Err(rejected.rejection);
+            }
+            mean_edge_coverage(mask, lattice)
+        }
+        _ => return Err(rejected.rejection),
     };
     let p = &lattice.points_in_image;
     let mut box_edges = Vec::with_capacity(72);
@@ -128,6 +142,50 @@ pub(super) fn judge_predicted(
     } else {
         Err(rejected.rejection)
     }
+}
+
+/// Mean ink share along the 180 lattice edges.
+fn mean_edge_coverage(mask: &GrayImage, lattice: &Lattice) -> f32 {
+    let p = &lattice.points_in_image;
+    let mut sum = 0.0;
+    for i in 0..10 {
+        for j in 0..9 {
+            sum += edge_coverage(mask, p[i][j], p[i][j + 1]);
+            sum += edge_coverage(mask, p[j][i], p[j + 1][i]);
+        }
+    }
+    sum / 180.0
+}
+
+/// Whether the mask's half-way lines show a finer grid: 5 or more of the 18 inked along most
+/// of their length (whole lines, not the ends that digits reach).
+fn finer_grid_in_mask(mask: &GrayImage, lattice: &Lattice) -> bool {
+    let p = &lattice.points_in_image;
+    let mut inked = 0;
+    for i in 0..9 {
+        let row: f32 = (0..9)
+            .map(|j| {
+                edge_coverage(
+                    mask,
+                    p[i][j].lerp(p[i + 1][j], 0.5),
+                    p[i][j + 1].lerp(p[i + 1][j + 1], 0.5),
+                )
+            })
+            .sum::<f32>()
+            / 9.0;
+        let col: f32 = (0..9)
+            .map(|j| {
+                edge_coverage(
+                    mask,
+                    p[j][i].lerp(p[j][i + 1], 0.5),
+                    p[j + 1][i].lerp(p[j + 1][i + 1], 0.5),
+                )
+            })
+            .sum::<f32>()
+            / 9.0;
+        inked += usize::from(row >= 0.7) + usize::from(col >= 0.7);
+    }
+    inked >= 5
 }
 
 /// How far ink runs from `a` towards `b` without a gap, as a share of `a → b` (one-pixel
