@@ -217,6 +217,16 @@ fn easiest_rating(
             }
         }
     }
+    // The AIC finder returns the shortest chain, which may be grouped (rated as the forcing
+    // chain Sudoku Explainer needs for it); Sudoku Explainer takes the longer chain of single
+    // candidates instead when there is one, as one of its forcing chains (7.0 and up).
+    if step.technique == Technique::Aic
+        && best > Technique::Aic.se_rating()
+        && let Some(s) = techniques::ungrouped_chain(grid)
+        && s.makes_progress(grid)
+    {
+        best = best.min(rating_in_position(&s, grid));
+    }
     best
 }
 

@@ -12,6 +12,7 @@ pub mod grid;
 pub mod hodoku;
 pub mod notation;
 pub mod parse;
+pub mod rank;
 pub mod rating;
 pub mod solver;
 pub mod step;

@@ -51,6 +51,26 @@ pub(crate) fn search_with(
     als_cells: usize,
     out: &mut Instances,
 ) -> Flow {
+    search_links(grid, technique, als_cells, true, out)
+}
+
+/// The shortest AIC or nice loop over single candidates only (no grouped or ALS nodes) that
+/// makes progress: the chain Sudoku Explainer's forcing chains and cycles can find, which
+/// rates a position where this solver's shortest chain is grouped.
+pub(crate) fn find_ungrouped(grid: &Grid) -> Option<Step> {
+    let mut out = Instances::first();
+    let _ = search_links(grid, Technique::Aic, 0, false, &mut out);
+    out.into_first()
+}
+
+/// [`search_with`], with grouped nodes only when `groups`.
+fn search_links(
+    grid: &Grid,
+    technique: Technique,
+    als_cells: usize,
+    groups: bool,
+    out: &mut Instances,
+) -> Flow {
     let g = Graph::build(
         grid,
         &LinkSet {
@@ -60,7 +80,7 @@ pub(crate) fn search_with(
             strong_in_house: true,
             weak_in_cell: true,
             weak_in_house: true,
-            groups: true,
+            groups,
             als_cells,
         },
     );

@@ -154,6 +154,12 @@ pub fn find_all(technique: Technique, grid: &Grid, ctx: &Context, limit: usize) 
     out.into_steps()
 }
 
+/// The shortest AIC or nice loop of single candidates (no grouped nodes) that makes progress
+/// in `grid`: what Sudoku Explainer's chains can find, for rating (see `explain::rate_path`).
+pub fn ungrouped_chain(grid: &Grid) -> Option<Step> {
+    aic::find_ungrouped(grid)
+}
+
 /// Runs the finder of `technique` over `grid`, reporting to `out`.
 pub fn collect(technique: Technique, grid: &Grid, ctx: &Context, out: &mut Instances) {
     use Technique::*;
