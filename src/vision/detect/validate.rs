@@ -145,6 +145,7 @@ pub(super) fn judge_predicted(
 }
 
 /// Mean ink share along the 180 lattice edges.
+#[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
 fn mean_edge_coverage(mask: &GrayImage, lattice: &Lattice) -> f32 {
     let p = &lattice.points_in_image;
     let mut sum = 0.0;
