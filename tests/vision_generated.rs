@@ -98,6 +98,23 @@ fn screenshots_the_ink_mask_missed_are_read_exactly() {
     }
 }
 
+/// A slightly degraded 640×480 webcam frame of `source`, through the camera's MJPEG
+/// compression as `synth webcam` stores it, with the grid's corners in the frame.
+fn vga_webcam_jpeg(
+    source: &image::RgbImage,
+    corners: [sudoku_lens::vision::Point; 4],
+    rng: &mut Rng,
+) -> (image::DynamicImage, [sudoku_lens::vision::Point; 4]) {
+    let frame =
+        webcam_frame(source, corners, rng, (640, 480), Degradation::Slight).expect("a frame");
+    let mut jpeg = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, frame.jpeg_quality)
+        .encode_image(&frame.image)
+        .expect("encode");
+    let image = image::load_from_memory(&jpeg).expect("decode");
+    (image, frame.corners_in_image)
+}
+
 #[test]
 fn slight_webcam_frames_of_kubiesa_val_are_found_and_read() {
     let set = Dataset::open(common::shared_dataset("kubiesa-val")).expect("kubiesa-val opens");
@@ -109,21 +126,8 @@ fn slight_webcam_frames_of_kubiesa_val_are_found_and_read() {
         let labels = set.labels(photo).expect("labels").expect("labelled");
         let source = load_image(&photo.image_path).expect("photo").to_rgb8();
         let mut rng = Rng::for_item(9002, k as u64);
-        let frame = webcam_frame(&source, corners, &mut rng, (640, 480), Degradation::Slight)
-            .expect("a frame");
-        // Through the camera's MJPEG compression, as `synth webcam` stores it.
-        let mut jpeg = Vec::new();
-        image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, frame.jpeg_quality)
-            .encode_image(&frame.image)
-            .expect("encode");
-        let image = image::load_from_memory(&jpeg).expect("decode");
-        check(
-            &mut counts,
-            &mut scanner,
-            &image,
-            &labels,
-            frame.corners_in_image,
-        );
+        let (image, corners_in_frame) = vga_webcam_jpeg(&source, corners, &mut rng);
+        check(&mut counts, &mut scanner, &image, &labels, corners_in_frame);
     }
     println!("kubiesa-val webcam frames: {counts:?}");
     assert_eq!(counts.pictures, 20);
@@ -154,16 +158,10 @@ fn soft_webcam_frames_whose_thin_lines_the_mask_loses_are_found() {
             seed,
             sudoku_lens::synthetic::rng::stable_hash(name.as_bytes()),
         );
-        let frame = webcam_frame(&source, corners, &mut rng, (640, 480), Degradation::Slight)
-            .expect("a frame");
-        let mut jpeg = Vec::new();
-        image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, frame.jpeg_quality)
-            .encode_image(&frame.image)
-            .expect("encode");
-        let image = image::load_from_memory(&jpeg).expect("decode");
+        let (image, corners_in_frame) = vga_webcam_jpeg(&source, corners, &mut rng);
         let found = sudoku_lens::vision::detect(&image)
             .unwrap_or_else(|e| panic!("seed {seed}: no grid: {e}"));
-        let err = corner_error_pct(found.corners_in_image, frame.corners_in_image);
+        let err = corner_error_pct(found.corners_in_image, corners_in_frame);
         assert!(
             err < CORNER_TOLERANCE_PCT,
             "seed {seed}: corners {err:.1} % off"

@@ -165,6 +165,12 @@ pub(crate) fn quads_from_holes<'a>(
         // Holes of a larger lattice (or two grids touching): not one Sudoku.
         return Vec::new();
     }
+    if kind == Holes::Boxes && (i1 - i0 < n - 1 || j1 - j0 < n - 1) {
+        // Boxes must span the grid: two rows or columns of box-sized holes are everywhere
+        // (table cells, keys, windows), and each way of placing them would be one more
+        // candidate to refine in every frame that holds no grid.
+        return Vec::new();
+    }
     let mut quads = Vec::new();
     for top in (i1 - (n - 1))..=i0 {
         for left in (j1 - (n - 1))..=j0 {

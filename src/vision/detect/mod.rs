@@ -287,26 +287,18 @@ fn detect_one_polarity(
     search.outlines(&outlines, &contours);
     // No outline gave a grid (each merged with other ink beyond repair): the cells inside the
     // grid are still holes of one size on a lattice.
-    if search.best.is_none() {
-        let quads = cells::quads_from_holes(
-            &contours,
-            Holes::Cells,
-            options.min_grid_side_px,
-            long_side_px,
-        );
-        search.try_in_turn(Stage::CellHoles, quads.into_iter().map(order_corners));
-    }
-    // No cells either: a blurred or small grid (a webcam frame) whose thin lines the mask
-    // lost, merged with the page edge or a header, still has its heavy box lines, and the nine
-    // boxes are holes on a 3×3 lattice.
-    if search.best.is_none() {
-        let quads = cells::quads_from_holes(
-            &contours,
-            Holes::Boxes,
-            options.min_grid_side_px,
-            long_side_px,
-        );
-        search.try_in_turn(Stage::BoxHoles, quads.into_iter().map(order_corners));
+    // Then, with no cells either: a blurred or small grid (a webcam frame) whose thin lines
+    // the mask lost, merged with the page edge or a header, still has its heavy box lines,
+    // and the nine boxes are holes on a 3×3 lattice.
+    for (holes, stage) in [
+        (Holes::Cells, Stage::CellHoles),
+        (Holes::Boxes, Stage::BoxHoles),
+    ] {
+        if search.best.is_none() {
+            let quads =
+                cells::quads_from_holes(&contours, holes, options.min_grid_side_px, long_side_px);
+            search.try_in_turn(stage, quads.into_iter().map(order_corners));
+        }
     }
     // Contours gave nothing usable (broken outer border, grid merged with other print): a
     // Hough-line lattice fit.

@@ -116,13 +116,11 @@ pub(super) fn judge_predicted(
         Ok(score) => return Ok(score),
         Err(rejected) => rejected,
     };
-    let mean_edge = match rejected.rejection {
-        Rejection::LinesMissing { mean_edge, .. } => mean_edge,
+    // The cheap tests on the mask first: most candidates of a frame without a grid fail them.
+    let (mean_edge, half_way_in_gray) = match rejected.rejection {
+        Rejection::LinesMissing { mean_edge, .. } => (mean_edge, false),
         Rejection::InkBetweenLines { .. } if !finer_grid_in_mask(mask, lattice) => {
-            if !faint::half_way_lines_clear(gray, lattice) {
-                return Err(rejected.rejection);
-            }
-            mean_edge_coverage(mask, lattice)
+            (mean_edge_coverage(mask, lattice), true)
         }
         _ => return Err(rejected.rejection),
     };
@@ -137,7 +135,11 @@ pub(super) fn judge_predicted(
     let box_mean = box_edges.iter().sum::<f32>() / box_edges.len() as f32;
     let box_weak = box_edges.iter().filter(|&&e| e < 0.5).count();
     tracing::trace!(box_mean, box_weak, "box lines of a predicted lattice");
-    if box_mean >= 0.9 && box_weak <= 2 && faint::lines_present(gray, lattice) {
+    if box_mean >= 0.9
+        && box_weak <= 2
+        && faint::lines_present(gray, lattice)
+        && (!half_way_in_gray || faint::half_way_lines_clear(gray, lattice))
+    {
         Ok((mean_edge - 0.1).clamp(0.05, 1.0))
     } else {
         Err(rejected.rejection)
