@@ -455,6 +455,12 @@ mod tests {
         step
     }
 
+    /// Asserts that `step` rates `expected` (to floating-point rounding).
+    fn assert_rates(step: &Step, expected: f32) {
+        let rating = step_rating(step);
+        assert!((rating - expected).abs() < 1e-6, "{rating} vs {expected}");
+    }
+
     #[test]
     fn a_grouped_chain_rates_as_the_forcing_chain_sudoku_explainer_needs() {
         // 5 in r1c1 = r1c5 - r2c4/r3c4 (a group in box 2, column 4) = r8c4: single candidates
@@ -464,30 +470,18 @@ mod tests {
             Technique::Aic,
             &[(&[0], 5), (&[4], 5), (&[12], 5), (&[66], 5)],
         );
-        assert!(
-            (step_rating(&plain) - 6.6).abs() < 1e-6,
-            "{}",
-            step_rating(&plain)
-        );
+        assert_rates(&plain, 6.6);
         let grouped = chain(
             Technique::Aic,
             &[(&[0], 5), (&[4], 5), (&[12, 21], 5), (&[66], 5)],
         );
-        assert!(
-            (step_rating(&grouped) - 7.6).abs() < 1e-6,
-            "{}",
-            step_rating(&grouped)
-        );
+        assert_rates(&grouped, 7.6);
         // Over two digits (5 and 7 in r1c1 first): a multiple forcing chain, 8.0 + 0.1.
         let mixed = chain(
             Technique::Aic,
             &[(&[0], 7), (&[0], 5), (&[4], 5), (&[12, 21], 5)],
         );
-        assert!(
-            (step_rating(&mixed) - 8.1).abs() < 1e-6,
-            "{}",
-            step_rating(&mixed)
-        );
+        assert_rates(&mixed, 8.1);
     }
 
     #[test]

@@ -473,13 +473,12 @@ impl Search<'_> {
         {
             verdict = Ok(score);
         }
-        if matches!(
-            verdict,
-            Err(Rejection::UnevenSpacing { .. }
-                | Rejection::InkBetweenLines { .. }
-                | Rejection::LinesMissing { .. })
-        ) && (stage == Stage::BoxHoles
-            || !matches!(verdict, Err(Rejection::LinesMissing { .. })))
+        let predicted_may_do = match &verdict {
+            Err(Rejection::UnevenSpacing { .. } | Rejection::InkBetweenLines { .. }) => true,
+            Err(Rejection::LinesMissing { .. }) => stage == Stage::BoxHoles,
+            _ => false,
+        };
+        if predicted_may_do
             && let Ok(score) = judge_predicted(self.mask, self.work, &initial, stage.checks())
         {
             lattice = initial;

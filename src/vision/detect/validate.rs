@@ -146,49 +146,58 @@ pub(super) fn judge_predicted(
     }
 }
 
-/// Mean ink share along the 180 lattice edges.
+/// Ink share along each of the 180 lattice edges (row edge then column edge, line by line).
 #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
-fn mean_edge_coverage(mask: &GrayImage, lattice: &Lattice) -> f32 {
+fn edge_coverages(mask: &GrayImage, lattice: &Lattice) -> Vec<f32> {
     let p = &lattice.points_in_image;
-    let mut sum = 0.0;
+    let mut edges = Vec::with_capacity(180);
     for i in 0..10 {
         for j in 0..9 {
-            sum += edge_coverage(mask, p[i][j], p[i][j + 1]);
-            sum += edge_coverage(mask, p[j][i], p[j + 1][i]);
+            edges.push(edge_coverage(mask, p[i][j], p[i][j + 1]));
+            edges.push(edge_coverage(mask, p[j][i], p[j + 1][i]));
         }
     }
-    sum / 180.0
+    edges
+}
+
+/// Mean ink share along the 180 lattice edges.
+fn mean_edge_coverage(mask: &GrayImage, lattice: &Lattice) -> f32 {
+    edge_coverages(mask, lattice).iter().sum::<f32>() / 180.0
+}
+
+/// The 162 half-way segments, one across each cell each way: for row band `i` and cell `j`,
+/// the horizontal segment through the cell's middle, then the vertical one of row `i`,
+/// column band `j`.
+fn half_way_segments(lattice: &Lattice) -> Vec<(Point, Point)> {
+    let p = &lattice.points_in_image;
+    let mut halves = Vec::with_capacity(162);
+    for i in 0..9 {
+        for j in 0..9 {
+            halves.push((
+                p[i][j].lerp(p[i + 1][j], 0.5),
+                p[i][j + 1].lerp(p[i + 1][j + 1], 0.5),
+            ));
+            halves.push((
+                p[i][j].lerp(p[i][j + 1], 0.5),
+                p[i + 1][j].lerp(p[i + 1][j + 1], 0.5),
+            ));
+        }
+    }
+    halves
 }
 
 /// Whether the mask's half-way lines show a finer grid: 5 or more of the 18 inked along most
 /// of their length (whole lines, not the ends that digits reach).
 fn finer_grid_in_mask(mask: &GrayImage, lattice: &Lattice) -> bool {
-    let p = &lattice.points_in_image;
-    let mut inked = 0;
-    for i in 0..9 {
-        let row: f32 = (0..9)
-            .map(|j| {
-                edge_coverage(
-                    mask,
-                    p[i][j].lerp(p[i + 1][j], 0.5),
-                    p[i][j + 1].lerp(p[i + 1][j + 1], 0.5),
-                )
-            })
-            .sum::<f32>()
-            / 9.0;
-        let col: f32 = (0..9)
-            .map(|j| {
-                edge_coverage(
-                    mask,
-                    p[j][i].lerp(p[j][i + 1], 0.5),
-                    p[j + 1][i].lerp(p[j + 1][i + 1], 0.5),
-                )
-            })
-            .sum::<f32>()
-            / 9.0;
-        inked += usize::from(row >= 0.7) + usize::from(col >= 0.7);
+    // Row band i's nine horizontal segments make half-way line i; column band j's nine
+    // vertical ones make line 9 + j.
+    let mut cover = [0.0f32; 18];
+    for (k, (a, b)) in half_way_segments(lattice).into_iter().enumerate() {
+        let (cell, vertical) = (k / 2, k % 2 == 1);
+        let line = if vertical { 9 + cell % 9 } else { cell / 9 };
+        cover[line] += edge_coverage(mask, a, b);
     }
-    inked >= 5
+    cover.iter().filter(|&&c| c / 9.0 >= 0.7).count() >= 5
 }
 
 /// How far ink runs from `a` towards `b` without a gap, as a share of `a → b` (one-pixel
@@ -276,13 +285,7 @@ fn validate(mask: &GrayImage, lattice: &Lattice, checks: Checks) -> Result<f32, 
         return Err(Rejection::LeftImagePlane.into());
     }
     // Ink along each of the 180 lattice edges.
-    let mut edges = Vec::with_capacity(180);
-    for i in 0..10 {
-        for j in 0..9 {
-            edges.push(edge_coverage(mask, p[i][j], p[i][j + 1]));
-            edges.push(edge_coverage(mask, p[j][i], p[j + 1][i]));
-        }
-    }
+    let edges = edge_coverages(mask, lattice);
     let mean_edge = edges.iter().sum::<f32>() / edges.len() as f32;
     let weak = edges.iter().filter(|&&e| e < 0.35).count();
     // Ink along the half-way lines between grid lines, just beyond the lattice lines' own ink:
@@ -290,19 +293,7 @@ fn validate(mask: &GrayImage, lattice: &Lattice, checks: Checks) -> Result<f32, 
     // digits sit in the middle of their cells, so a grid full of them (a finished puzzle,
     // handwriting in every cell) passes. The lines' ink width is measured, not assumed: blur
     // and small cells (a webcam frame) widen it to a fifth of a cell.
-    let mut halves = Vec::with_capacity(162);
-    for i in 0..9 {
-        for j in 0..9 {
-            halves.push((
-                p[i][j].lerp(p[i + 1][j], 0.5),
-                p[i][j + 1].lerp(p[i + 1][j + 1], 0.5),
-            ));
-            halves.push((
-                p[i][j].lerp(p[i][j + 1], 0.5),
-                p[i + 1][j].lerp(p[i + 1][j + 1], 0.5),
-            ));
-        }
-    }
+    let halves = half_way_segments(lattice);
     let mut runs: Vec<f32> = halves
         .iter()
         .flat_map(|&(a, b)| [ink_run(mask, a, b), ink_run(mask, b, a)])
