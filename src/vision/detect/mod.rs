@@ -488,6 +488,7 @@ impl Search<'_> {
             t.candidates
                 .push((quad, lattice, verdict.as_ref().copied().unwrap_or(0.0)));
         }
+        tracing::debug!(?stage, ?quad, ?verdict, "candidate tried");
         if let Err(rejection) = &verdict {
             self.last_rejection = Some(rejection.clone());
         }
