@@ -1,7 +1,8 @@
 //! Recognition on pictures from the committed generators, never trained on: app screenshots
 //! rendered in the held-out font families (seed 9001, all theme families: dark, black, navy,
 //! pastel, tiled boxes, number pads beside the grid) and slight webcam degradations of
-//! kubiesa-val at 640×480 (seed 9002). Each test prints its counts.
+//! kubiesa-val at 640×480 (seed 9002), and single frames that once failed (webcam frames of
+//! training photos and of printed pages). Each test prints its counts.
 //!
 //! The floors are regression guards set just below today's counts, not the product's
 //! targets (99 % of screenshots found, 98 % exact; 90 % of webcam frames exact), which are
@@ -13,7 +14,8 @@ use sudoku_lens::dataset::Dataset;
 use sudoku_lens::eval::{CORNER_TOLERANCE_PCT, corner_error_pct, score_scan};
 use sudoku_lens::scan::Scanner;
 use sudoku_lens::synthetic::{
-    Degradation, FontBank, FontSplit, Rng, ScreenSpec, render_screen, webcam_frame,
+    Degradation, FontBank, FontSplit, PrintCamera, Rng, ScreenSpec, print_photo, render_screen,
+    webcam_frame,
 };
 use sudoku_lens::vision::load_image;
 
@@ -167,4 +169,25 @@ fn soft_webcam_frames_whose_thin_lines_the_mask_loses_are_found() {
             "seed {seed}: corners {err:.1} % off"
         );
     }
+}
+
+/// A webcam frame of a printed page (`synth print --camera webcam --seed 777 --fonts train`,
+/// photo 54): the grid's right border runs a few pixels from the page panel's, so its outline
+/// merged with the panel and only the cell holes give it. A digit touching a thin line merges
+/// two cells near the middle into one hole half a cell off the lattice; taken as a lattice
+/// step it made the walk index every other row. Before the fix (2026-11-28): "no grid"
+/// (uneven line spacing of the panel's outline).
+#[test]
+fn cells_merged_by_a_digit_do_not_mislead_the_cell_walk() {
+    let fonts = fonts(FontSplit::Train);
+    let photo = print_photo(&mut Rng::for_item(777, 54), &fonts, PrintCamera::Webcam)
+        .expect("a printed page");
+    let mut jpeg = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, photo.jpeg_quality)
+        .encode_image(&photo.image)
+        .expect("encode");
+    let image = image::load_from_memory(&jpeg).expect("decode");
+    let found = sudoku_lens::vision::detect(&image).unwrap_or_else(|e| panic!("no grid: {e}"));
+    let err = corner_error_pct(found.corners_in_image, photo.corners_in_image);
+    assert!(err < CORNER_TOLERANCE_PCT, "corners {err:.1} % off");
 }
