@@ -13,6 +13,7 @@
 //! passes a classify function, so the choice is testable without a model.
 
 use super::{CellClass, CellReading};
+use crate::sudoku::conflicts_of;
 use crate::vision::{CELL_INPUT_PX, Point};
 
 /// An upright reading that calls a cell empty with at least this probability is not re-read
@@ -119,7 +120,8 @@ pub struct Oriented {
 /// are classified once more, turned back by one, two and three quarter turns, in one batch,
 /// and the turn with the best [`reading_score`] over those cells wins if it beats upright and
 /// reaches [`TURNED_MEAN_CONFIDENCE_FROM`] (ties keep the smaller turn, upright first); a
-/// turned grid's other cells are then read turned back as well. Every
+/// turned grid's other cells are then read turned back as well, and the turn is kept only if
+/// its grid repeats no more digits in a house than the upright one. Every
 /// such cell votes, so the 6/9 swap under a half turn cannot decide alone. Readings that are not 81 long are returned upright as they are.
 pub fn orient<E>(
     inputs_in_image: &[Vec<f32>],
@@ -192,7 +194,7 @@ pub fn orient<E>(
     } else {
         classify(&rest_inputs)?
     };
-    let readings = (0..81)
+    let readings: Vec<CellReading> = (0..81)
         .map(|p| {
             let i = cell_index_in_image(p, quarter_turns);
             match evidence.binary_search(&i) {
@@ -204,10 +206,25 @@ pub fn orient<E>(
             }
         })
         .collect();
+    // A grid read in the wrong turn is a jumble of misread glyphs and repeats digits in its
+    // houses; a blurred but upright grid read unsurely (small print in a webcam frame) may
+    // still score lower than such a jumble. The turn must not repeat more digits than upright.
+    if repeats(&readings) > repeats(&upright) {
+        return Ok(keep_upright(upright));
+    }
     Ok(Oriented {
         quarter_turns,
         readings,
     })
+}
+
+/// How many pairs of cells repeat a digit in a house, for 81 readings row-major.
+fn repeats(readings: &[CellReading]) -> usize {
+    let mut values = [0u8; 81];
+    for (v, r) in values.iter_mut().zip(readings) {
+        *v = r.class.value();
+    }
+    conflicts_of(&values).len()
 }
 
 #[cfg(test)]
@@ -353,6 +370,35 @@ mod tests {
         // Every turn reads better than upright, but none is sure enough to take over.
         let oriented = orient(&vec![input; 81], upright.clone(), |c| {
             Ok::<_, ()>(vec![digit_at(0.65); c.len()])
+        })
+        .unwrap();
+        assert_eq!(oriented.quarter_turns, 0);
+        assert_eq!(oriented.readings, upright);
+    }
+
+    /// A webcam frame of small blurred print (`synth print --camera webcam`) read its digits
+    /// unsurely upright, and more surely upside down as a jumble of repeated digits.
+    #[test]
+    fn a_turn_that_repeats_digits_does_not_replace_an_upright_reading() {
+        let input = vec![0.5f32; CELL_INPUT_PX as usize * CELL_INPUT_PX as usize];
+        let digit = |d: usize, p: f32| {
+            let mut probs = [(1.0 - p) / 10.0; NUM_CLASSES];
+            probs[d] = p;
+            CellReading::from_probabilities(probs)
+        };
+        // Upright: the first row reads 1–9, unsurely, and nothing else is written.
+        let upright: Vec<CellReading> = (0..81)
+            .map(|i| {
+                if i < 9 {
+                    digit(i + 1, 0.6)
+                } else {
+                    digit(0, 0.9)
+                }
+            })
+            .collect();
+        // Turned: surer, but the row reads 8 eight times.
+        let oriented = orient(&vec![input; 81], upright.clone(), |c| {
+            Ok::<_, ()>(vec![digit(8, 0.95); c.len()])
         })
         .unwrap();
         assert_eq!(oriented.quarter_turns, 0);

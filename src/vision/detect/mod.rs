@@ -297,7 +297,7 @@ fn detect_one_polarity(
         if search.best.is_none() {
             let quads =
                 cells::quads_from_holes(&contours, holes, options.min_grid_side_px, long_side_px);
-            search.try_in_turn(stage, quads.into_iter().map(order_corners));
+            search.try_each(stage, quads.into_iter().map(order_corners));
         }
     }
     // Contours gave nothing usable (broken outer border, grid merged with other print): a
@@ -541,6 +541,16 @@ impl Search<'_> {
         }
     }
 
+    /// Offers every one of `quads`, keeping the best: the ways of placing one set of indexed
+    /// holes in the grid when a row or column of them was not found. A placement one row off
+    /// can validate well too (the missing row laid over a ruled margin or the page's edge);
+    /// the right one validates better.
+    fn try_each(&mut self, stage: Stage, quads: impl IntoIterator<Item = [Point; 4]>) {
+        for quad in quads {
+            self.offer(quad, stage);
+        }
+    }
+
     /// [`Stage::Outlines`]: the outlines' grid-shaped quads in turn, largest first. While no
     /// grid is found, an outline that fails may have merged with other ink at a corner: the
     /// quads rebuilt from its sides traced near each corner ([`Stage::TracedSides`]) are tried
@@ -577,7 +587,7 @@ impl Search<'_> {
                     self.min_grid_side_px,
                     self.long_side_px,
                 );
-                self.try_in_turn(Stage::CellHoles, quads.into_iter().map(order_corners));
+                self.try_each(Stage::CellHoles, quads.into_iter().map(order_corners));
                 if self.best.as_ref().is_some_and(|b| b.score > ENOUGH_SCORE) {
                     return;
                 }
