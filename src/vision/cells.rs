@@ -169,20 +169,14 @@ pub(crate) fn quads_from_holes<'a>(
             let (u, v) = axes_at(&cells, seed)?;
             let index = walk(&cells, seed, u, v, n);
             tracing::trace!(holes = cells.len(), indexed = index.len(), ?kind, "holes");
-            let (rows, cols) = spans(&index);
-            (index.len() >= kind.least() && rows <= n - 1 && cols <= n - 1).then_some(index)
+            let (i0, i1, j0, j1) = bounds(&index);
+            (index.len() >= kind.least() && i1 - i0 <= n - 1 && j1 - j0 <= n - 1).then_some(index)
         })
         .next()
     else {
         return Vec::new();
     };
-    let (mut i0, mut i1, mut j0, mut j1) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
-    for &(i, j) in index.keys() {
-        i0 = i0.min(i);
-        i1 = i1.max(i);
-        j0 = j0.min(j);
-        j1 = j1.max(j);
-    }
+    let (i0, i1, j0, j1) = bounds(&index);
     if kind == Holes::Boxes && (i1 - i0 < n - 1 || j1 - j0 < n - 1) {
         // Boxes must span the grid: two rows or columns of box-sized holes are everywhere
         // (table cells, keys, windows), and each way of placing them would be one more
@@ -217,8 +211,8 @@ pub(crate) fn quads_from_holes<'a>(
     quads
 }
 
-/// The rows and columns an indexing spans, less one.
-fn spans(index: &HashMap<(i32, i32), usize>) -> (i32, i32) {
+/// The least and greatest row and column of an indexing: `(i0, i1, j0, j1)`.
+fn bounds(index: &HashMap<(i32, i32), usize>) -> (i32, i32, i32, i32) {
     let (mut i0, mut i1, mut j0, mut j1) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
     for &(i, j) in index.keys() {
         i0 = i0.min(i);
@@ -226,7 +220,7 @@ fn spans(index: &HashMap<(i32, i32), usize>) -> (i32, i32) {
         j0 = j0.min(j);
         j1 = j1.max(j);
     }
-    (i1 - i0, j1 - j0)
+    (i0, i1, j0, j1)
 }
 
 /// The two lattice steps at `seed`: the displacement to its nearest cell-sized neighbour, and
