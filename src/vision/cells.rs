@@ -170,7 +170,7 @@ pub(crate) fn quads_from_holes<'a>(
             let index = walk(&cells, seed, u, v, n);
             tracing::trace!(holes = cells.len(), indexed = index.len(), ?kind, "holes");
             let (i0, i1, j0, j1) = bounds(&index);
-            (index.len() >= kind.least() && i1 - i0 <= n - 1 && j1 - j0 <= n - 1).then_some(index)
+            (index.len() >= kind.least() && i1 - i0 < n && j1 - j0 < n).then_some(index)
         })
         .next()
     else {
