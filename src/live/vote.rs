@@ -3,8 +3,9 @@
 //! that reads differently from frame to frame keeps a low voted confidence instead of
 //! flickering.
 //!
-//! Owns the sliding window of reads and the voted board; it does not decide when to read or
-//! whether the board is trusted (`reader`).
+//! Owns the sliding window of reads (a much sharper read retires the blurred ones held) and
+//! the voted board; it does not decide when to read or whether the board is trusted
+//! (`reader`).
 
 use std::collections::VecDeque;
 
@@ -42,11 +43,29 @@ impl VotedBoard {
     }
 }
 
+/// A held read is forgotten when a new read arrives that is much sharper: the held one has
+/// more than `STALE_UNSURE_FACTOR` × the new read's unsure cells plus `STALE_UNSURE_MARGIN`.
+/// The first reads of a page that has just come to rest are often blurred (the camera still
+/// focusing; 19–25 of 81 cells unsure where the sharp reads after them have 1–5, on clips of
+/// wichtounet-v2 photos); averaged in, they kept the vote doubtful until they slid out of the
+/// window, 10 reads later, though every sharp read agreed. A steadily blurred picture keeps
+/// all its reads: only a read much sharper than a held one retires it.
+const STALE_UNSURE_FACTOR: usize = 2;
+/// See [`STALE_UNSURE_FACTOR`].
+const STALE_UNSURE_MARGIN: usize = 5;
+
+/// One read: its probabilities per cell and value, and how many of its cells were unsure.
+#[derive(Clone, Debug)]
+struct Read {
+    probabilities: Box<[[f32; 10]; 81]>,
+    unsure: usize,
+}
+
 /// The probabilities of the last `window` reads of one puzzle, summed per cell and value.
 #[derive(Clone, Debug)]
 pub struct Votes {
     window: usize,
-    reads: VecDeque<Box<[[f32; 10]; 81]>>,
+    reads: VecDeque<Read>,
 }
 
 /// A read's probabilities per solving value (0 = empty or pencil marks, 1–9).
@@ -79,15 +98,22 @@ impl Votes {
     }
 
     /// Adds one read (81 readings as the puzzle reads; anything else is ignored), forgetting
-    /// the oldest beyond the window.
+    /// held reads much blurrier than it ([`STALE_UNSURE_FACTOR`]) and the oldest beyond the
+    /// window.
     pub fn push(&mut self, readings: &[CellReading]) {
         if readings.len() != 81 {
             return;
         }
+        let unsure = readings.iter().filter(|r| r.is_uncertain()).count();
+        self.reads
+            .retain(|held| held.unsure <= STALE_UNSURE_FACTOR * unsure + STALE_UNSURE_MARGIN);
         if self.reads.len() == self.window {
             self.reads.pop_front();
         }
-        self.reads.push_back(value_probabilities(readings));
+        self.reads.push_back(Read {
+            probabilities: value_probabilities(readings),
+            unsure,
+        });
     }
 
     /// Forgets every read.
@@ -112,7 +138,11 @@ impl Votes {
         if n == 0 || cell >= 81 || value > 9 {
             return 0.0;
         }
-        let sum: f32 = self.reads.iter().map(|r| r[cell][value as usize]).sum();
+        let sum: f32 = self
+            .reads
+            .iter()
+            .map(|r| r.probabilities[cell][value as usize])
+            .sum();
         (sum / n as f32).clamp(0.0, 1.0)
     }
 
@@ -133,7 +163,7 @@ impl Votes {
         for i in 0..81 {
             let mut sums = [0f32; 10];
             for read in &self.reads {
-                for (s, p) in sums.iter_mut().zip(read[i]) {
+                for (s, p) in sums.iter_mut().zip(read.probabilities[i]) {
                     *s += p;
                 }
             }
@@ -223,6 +253,45 @@ mod tests {
         assert!(votes.is_empty());
         assert!(!votes.agree_with(&read(&truth, 0.99)));
         assert_eq!(votes.mean_probability(40, 8), 0.0);
+    }
+
+    /// Three blurred reads (19–25 cells unsure, two of them misread) and then sharp ones: the
+    /// sharp read retires the blurred ones, so the vote is at once as sure as the sharp reads.
+    #[test]
+    fn a_much_sharper_read_retires_the_blurred_ones() {
+        let mut truth = [0u8; 81];
+        truth[..9].copy_from_slice(&[9, 0, 3, 0, 0, 0, 0, 0, 2]);
+        let mut misread = truth;
+        misread[2] = 8;
+        let blurred = |values: &[u8; 81], unsure_cells: usize| {
+            let mut r = read(values, 0.97);
+            for cell in r.iter_mut().skip(20).take(unsure_cells) {
+                let mut probs = [0.05f32; NUM_CLASSES];
+                probs[0] = 0.55;
+                *cell = CellReading::from_probabilities(probs);
+            }
+            r
+        };
+        let mut votes = Votes::new(10);
+        votes.push(&blurred(&misread, 25));
+        votes.push(&blurred(&misread, 22));
+        votes.push(&blurred(&truth, 19));
+        assert_eq!(votes.len(), 3);
+        // A sharp read (2 unsure cells): the three blurred ones go.
+        votes.push(&blurred(&truth, 2));
+        assert_eq!(votes.len(), 1);
+        assert_eq!(votes.voted().unwrap().values, truth);
+        assert!(votes.mean_probability(2, 3) > 0.95);
+        // Reads about as sharp as those held are all kept.
+        votes.push(&blurred(&truth, 4));
+        votes.push(&blurred(&truth, 1));
+        assert_eq!(votes.len(), 3);
+        // A steadily blurred picture keeps its reads.
+        let mut votes = Votes::new(10);
+        for unsure_cells in [25, 19, 22, 24] {
+            votes.push(&blurred(&truth, unsure_cells));
+        }
+        assert_eq!(votes.len(), 4);
     }
 
     #[test]
