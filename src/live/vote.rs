@@ -98,8 +98,8 @@ impl Votes {
     }
 
     /// Adds one read (81 readings as the puzzle reads; anything else is ignored), forgetting
-    /// held reads much blurrier than it ([`STALE_UNSURE_FACTOR`]) and the oldest beyond the
-    /// window.
+    /// held reads much blurrier than it (more than twice its unsure cells plus 5) and the
+    /// oldest beyond the window.
     pub fn push(&mut self, readings: &[CellReading]) {
         if readings.len() != 81 {
             return;
