@@ -17,7 +17,7 @@ use image::{DynamicImage, GrayImage, RgbImage};
 
 use crate::digits::orientation::{Oriented, lattice_as_read, orient};
 use crate::digits::{
-    CellClass, CellReading, Classifier, ModelError, Repair, Writing, suggest_repair,
+    CellClass, CellReading, Classifier, ModelError, Repair, Writing, read_values, suggest_repair,
 };
 use crate::sudoku::solver::solve_values;
 use crate::sudoku::{
@@ -70,10 +70,7 @@ pub struct Scan {
 impl Scan {
     /// Builds the verdict for 81 readings (conflicts, solutions, repair).
     pub fn from_readings(detection: GridDetection, readings: Vec<CellReading>) -> Scan {
-        let mut values = [0u8; 81];
-        for (v, r) in values.iter_mut().zip(&readings) {
-            *v = r.class.value();
-        }
+        let values = read_values(&readings);
         let conflicts = Grid::from_values(&values).conflicts();
         let (solution_count, solution) = if conflicts.is_empty() {
             let s = solve_values(&values, 2);

@@ -45,6 +45,12 @@ pub fn is_uncertain(confidence: f32) -> bool {
     confidence < UNCERTAIN_BELOW
 }
 
+/// The grid as read from `readings` (row-major): digits 1–9, 0 for empty and pencil-mark
+/// cells, and 0 for cells past the end of a short slice.
+pub fn read_values(readings: &[CellReading]) -> [u8; 81] {
+    std::array::from_fn(|i| readings.get(i).map_or(0, |r| r.class.value()))
+}
+
 /// What a cell holds, as the classifier sees it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CellClass {

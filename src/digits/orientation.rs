@@ -12,7 +12,7 @@
 //! It does not cut or normalize cells (see `vision`) nor run the model itself: the caller
 //! passes a classify function, so the choice is testable without a model.
 
-use super::{CellClass, CellReading};
+use super::{CellClass, CellReading, read_values};
 use crate::sudoku::conflicts_of;
 use crate::vision::{CELL_INPUT_PX, Point};
 
@@ -220,11 +220,7 @@ pub fn orient<E>(
 
 /// How many pairs of cells repeat a digit in a house, for 81 readings row-major.
 fn repeats(readings: &[CellReading]) -> usize {
-    let mut values = [0u8; 81];
-    for (v, r) in values.iter_mut().zip(readings) {
-        *v = r.class.value();
-    }
-    conflicts_of(&values).len()
+    conflicts_of(&read_values(readings)).len()
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! It only proposes: the caller shows the suggestion and the read grid stays as read. It knows
 //! nothing of images or models, only of [`CellReading`] probabilities and the exact solver.
 
-use super::CellReading;
+use super::{CellReading, read_values};
 use crate::sudoku::solver::count_values;
 use crate::sudoku::{Cell, Grid};
 
@@ -64,10 +64,7 @@ pub fn suggest_repair(readings: &[CellReading], max_changes: usize) -> Option<Re
     if readings.len() != 81 {
         return None;
     }
-    let mut read = [0u8; 81];
-    for (v, r) in read.iter_mut().zip(readings) {
-        *v = r.class.value();
-    }
+    let read = read_values(readings);
     if is_valid_unique(&read) {
         return None;
     }

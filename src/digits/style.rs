@@ -380,7 +380,7 @@ pub fn fill_handwriting(readings: &mut [CellReading], ink: &GridInk) {
     if readings.iter().any(|r| r.handwritten.is_some()) {
         return;
     }
-    let values: [u8; 81] = std::array::from_fn(|i| readings.get(i).map_or(0, |r| r.class.value()));
+    let values = super::read_values(readings);
     let features = cell_features(ink, readings);
     let by_ink = settle_by_colour(&features, &logits_of(&features, readings));
     let logits = settle_by_puzzle(&values, &settle_by_symmetry(&values, &by_ink));
