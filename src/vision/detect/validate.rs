@@ -117,21 +117,15 @@ pub(super) fn judge_predicted(
         Err(rejected) => rejected,
     };
     // The cheap tests on the mask first: most candidates of a frame without a grid fail them.
-    let (mean_edge, half_way_in_gray) = match rejected.rejection {
-        Rejection::LinesMissing { mean_edge, .. } => (mean_edge, false),
-        Rejection::InkBetweenLines { .. } if !finer_grid_in_mask(mask, lattice) => {
-            (mean_edge_coverage(mask, lattice), true)
-        }
+    let half_way_in_gray = match rejected.rejection {
+        Rejection::LinesMissing { .. } => false,
+        Rejection::InkBetweenLines { .. } if !finer_grid_in_mask(mask, lattice) => true,
         _ => return Err(rejected.rejection),
     };
-    let p = &lattice.points_in_image;
-    let mut box_edges = Vec::with_capacity(72);
-    for i in (0..10).step_by(3) {
-        for j in 0..9 {
-            box_edges.push(edge_coverage(mask, p[i][j], p[i][j + 1]));
-            box_edges.push(edge_coverage(mask, p[j][i], p[j + 1][i]));
-        }
-    }
+    let edges = edge_coverages(mask, lattice);
+    let mean_edge = edges.iter().sum::<f32>() / edges.len() as f32;
+    // Lines 0, 3, 6 and 9 each way: 18 edges a line in `edge_coverages`' order.
+    let box_edges: Vec<f32> = edges.chunks(18).step_by(3).flatten().copied().collect();
     let box_mean = box_edges.iter().sum::<f32>() / box_edges.len() as f32;
     let box_weak = box_edges.iter().filter(|&&e| e < 0.5).count();
     tracing::trace!(box_mean, box_weak, "box lines of a predicted lattice");
@@ -158,11 +152,6 @@ fn edge_coverages(mask: &GrayImage, lattice: &Lattice) -> Vec<f32> {
         }
     }
     edges
-}
-
-/// Mean ink share along the 180 lattice edges.
-fn mean_edge_coverage(mask: &GrayImage, lattice: &Lattice) -> f32 {
-    edge_coverages(mask, lattice).iter().sum::<f32>() / 180.0
 }
 
 /// The 162 half-way segments, one across each cell each way: for row band `i` and cell `j`,
