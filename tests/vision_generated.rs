@@ -109,12 +109,19 @@ fn vga_webcam_jpeg(
 ) -> (image::DynamicImage, [sudoku_lens::vision::Point; 4]) {
     let frame =
         webcam_frame(source, corners, rng, (640, 480), Degradation::Slight).expect("a frame");
+    (
+        through_jpeg(&frame.image, frame.jpeg_quality),
+        frame.corners_in_image,
+    )
+}
+
+/// `image` as a generator stores it (JPEG of `quality`) and a loader reads it back.
+fn through_jpeg(image: &image::RgbImage, quality: u8) -> image::DynamicImage {
     let mut jpeg = Vec::new();
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, frame.jpeg_quality)
-        .encode_image(&frame.image)
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, quality)
+        .encode_image(image)
         .expect("encode");
-    let image = image::load_from_memory(&jpeg).expect("decode");
-    (image, frame.corners_in_image)
+    image::load_from_memory(&jpeg).expect("decode")
 }
 
 #[test]
@@ -182,11 +189,7 @@ fn cells_merged_by_a_digit_do_not_mislead_the_cell_walk() {
     let fonts = fonts(FontSplit::Train);
     let photo = print_photo(&mut Rng::for_item(777, 54), &fonts, PrintCamera::Webcam)
         .expect("a printed page");
-    let mut jpeg = Vec::new();
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, photo.jpeg_quality)
-        .encode_image(&photo.image)
-        .expect("encode");
-    let image = image::load_from_memory(&jpeg).expect("decode");
+    let image = through_jpeg(&photo.image, photo.jpeg_quality);
     let found = sudoku_lens::vision::detect(&image).unwrap_or_else(|e| panic!("no grid: {e}"));
     let err = corner_error_pct(found.corners_in_image, photo.corners_in_image);
     assert!(err < CORNER_TOLERANCE_PCT, "corners {err:.1} % off");
