@@ -58,7 +58,7 @@ use super::geometry::polygon_area;
 use super::{GridDetection, Lattice, NoGrid, Point, cells, outline};
 use candidates::{Outline, candidate_outlines, contour_points, order_corners};
 use refine::{refine_lattice, refine_lattice_counted};
-use validate::{Checks, judge, judge_predicted};
+use validate::{Checks, judge, judge_by_box_lines, judge_predicted};
 
 pub use validate::Rejection;
 
@@ -468,8 +468,8 @@ impl Search<'_> {
         // mask: its own box lines (and the thin lines in gray levels) decide, as for a
         // predicted lattice.
         if stage == Stage::BoxHoles
-            && matches!(verdict, Err(Rejection::LinesMissing { .. }))
-            && let Ok(score) = judge_predicted(self.mask, self.work, &lattice, stage.checks())
+            && let Err(rejection @ Rejection::LinesMissing { .. }) = &verdict
+            && let Ok(score) = judge_by_box_lines(self.mask, self.work, &lattice, rejection.clone())
         {
             verdict = Ok(score);
         }

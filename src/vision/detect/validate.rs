@@ -112,15 +112,24 @@ pub(super) fn judge_predicted(
     lattice: &Lattice,
     checks: Checks,
 ) -> Result<f32, Rejection> {
-    let rejected = match validate(mask, lattice, checks) {
-        Ok(score) => return Ok(score),
-        Err(rejected) => rejected,
-    };
+    validate(mask, lattice, checks)
+        .or_else(|rejected| judge_by_box_lines(mask, gray, lattice, rejected.rejection))
+}
+
+/// The part of [`judge_predicted`] after the mask's validation rejected `lattice` for
+/// `rejection`: for a lattice already judged on the mask (a box-hole lattice, whose
+/// [`judge`] found lines missing), without validating it again.
+pub(super) fn judge_by_box_lines(
+    mask: &GrayImage,
+    gray: &GrayImage,
+    lattice: &Lattice,
+    rejection: Rejection,
+) -> Result<f32, Rejection> {
     // The cheap tests on the mask first: most candidates of a frame without a grid fail them.
-    let half_way_in_gray = match rejected.rejection {
+    let half_way_in_gray = match rejection {
         Rejection::LinesMissing { .. } => false,
         Rejection::InkBetweenLines { .. } if !finer_grid_in_mask(mask, lattice) => true,
-        _ => return Err(rejected.rejection),
+        _ => return Err(rejection),
     };
     let edges = edge_coverages(mask, lattice);
     let mean_edge = edges.iter().sum::<f32>() / edges.len() as f32;
@@ -136,7 +145,7 @@ pub(super) fn judge_predicted(
     {
         Ok((mean_edge - 0.1).clamp(0.05, 1.0))
     } else {
-        Err(rejected.rejection)
+        Err(rejection)
     }
 }
 
