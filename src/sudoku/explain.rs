@@ -167,6 +167,13 @@ fn rate_path(puzzle: &Grid, steps: &[Step], ctx: &Context) -> Rating {
     )
 }
 
+/// The lowest rating of a wing of four cells or more (see `rating`'s Sukaku Explainer notes);
+/// smaller ones are our XY- and XYZ-Wings.
+const WING_LOWEST: f32 = 5.5;
+
+/// The lowest rating of a unique loop (six cells).
+const LOOP_LOWEST: f32 = 4.6;
+
 /// How many instances of a technique with a direct variant are examined for one.
 const DIRECT_SEARCH_LIMIT: usize = 64;
 
@@ -212,9 +219,35 @@ fn easiest_rating(
         }
         let limit = if has_direct { DIRECT_SEARCH_LIMIT } else { 1 };
         for s in techniques::find_all(t, grid, ctx, limit) {
-            if s.makes_progress(grid) {
-                best = best.min(rating_in_position(&s, grid));
+            if !s.makes_progress(grid) {
+                continue;
             }
+            let r = rating_in_position(&s, grid);
+            if r < best && (t == step.technique || reaches(step, &s, r, grid, ctx)) {
+                best = r;
+            }
+        }
+    }
+    // Sukaku Explainer's wings (a two-digit cell and an almost locked set, 4.2 to 7.5) come
+    // before its chains; our ALS-XZ finder, which they are cases of, comes after ours.
+    if best > WING_LOWEST
+        && let Some(s) = techniques::bivalue_wing(grid)
+        && s.makes_progress(grid)
+    {
+        let r = rating_in_position(&s, grid);
+        if r < best && reaches(step, &s, r, grid, ctx) {
+            best = r;
+        }
+    }
+    // Sukaku Explainer's unique loops (4.6 and up) come with its unique rectangles.
+    if ctx.unique
+        && best > LOOP_LOWEST
+        && let Some(s) = techniques::unique_loop(grid)
+        && s.makes_progress(grid)
+    {
+        let r = rating_in_position(&s, grid);
+        if r < best && reaches(step, &s, r, grid, ctx) {
+            best = r;
         }
     }
     // The AIC finder returns the shortest chain, which may be grouped (rated as the forcing
@@ -228,6 +261,45 @@ fn easiest_rating(
         best = best.min(rating_in_position(&s, grid));
     }
     best
+}
+
+/// Most steps taken after a stand-in to reach its step's deduction.
+const REACH_STEPS: usize = 40;
+
+/// Whether taking `stand_in` (rated `r`) in `grid` instead of `step` gets past `step`: after
+/// it, steps rated `r` or less of techniques Sudoku Explainer has (the first instance of each,
+/// in solving order) make every placement and elimination of `step`. A stand-in that only
+/// delays `step`'s deduction, which Sudoku Explainer then needs anyway, does not lower the
+/// position's rating.
+fn reaches(step: &Step, stand_in: &Step, r: f32, grid: &Grid, ctx: &Context) -> bool {
+    use super::rating::{in_sudoku_explainer, lowest_rating, rating_in_position};
+    let mut g = grid.clone();
+    stand_in.apply(&mut g);
+    for _ in 0..REACH_STEPS {
+        if !step.makes_progress(&g) {
+            return true;
+        }
+        let easy = |s: &Step| s.makes_progress(&g) && rating_in_position(s, &g) <= r;
+        let next = Technique::ALL
+            .into_iter()
+            .filter(|&t| {
+                t < Technique::AlignedTripleExclusion
+                    && in_sudoku_explainer(t)
+                    && lowest_rating(t) <= r
+            })
+            .find_map(|t| techniques::find(t, &g, ctx).filter(easy))
+            .or_else(|| {
+                (r >= WING_LOWEST)
+                    .then(|| techniques::bivalue_wing(&g))
+                    .flatten()
+                    .filter(easy)
+            });
+        match next {
+            Some(s) => s.apply(&mut g),
+            None => return false,
+        }
+    }
+    !step.makes_progress(&g)
 }
 
 /// The easiest step that makes progress and agrees with `solution`; contradicting steps are

@@ -26,6 +26,21 @@ use super::{Flow, GO_ON, Instances};
 /// Reports the ALS-XZ (singly or doubly linked) that eliminate a candidate; one: the one with
 /// the fewest cells.
 pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
+    search_pairs(grid, out, false)
+}
+
+/// The ALS-XZ with the fewest cells whose one set is a single (two-digit) cell and whose cells
+/// hold as many digits as there are cells: Sukaku Explainer's XY-, WXYZ-, VWXYZ- and
+/// UVWXYZ-Wings, for rating (see `rating`).
+pub(crate) fn find_bivalue_wing(grid: &Grid) -> Option<Step> {
+    let mut out = Instances::first();
+    let _ = search_pairs(grid, &mut out, true);
+    out.into_first()
+}
+
+/// Reports the ALS-XZ that eliminate a candidate (one: the one with the fewest cells); with
+/// `bivalue_wing`, only those of a two-digit cell and a set holding its two digits.
+fn search_pairs(grid: &Grid, out: &mut Instances, bivalue_wing: bool) -> Flow {
     let sets = collect(grid, MAX_CELLS);
     let all = out.wants_all();
     let mut best: Option<(usize, usize, usize, Candidates, Elims)> = None;
@@ -37,6 +52,11 @@ pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
                 break;
             }
             if !(a.cells & b.cells).is_empty() {
+                continue;
+            }
+            if bivalue_wing
+                && (a.cells.len().min(b.cells.len()) != 1 || (a.digits | b.digits).len() != size)
+            {
                 continue;
             }
             let common = a.digits & b.digits;

@@ -46,6 +46,7 @@ mod skyscraper;
 mod sue_de_coq;
 mod turbot_fish;
 mod two_string_kite;
+mod unique_loop;
 mod unique_rectangle;
 mod w_wing;
 mod x_chain;
@@ -158,6 +159,19 @@ pub fn find_all(technique: Technique, grid: &Grid, ctx: &Context, limit: usize) 
 /// in `grid`: what Sudoku Explainer's chains can find, for rating (see `explain::rate_path`).
 pub fn ungrouped_chain(grid: &Grid) -> Option<Step> {
     aic::find_ungrouped(grid)
+}
+
+/// The smallest ALS-XZ of a two-digit cell and a set holding its digits, with as many digits
+/// as cells: Sukaku Explainer's wings, for rating (see `explain::rate_path`).
+pub fn bivalue_wing(grid: &Grid) -> Option<Step> {
+    als_xz::find_bivalue_wing(grid)
+}
+
+/// The shortest unique loop (6 to 10 cells, types 1, 2 and 4) that eliminates a candidate, as
+/// a unique rectangle step with the loop's cells as corners: Sukaku Explainer's unique loops,
+/// for rating (see `explain::rate_path`). Only for a puzzle with one solution.
+pub fn unique_loop(grid: &Grid) -> Option<Step> {
+    unique_loop::find(grid)
 }
 
 /// Runs the finder of `technique` over `grid`, reporting to `out`.
