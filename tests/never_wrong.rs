@@ -163,7 +163,10 @@ fn rating_only_finders_are_sound_on_bank_positions() {
     use sudoku_lens::sudoku::techniques;
     let dir = common::shared_puzzle_path("se-rated");
     let (mut loops, mut wings) = (0, 0);
-    for (i, name) in ["4.6", "4.7", "5.5", "5.6", "6.3", "6.4"].iter().enumerate() {
+    for (i, name) in ["4.6", "4.7", "5.5", "5.6", "6.3", "6.4"]
+        .iter()
+        .enumerate()
+    {
         let puzzles = read_puzzles(&dir.join(format!("{name}.txt")));
         let mut rng = Rng::new(0x5ca1 + i as u64);
         for _ in 0..6 * scale() {
