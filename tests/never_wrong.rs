@@ -155,15 +155,16 @@ fn se_rated_files() {
     }
 }
 
-/// The finders used only for rating (Sukaku Explainer's unique loops and two-digit-cell wings)
+/// The finders used only for rating (Sukaku Explainer's unique loops, two-digit-cell wings and
+/// grouped strong-linked fish)
 /// never remove a solution digit: run at every position along the solves of seeded samples of
 /// the SE 4.6–6.4 files, where they stand in most often; each must fire somewhere.
 #[test]
 fn rating_only_finders_are_sound_on_bank_positions() {
     use sudoku_lens::sudoku::techniques;
     let dir = common::shared_puzzle_path("se-rated");
-    let (mut loops, mut wings) = (0, 0);
-    for (i, name) in ["4.6", "4.7", "5.5", "5.6", "6.3", "6.4"]
+    let (mut loops, mut wings, mut fish) = (0, 0, 0);
+    for (i, name) in ["4.6", "4.7", "5.5", "5.6", "5.7", "6.3", "6.4"]
         .iter()
         .enumerate()
     {
@@ -177,6 +178,7 @@ fn rating_only_finders_are_sound_on_bank_positions() {
                 for (found, count) in [
                     (techniques::unique_loop(&grid), &mut loops),
                     (techniques::bivalue_wing(&grid), &mut wings),
+                    (techniques::grouped_x_chain(&grid), &mut fish),
                 ] {
                     if let Some(s) = found {
                         *count += 1;
@@ -193,6 +195,7 @@ fn rating_only_finders_are_sound_on_bank_positions() {
     }
     assert!(loops > 0, "no unique loop found");
     assert!(wings > 0, "no wing found");
+    assert!(fish > 0, "no grouped chain found");
 }
 
 mod invariants {

@@ -171,6 +171,10 @@ fn rate_path(puzzle: &Grid, steps: &[Step], ctx: &Context) -> Rating {
 /// smaller ones are our XY- and XYZ-Wings.
 const WING_LOWEST: f32 = 5.5;
 
+/// The lowest rating of a grouped chain of three strong links; grouped ones of two are our
+/// empty rectangles and finned X-Wings.
+const GROUPED_FISH_LOWEST: f32 = 5.7;
+
 /// The lowest rating of a unique loop (six cells).
 const LOOP_LOWEST: f32 = 4.6;
 
@@ -228,26 +232,34 @@ fn easiest_rating(
             }
         }
     }
-    // Sukaku Explainer's wings (a two-digit cell and an almost locked set, 4.2 to 7.5) come
-    // before its chains; our ALS-XZ finder, which they are cases of, comes after ours.
-    if best > WING_LOWEST
-        && let Some(s) = techniques::bivalue_wing(grid)
-        && s.makes_progress(grid)
-    {
-        let r = rating_in_position(&s, grid);
-        if r < best && reaches(step, &s, r, grid, ctx) {
-            best = r;
+    // Sukaku Explainer's additions below its chains (see `rating`), easiest first so that
+    // one found spares the searches that cannot beat it: unique loops (4.6 and up, with its
+    // unique rectangles); wings of a two-digit cell and an almost locked set (5.5 and up, cases
+    // of our ALS-XZ: none past the position where our solver found no ALS-XZ); strong-linked fish with a
+    // grouped node (5.7 and up; our X-Chain finder takes single candidates, our AIC finder,
+    // which would have found them, comes later).
+    let extras: [(f32, bool, fn(&Grid) -> Option<Step>); 3] = [
+        (LOOP_LOWEST, ctx.unique, techniques::unique_loop),
+        (
+            WING_LOWEST,
+            step.technique <= Technique::AlsXz,
+            techniques::bivalue_wing,
+        ),
+        (
+            GROUPED_FISH_LOWEST,
+            step.technique <= Technique::Aic,
+            techniques::grouped_x_chain,
+        ),
+    ];
+    for (lowest, possible, find) in extras {
+        if !possible || best <= lowest {
+            continue;
         }
-    }
-    // Sukaku Explainer's unique loops (4.6 and up) come with its unique rectangles.
-    if ctx.unique
-        && best > LOOP_LOWEST
-        && let Some(s) = techniques::unique_loop(grid)
-        && s.makes_progress(grid)
-    {
-        let r = rating_in_position(&s, grid);
-        if r < best && reaches(step, &s, r, grid, ctx) {
-            best = r;
+        if let Some(s) = find(grid).filter(|s| s.makes_progress(grid)) {
+            let r = rating_in_position(&s, grid);
+            if r < best && reaches(step, &s, r, grid, ctx) {
+                best = r;
+            }
         }
     }
     // The AIC finder returns the shortest chain, which may be grouped (rated as the forcing

@@ -265,6 +265,13 @@ mod tests {
                 5.4,
                 Technique::SimpleColorsWrap,
             ),
+            // An XY-Chain (7.0) where a chain of one digit, three strong links and a group,
+            // does it: 5.7.
+            (
+                "000523000050000010007000900000608000080309020100000009400237001021000780790080032",
+                5.7,
+                Technique::XYChain,
+            ),
             // An XY-Chain (6.8) where a two-digit cell and a three-cell set make a wing: 5.5.
             (
                 "045100000001000056900020030806004009000060000300700602010090003780000900000002180",

@@ -174,6 +174,12 @@ pub fn unique_loop(grid: &Grid) -> Option<Step> {
     unique_loop::find(grid)
 }
 
+/// The shortest X-Chain of up to four strong links with grouped nodes allowed: Sukaku
+/// Explainer's grouped strong-linked fish, for rating (see `explain::rate_path`).
+pub fn grouped_x_chain(grid: &Grid) -> Option<Step> {
+    x_chain::find_grouped(grid)
+}
+
 /// Runs the finder of `technique` over `grid`, reporting to `out`.
 pub fn collect(technique: Technique, grid: &Grid, ctx: &Context, out: &mut Instances) {
     use Technique::*;
