@@ -171,6 +171,9 @@ fn rate_path(puzzle: &Grid, steps: &[Step], ctx: &Context) -> Rating {
 /// smaller ones are our XY- and XYZ-Wings.
 const WING_LOWEST: f32 = 5.5;
 
+/// A finder searched for rating only (`techniques::unique_loop` and the like).
+type RatingFinder = fn(&Grid) -> Option<Step>;
+
 /// The lowest rating of a grouped chain of three strong links; grouped ones of two are our
 /// empty rectangles and finned X-Wings.
 const GROUPED_FISH_LOWEST: f32 = 5.7;
@@ -238,7 +241,7 @@ fn easiest_rating(
     // of our ALS-XZ: none past the position where our solver found no ALS-XZ); strong-linked fish with a
     // grouped node (5.7 and up; our X-Chain finder takes single candidates, our AIC finder,
     // which would have found them, comes later).
-    let extras: [(f32, bool, fn(&Grid) -> Option<Step>); 3] = [
+    let extras: [(f32, bool, RatingFinder); 3] = [
         (LOOP_LOWEST, ctx.unique, techniques::unique_loop),
         (
             WING_LOWEST,
