@@ -158,7 +158,13 @@ pub(super) fn hough_quads(
                 for k in 1..9 {
                     let want = pos[i].0 + k as f32 * step;
                     let expected = ni.lerp(nj, k as f32 / 9.0).unit();
-                    let nearest = pos
+                    // `pos` is sorted: only the lines near `want` (a slack of a pixel around
+                    // the window, the window itself tested exactly as before) are looked at,
+                    // instead of every line for every division of every pair (dense print
+                    // gives hundreds).
+                    let from = pos.partition_point(|(p, _)| *p < want - 0.2 * step - 1.0);
+                    let to = pos.partition_point(|(p, _)| *p <= want + 0.2 * step + 1.0);
+                    let nearest = pos[from..to.max(from)]
                         .iter()
                         .filter(|(p, _)| (p - want).abs() < 0.2 * step)
                         .map(|(_, l)| expected.cross(Point::new(l.a, l.b)).abs())
