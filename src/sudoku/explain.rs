@@ -298,9 +298,9 @@ fn reaches(step: &Step, stand_in: &Step, r: f32, grid: &Grid, ctx: &Context) -> 
         let next = Technique::ALL
             .into_iter()
             .filter(|&t| {
-                t < Technique::AlignedTripleExclusion
-                    && in_sudoku_explainer(t)
-                    && lowest_rating(t) <= r
+                // Not the AIC and what follows it: their searches cost as much as the
+                // rest together, and a stand-in rated that high is rare.
+                t < Technique::Aic && in_sudoku_explainer(t) && lowest_rating(t) <= r
             })
             .find_map(|t| techniques::find(t, &g, ctx).filter(easy))
             .or_else(|| {
