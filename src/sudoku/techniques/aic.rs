@@ -58,9 +58,7 @@ pub(crate) fn search_with(
 /// makes progress: the chain Sudoku Explainer's forcing chains and cycles can find, which
 /// rates a position where this solver's shortest chain is grouped.
 pub(crate) fn find_ungrouped(grid: &Grid) -> Option<Step> {
-    let mut out = Instances::first();
-    let _ = search_links(grid, Technique::Aic, 0, false, &mut out);
-    out.into_first()
+    super::first(|out| search_links(grid, Technique::Aic, 0, false, out))
 }
 
 /// [`search_with`], with grouped nodes only when `groups`.

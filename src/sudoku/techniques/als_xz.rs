@@ -33,9 +33,7 @@ pub(crate) fn search(grid: &Grid, out: &mut Instances) -> Flow {
 /// hold as many digits as there are cells: Sukaku Explainer's XY-, WXYZ-, VWXYZ- and
 /// UVWXYZ-Wings, for rating (see `rating`).
 pub(crate) fn find_bivalue_wing(grid: &Grid) -> Option<Step> {
-    let mut out = Instances::first();
-    let _ = search_pairs(grid, &mut out, true);
-    out.into_first()
+    super::first(|out| search_pairs(grid, out, true))
 }
 
 /// Reports the ALS-XZ that eliminate a candidate (one: the one with the fewest cells); with

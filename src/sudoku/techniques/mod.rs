@@ -122,8 +122,8 @@ impl Instances {
     }
 }
 
-/// The instance a search reports first, for tests of one finder.
-#[cfg(test)]
+/// The instance a search reports first (its preferred one): for the finders called outside
+/// the solving order (rating's stand-ins) and for tests of one finder.
 pub(crate) fn first(search: impl FnOnce(&mut Instances) -> Flow) -> Option<Step> {
     let mut out = Instances::first();
     let _ = search(&mut out);

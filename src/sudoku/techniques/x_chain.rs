@@ -26,9 +26,7 @@ const GROUPED_MAX_NODES: usize = 8;
 /// three cells in one box∩line): Sukaku Explainer's grouped strong-linked fish, for rating
 /// (see `rating`); the explained path leaves grouped chains to the AIC finder.
 pub(crate) fn find_grouped(grid: &Grid) -> Option<Step> {
-    let mut out = Instances::first();
-    let _ = search_with(grid, &mut out, true, GROUPED_MAX_NODES);
-    out.into_first()
+    super::first(|out| search_with(grid, out, true, GROUPED_MAX_NODES))
 }
 
 /// Reports the X-Chains (grouped nodes with `groups`) of up to `max_nodes` nodes that eliminate
