@@ -237,10 +237,10 @@ fn easiest_rating(
     }
     // Sukaku Explainer's additions below its chains (see `rating`), easiest first so that
     // one found spares the searches that cannot beat it: unique loops (4.6 and up, with its
-    // unique rectangles); wings of a two-digit cell and an almost locked set (5.5 and up, cases
-    // of our ALS-XZ: none past the position where our solver found no ALS-XZ); strong-linked fish with a
-    // grouped node (5.7 and up; our X-Chain finder takes single candidates, our AIC finder,
-    // which would have found them, comes later).
+    // unique rectangles); wings of a two-digit cell and an almost locked set (5.5 and up,
+    // cases of our ALS-XZ: none past the position where our solver found no ALS-XZ);
+    // strong-linked fish with a grouped node (5.7 and up; our X-Chain finder takes single
+    // candidates, our AIC finder, which would have found them, comes later).
     let extras: [(f32, bool, RatingFinder); 3] = [
         (LOOP_LOWEST, ctx.unique, techniques::unique_loop),
         (

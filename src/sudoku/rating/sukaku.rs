@@ -8,9 +8,10 @@
 //! - "strong-linked fishes", single-digit chains of 3 or 4 strong links: 5.4 and 5.8, +0.1
 //!   when their links are not all on parallel lines, +0.2 when they use a box and both line
 //!   kinds, +0.3 when a node is a group (its 5- and 6-link ones are off by default);
-//! - wings of n cells holding n digits, all but one restricted (our ALS-XZ of two sets with n
-//!   cells in all): 4 cells 5.5–5.6, 5 cells 6.2–6.4 (the middle of the largest cell's size
-//!   rates highest), 6 cells 6.6, 7 cells 7.5;
+//! - wings of n cells holding n digits, all but one restricted (our ALS-XZ of a two-digit cell
+//!   and a set of n − 1 cells): 4 cells 5.5–5.6, 5 cells 6.2–6.4 (the middle of the largest
+//!   cell's size rates highest), 6 cells 6.6, 7 cells 7.5;
+//! - unique loops, rated as unique rectangles (4.5) plus 0.1, 0.2 or 0.5 for 6, 8 or 10 cells;
 //! - unique rectangle type 3 rated by its naked set: +0.1 per digit beyond two.
 //!
 //! Only the rating: the techniques themselves are ours. What this module does not own: the
@@ -90,21 +91,16 @@ fn strong_linked_fish(step: &Step) -> Option<f32> {
         }
     }
     let base = *FISH_BASE.get(strong.checked_sub(2)?)?;
+    // Two strong links are the turbot family, where any box rates +0.2: 4.0 (parallel lines),
+    // 4.1 (a row and a column), 4.2 (a box), 4.3 grouped.
     let bonus = if grouped {
         0.3
-    } else if boxes && rows && cols {
+    } else if boxes && (strong == 2 || (rows && cols)) {
         0.2
     } else if boxes || (rows && cols) {
         0.1
     } else {
         0.0
-    };
-    // Two strong links are the turbot family, rated 4.0 (parallel lines), 4.1 (a row and a
-    // column) and 4.2 (a box), 4.3 grouped.
-    let bonus = if strong == 2 && boxes && !grouped {
-        0.2
-    } else {
-        bonus
     };
     Some(base + bonus)
 }

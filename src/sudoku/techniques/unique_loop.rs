@@ -12,7 +12,7 @@
 
 use super::super::grid::Grid;
 use super::super::step::{Role, Step, Technique, eliminate_where_possible};
-use super::super::types::{Candidates, Cell, CellSet, Digit, House};
+use super::super::types::{Candidates, Cell, CellSet, Digit};
 
 /// Longest loop searched, in cells.
 const MAX_CELLS: usize = 10;
@@ -21,11 +21,8 @@ const MAX_CELLS: usize = 10;
 /// found, for rating.
 pub(crate) fn find(grid: &Grid) -> Option<Step> {
     let mut best: Option<Step> = None;
-    for a in 1..=8u8 {
-        for b in a + 1..=9 {
-            let (Some(a), Some(b)) = (Digit::new(a), Digit::new(b)) else {
-                continue;
-            };
+    for (i, &a) in Digit::ALL.iter().enumerate() {
+        for &b in &Digit::ALL[i + 1..] {
             let ab = Candidates::single(a) | Candidates::single(b);
             let holders: CellSet = grid
                 .empty_cells()
@@ -44,7 +41,7 @@ pub(crate) fn find(grid: &Grid) -> Option<Step> {
                 let mut path = vec![start];
                 let mut counts = [0u8; 27];
                 add(&mut counts, start, 1);
-                search(grid, holders, ab, &mut path, &mut counts, &mut best);
+                search(grid, holders, (a, b), &mut path, &mut counts, &mut best);
             }
         }
     }
@@ -64,11 +61,12 @@ fn add(counts: &mut [u8; 27], cell: Cell, delta: i8) {
 fn search(
     grid: &Grid,
     holders: CellSet,
-    ab: Candidates,
+    (a, b): (Digit, Digit),
     path: &mut Vec<Cell>,
     counts: &mut [u8; 27],
     best: &mut Option<Step>,
 ) {
+    let ab = Candidates::single(a) | Candidates::single(b);
     let limit = best
         .as_ref()
         .map_or(MAX_CELLS, |b| b.marked_cells(Role::SetA).len() - 2);
@@ -80,7 +78,7 @@ fn search(
         && last.sees(first)
         && counts.iter().all(|&n| n == 0 || n == 2)
         && alternates(path)
-        && let Some(step) = deduce(grid, path, ab)
+        && let Some(step) = deduce(grid, path, (a, b))
     {
         *best = Some(step);
         return;
@@ -99,7 +97,7 @@ fn search(
         }
         path.push(next);
         add(counts, next, 1);
-        search(grid, holders, ab, path, counts, best);
+        search(grid, holders, (a, b), path, counts, best);
         add(counts, next, -1);
         path.pop();
     }
@@ -116,15 +114,14 @@ fn alternates(cells: &[Cell]) -> bool {
     })
 }
 
-/// The deduction of the closed loop `cells` on digits `ab`, if it eliminates something.
-fn deduce(grid: &Grid, cells: &[Cell], ab: Candidates) -> Option<Step> {
+/// The deduction of the closed loop `cells` on digits `a` and `b`, if it eliminates something.
+fn deduce(grid: &Grid, cells: &[Cell], (a, b): (Digit, Digit)) -> Option<Step> {
+    let ab = Candidates::single(a) | Candidates::single(b);
     let extra: Vec<Cell> = cells
         .iter()
         .copied()
         .filter(|&c| grid.candidates(c) != ab)
         .collect();
-    let digits: Vec<Digit> = ab.iter().collect();
-    let (a, b) = (*digits.first()?, *digits.get(1)?);
     let mut step;
     match extra.as_slice() {
         [one] => {
@@ -143,8 +140,7 @@ fn deduce(grid: &Grid, cells: &[Cell], ab: Candidates) -> Option<Step> {
                 eliminate_where_possible(&mut step, grid, pair.common_peers(), x);
             } else {
                 step = Step::new(Technique::UniqueRectangle4);
-                let house: Option<House> = pair.common_house();
-                let house = house?;
+                let house = pair.common_house()?;
                 for (keep, lose) in [(a, b), (b, a)] {
                     if grid.house_digit_cells(house, keep) == pair {
                         eliminate_where_possible(&mut step, grid, pair, lose);
@@ -169,6 +165,7 @@ fn deduce(grid: &Grid, cells: &[Cell], ab: Candidates) -> Option<Step> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::types::House;
     use super::*;
 
     #[test]
