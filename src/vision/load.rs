@@ -273,13 +273,17 @@ pub fn rgb_to_gray(rgb: &image::RgbImage) -> image::GrayImage {
 
 /// Rec. 709 luma of packed 8-bit pixels with `channels` channels (RGB first).
 fn convert(raw: &[u8], channels: usize, width: u32, height: u32) -> Option<image::GrayImage> {
-    let gray: Vec<u8> = raw
-        .chunks_exact(channels)
-        .map(|p| {
-            ((2126 * p[0] as u32 + 7152 * p[1] as u32 + 722 * p[2] as u32 + 5000) / 10000) as u8
-        })
-        .collect();
+    let mut gray = vec![0u8; raw.len() / channels.max(1)];
+    for (out, p) in gray.iter_mut().zip(raw.chunks_exact(channels)) {
+        *out = luma(p[0], p[1], p[2]);
+    }
     image::GrayImage::from_raw(width, height, gray)
+}
+
+/// `(2126 r + 7152 g + 722 b + 5000) / 10000`: rounded Rec. 709 luma.
+#[inline]
+fn luma(r: u8, g: u8, b: u8) -> u8 {
+    ((2126 * r as u32 + 7152 * g as u32 + 722 * b as u32 + 5000) / 10_000) as u8
 }
 
 #[cfg(test)]

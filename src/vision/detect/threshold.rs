@@ -166,6 +166,15 @@ pub(super) fn area_downscale(image: &GrayImage, scale: f32) -> GrayImage {
     let (w, h) = image.dimensions();
     let nw = ((w as f32 * scale).round() as u32).clamp(1, w);
     let nh = ((h as f32 * scale).round() as u32).clamp(1, h);
+    if w == 2 * nw && h == 2 * nh {
+        return halve(image.as_raw(), nw as usize, nh as usize);
+    }
+    area_downscale_to(image, nw, nh)
+}
+
+/// [`area_downscale`] to `nw × nh` (each at most the image's), for any ratio.
+fn area_downscale_to(image: &GrayImage, nw: u32, nh: u32) -> GrayImage {
+    let (w, h) = image.dimensions();
     let x_edges: Vec<u32> = (0..=nw)
         .map(|x| (x as u64 * w as u64 / nw as u64) as u32)
         .collect();
@@ -195,6 +204,26 @@ pub(super) fn area_downscale(image: &GrayImage, scale: f32) -> GrayImage {
         }
     }
     GrayImage::from_raw(nw, nh, out).unwrap_or_else(|| GrayImage::new(1, 1))
+}
+
+/// [`area_downscale`] by exactly one half (a 1280×720 camera frame): each output pixel the
+/// mean of a 2×2 block, rounded down as there. The general loop's per-pixel slices cost about
+/// 1.5 ms a frame.
+fn halve(src: &[u8], nw: usize, nh: usize) -> GrayImage {
+    let w = 2 * nw;
+    let mut out = vec![0u8; nw * nh];
+    for (oy, out_row) in out.chunks_exact_mut(nw).enumerate() {
+        let top = &src[2 * oy * w..(2 * oy + 1) * w];
+        let bottom = &src[(2 * oy + 1) * w..(2 * oy + 2) * w];
+        for ((o, t), b) in out_row
+            .iter_mut()
+            .zip(top.chunks_exact(2))
+            .zip(bottom.chunks_exact(2))
+        {
+            *o = ((t[0] as u16 + t[1] as u16 + b[0] as u16 + b[1] as u16) / 4) as u8;
+        }
+    }
+    GrayImage::from_raw(nw as u32, nh as u32, out).unwrap_or_else(|| GrayImage::new(1, 1))
 }
 
 /// Adaptive threshold: a pixel is ink (255) when it is darker than the mean of the
@@ -254,6 +283,19 @@ pub(super) fn ink_at(mask: &GrayImage, p: Point) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn halving_is_the_general_downscale_by_a_half() {
+        let image = GrayImage::from_fn(64, 36, |x, y| {
+            image::Luma([((x * 37 + y * 101 + x * y * 7) % 256) as u8])
+        });
+        let half = area_downscale(&image, 0.5);
+        assert_eq!(half.dimensions(), (32, 18));
+        assert_eq!(half, area_downscale_to(&image, 32, 18));
+        // An odd side is not halved exactly and takes the general loop.
+        let odd = GrayImage::from_fn(65, 36, |x, y| image::Luma([(x * y % 256) as u8]));
+        assert_eq!(area_downscale(&odd, 0.5), area_downscale_to(&odd, 33, 18));
+    }
 
     /// A picture `ground` gray with a `page` rectangle (a third of it) ruled with lines.
     fn page_on(ground: u8, page: u8, lines: u8) -> GrayImage {
