@@ -326,7 +326,7 @@ impl LiveReader {
         match vision::detect_with_colour(gray, Some(colour), &options, None) {
             Ok(found) => {
                 self.failed_detections = 0;
-                if !options.exhaustive {
+                if options.effort == vision::Effort::Contours {
                     self.invert_hint = Some(invert);
                     self.faint_hint = options.ink_delta.is_some();
                 }

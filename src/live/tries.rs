@@ -2,11 +2,16 @@
 //! spread over the frames that find nothing, so no frame pays for all of them. Only the
 //! schedule; `reader` runs the detections.
 
-use crate::vision::{self, DetectOptions};
+use crate::vision::{self, DetectOptions, Effort};
 
 /// The detections run in turn on frames that find no grid, so that every frame costs about
-/// one quick try and each of the detector's fallbacks still comes round within a few frames
-/// (the ink polarity the picture's marks vote for is "first").
+/// one quick try and each of the detector's fallbacks still comes round within a second or
+/// so (the ink polarity the picture's marks vote for is "first").
+///
+/// The two costly fallbacks come round once in sixteen failures each: over 139 development
+/// clips the other polarity never found a grid a quick try had missed and the Hough lines
+/// found one once, while each costs two to four quick tries (a newspaper page's text makes
+/// many outlines in the other polarity and many line votes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Try {
     /// The contour stages in the first polarity, the usual ink step.
@@ -17,12 +22,17 @@ pub(super) enum Try {
     /// The contour stages in the other polarity (on a normal page the paper becomes the ink
     /// and gives many outlines, so it costs more).
     OtherPolarity,
-    /// Every try and the Hough stage: the costliest.
-    Exhaustive,
+    /// The Hough line stage alone in the first polarity (grids whose lines join up into no
+    /// outline and no closed cells).
+    Lines,
 }
 
 /// The order of [`Try`]s over failed detections in a row (1-based, then repeating).
-const TRIES: [Try; 8] = [
+const TRIES: [Try; 16] = [
+    Try::Quick,
+    Try::Faint,
+    Try::Quick,
+    Try::Faint,
     Try::Quick,
     Try::Faint,
     Try::Quick,
@@ -30,7 +40,11 @@ const TRIES: [Try; 8] = [
     Try::Quick,
     Try::Faint,
     Try::Quick,
-    Try::Exhaustive,
+    Try::Faint,
+    Try::Quick,
+    Try::Faint,
+    Try::Quick,
+    Try::Lines,
 ];
 
 impl Try {
@@ -42,14 +56,14 @@ impl Try {
     /// Its detector options; `first` is the polarity to try first, `faint_first` whether the
     /// finer ink step found the grid last (then `Quick` and `Faint` swap).
     pub(super) fn options(self, first: bool, faint_first: bool) -> DetectOptions {
-        let (invert, faint, exhaustive) = match self {
-            Try::Quick => (first, faint_first, false),
-            Try::Faint => (first, !faint_first, false),
-            Try::OtherPolarity => (!first, false, false),
-            Try::Exhaustive => (first, false, true),
+        let (invert, faint, effort) = match self {
+            Try::Quick => (first, faint_first, Effort::Contours),
+            Try::Faint => (first, !faint_first, Effort::Contours),
+            Try::OtherPolarity => (!first, false, Effort::Contours),
+            Try::Lines => (first, false, Effort::Lines),
         };
         DetectOptions {
-            exhaustive,
+            effort,
             invert: Some(invert),
             ink_delta: faint.then_some(vision::detect::FAINT_INK_DELTA),
             ..DetectOptions::default()
@@ -66,17 +80,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_try_comes_round_and_the_costly_one_rarely() {
-        let turns: Vec<Try> = (1..=16).map(Try::on_failure).collect();
-        assert_eq!(turns[..8], turns[8..], "the order repeats");
-        // The finer ink step within any four failures in a row, the exhaustive one once in
-        // eight, the first try a quick one.
+    fn every_try_comes_round_and_the_costly_ones_rarely() {
+        let turns: Vec<Try> = (1..=2 * TRIES.len() as u32).map(Try::on_failure).collect();
+        assert_eq!(turns[..TRIES.len()], turns[TRIES.len()..], "the order repeats");
+        // The finer ink step within any four failures in a row, each
+        // costly try once in sixteen, never two in a row, the first try a quick one.
         assert!(turns.windows(4).all(|w| w.contains(&Try::Faint)));
-        assert_eq!(
-            turns[..8].iter().filter(|&&t| t == Try::Exhaustive).count(),
-            1
-        );
-        assert!(turns[..8].contains(&Try::OtherPolarity));
+        for costly in [Try::OtherPolarity, Try::Lines] {
+            assert_eq!(turns[..16].iter().filter(|&&t| t == costly).count(), 1);
+        }
+        let cheap = |t: &Try| matches!(t, Try::Quick | Try::Faint);
+        assert!(turns.windows(2).all(|w| cheap(&w[0]) || cheap(&w[1])));
         assert_eq!(Try::on_failure(1), Try::Quick);
     }
 
@@ -88,8 +102,11 @@ mod tests {
         assert_eq!(Try::Quick.options(true, true).ink_delta, faint);
         assert_eq!(Try::Faint.options(true, true).ink_delta, None);
         let other = Try::OtherPolarity.options(true, true);
-        assert_eq!((other.invert, other.exhaustive), (Some(false), false));
-        let all = Try::Exhaustive.options(false, true);
-        assert_eq!((all.invert, all.exhaustive), (Some(false), true));
+        assert_eq!((other.invert, other.effort), (Some(false), Effort::Contours));
+        let lines = Try::Lines.options(false, true);
+        assert_eq!(
+            (lines.invert, lines.ink_delta, lines.effort),
+            (Some(false), None, Effort::Lines)
+        );
     }
 }

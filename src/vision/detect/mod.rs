@@ -74,14 +74,29 @@ pub struct DetectOptions {
     /// How many gray levels darker than its surroundings a pixel must be to count as ink;
     /// `None` picks it from the picture's noise (at least 8).
     pub ink_delta: Option<u32>,
-    /// Whether every fallback runs: the other ink polarity, a finer ink step, and the Hough
-    /// line stage. A video frame that gives no grid is followed by another a few tens of
-    /// milliseconds later, so the live path asks for the first polarity's contour stages
-    /// only (`false`) and leaves the costly fallbacks to still pictures.
-    pub exhaustive: bool,
+    /// Which searches run: every fallback for a still picture, or one part of them for a
+    /// video frame (see [`Effort`]).
+    pub effort: Effort,
     /// Which ink polarity to try first: `Some(true)` light lines on a dark ground (the picture
     /// inverted), `Some(false)` dark ink; `None` lets [`prefers_inverted`] decide.
     pub invert: Option<bool>,
+}
+
+/// How much of the search [`detect_with`] runs on a picture.
+///
+/// A video frame that gives no grid is followed by another a few tens of milliseconds later,
+/// so the live path asks for one part of the search per frame and spreads the parts over the
+/// frames (`live::tries`); a still picture gets all of them at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effort {
+    /// Every try: the first polarity, the other one, the finer ink step, each with its
+    /// contour stages and, when they find nothing, the Hough line stage.
+    Exhaustive,
+    /// The contour stages (outlines, traced sides, cell and box holes) in the first try only.
+    Contours,
+    /// The Hough line stage alone in the first try: the contour stages are skipped (a frame
+    /// before gave them their turn).
+    Lines,
 }
 
 /// Whether a picture's marks are mostly light on a darker ground, so that its grid is more
@@ -98,7 +113,7 @@ impl Default for DetectOptions {
             max_candidates: 6,
             min_grid_side_px: 90.0,
             ink_delta: None,
-            exhaustive: true,
+            effort: Effort::Exhaustive,
             invert: None,
         }
     }
@@ -198,7 +213,11 @@ pub fn detect_with_colour(
         (!dark_first, options),
         (dark_first, &faint),
     ];
-    let tries = &all_tries[..if options.exhaustive { 3 } else { 1 }];
+    let tries = &all_tries[..if options.effort == Effort::Exhaustive {
+        3
+    } else {
+        1
+    }];
     let inverted = std::cell::OnceCell::new();
     let mut first_error = None;
     for (k, &(invert, try_options)) in tries.iter().enumerate() {
@@ -283,8 +302,11 @@ fn detect_one_polarity(
         best: None,
         last_rejection: None,
     };
+    let contour_stages = options.effort != Effort::Lines;
     // Stage::Outlines, with Stage::TracedSides after each outline that fails.
-    search.outlines(&outlines, &contours);
+    if contour_stages {
+        search.outlines(&outlines, &contours);
+    }
     // No outline gave a grid (each merged with other ink beyond repair): the cells inside the
     // grid are still holes of one size on a lattice.
     // Then, with no cells either: a blurred or small grid (a webcam frame) whose thin lines
@@ -294,7 +316,7 @@ fn detect_one_polarity(
         (Holes::Cells, Stage::CellHoles),
         (Holes::Boxes, Stage::BoxHoles),
     ] {
-        if search.best.is_none() {
+        if contour_stages && search.best.is_none() {
             let quads =
                 cells::quads_from_holes(&contours, holes, options.min_grid_side_px, long_side_px);
             search.try_each(stage, quads.into_iter().map(order_corners));
@@ -302,7 +324,7 @@ fn detect_one_polarity(
     }
     // Contours gave nothing usable (broken outer border, grid merged with other print): a
     // Hough-line lattice fit.
-    let hough_ran = search.best.is_none() && options.exhaustive;
+    let hough_ran = search.best.is_none() && options.effort != Effort::Contours;
     if hough_ran {
         let (quads, lines) = hough::hough_quads(mask, options);
         if let Some(t) = search.trace.as_deref_mut() {
@@ -751,7 +773,7 @@ mod tests {
     fn a_soft_full_grid_under_a_header_is_found_and_its_boxes_alone_are_no_grid() {
         // As the live path asks: no finer ink step, no Hough lines.
         let options = DetectOptions {
-            exhaustive: false,
+            effort: Effort::Contours,
             ..DetectOptions::default()
         };
         let (img, corners) = soft_full_grid(true);
