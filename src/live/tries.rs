@@ -82,7 +82,11 @@ mod tests {
     #[test]
     fn every_try_comes_round_and_the_costly_ones_rarely() {
         let turns: Vec<Try> = (1..=2 * TRIES.len() as u32).map(Try::on_failure).collect();
-        assert_eq!(turns[..TRIES.len()], turns[TRIES.len()..], "the order repeats");
+        assert_eq!(
+            turns[..TRIES.len()],
+            turns[TRIES.len()..],
+            "the order repeats"
+        );
         // The finer ink step within any four failures in a row, each
         // costly try once in sixteen, never two in a row, the first try a quick one.
         assert!(turns.windows(4).all(|w| w.contains(&Try::Faint)));
@@ -102,7 +106,10 @@ mod tests {
         assert_eq!(Try::Quick.options(true, true).ink_delta, faint);
         assert_eq!(Try::Faint.options(true, true).ink_delta, None);
         let other = Try::OtherPolarity.options(true, true);
-        assert_eq!((other.invert, other.effort), (Some(false), Effort::Contours));
+        assert_eq!(
+            (other.invert, other.effort),
+            (Some(false), Effort::Contours)
+        );
         let lines = Try::Lines.options(false, true);
         assert_eq!(
             (lines.invert, lines.ink_delta, lines.effort),

@@ -100,9 +100,12 @@ fn line_profile(
             if values.is_empty() || 3 * values.len() < 2 * total {
                 return None;
             }
-            values.sort_by(f32::total_cmp);
-            let at = ((values.len() - 1) as f32 * quantile).round() as usize;
-            Some(values[at.min(values.len() - 1)])
+            let at =
+                (((values.len() - 1) as f32 * quantile).round() as usize).min(values.len() - 1);
+            // The order statistic alone (the same value a full sort puts there): this runs
+            // for every offset of every line of every candidate a frame without a grid has.
+            let (_, value, _) = values.select_nth_unstable_by(at, f32::total_cmp);
+            Some(*value)
         })
         .collect()
 }
@@ -138,7 +141,14 @@ fn profile_contrast(
 
 /// [`profile_contrast`] of the 10 row lines and then the 10 column lines, at `quantile` along
 /// the lines. `None` when part of the lattice lies outside `gray`.
-fn profile_contrasts(gray: &GrayImage, lattice: &Lattice, quantile: f32) -> Option<[f32; 20]> {
+/// `None` too as soon as one line's contrast is below `floor` (the caller's verdict is then
+/// known; `f32::NEG_INFINITY` measures every line).
+fn profile_contrasts(
+    gray: &GrayImage,
+    lattice: &Lattice,
+    quantile: f32,
+    floor: f32,
+) -> Option<[f32; 20]> {
     let p = &lattice.points_in_image;
     let cell_px = lattice.mean_side() / 9.0;
     let mut out = [0.0f32; 20];
@@ -146,8 +156,9 @@ fn profile_contrasts(gray: &GrayImage, lattice: &Lattice, quantile: f32) -> Opti
         let row = p[i];
         let col: [Point; 10] = std::array::from_fn(|j| p[j][i]);
         let border = i == 0 || i == 9;
-        out[i] = profile_contrast(gray, &row, cell_px, border, quantile)?;
-        out[10 + i] = profile_contrast(gray, &col, cell_px, border, quantile)?;
+        out[i] = profile_contrast(gray, &row, cell_px, border, quantile).filter(|&c| c >= floor)?;
+        out[10 + i] =
+            profile_contrast(gray, &col, cell_px, border, quantile).filter(|&c| c >= floor)?;
     }
     Some(out)
 }
@@ -180,7 +191,7 @@ fn half_way_contrasts(gray: &GrayImage, lattice: &Lattice, quantile: f32) -> Opt
 pub(crate) fn half_way_lines_clear(gray: &GrayImage, lattice: &Lattice) -> bool {
     const LIGHTEST: f32 = 0.8;
     let (Some(mut lines), Some(halves)) = (
-        profile_contrasts(gray, lattice, LIGHTEST),
+        profile_contrasts(gray, lattice, LIGHTEST, f32::NEG_INFINITY),
         half_way_contrasts(gray, lattice, LIGHTEST),
     ) else {
         return false;
@@ -195,15 +206,18 @@ pub(crate) fn half_way_lines_clear(gray: &GrayImage, lattice: &Lattice) -> bool 
     inked < 5
 }
 
-/// Whether all 20 contrasts say printed lines: the faintest at least 3 gray levels, and at
-/// least a fifth of the median line's, darker than the paper.
+/// The contrast every line needs at least (gray levels): [`all_lines_dark`]'s first test.
+const FAINTEST_LINE: f32 = 3.0;
+
+/// Whether all 20 contrasts say printed lines: the faintest at least [`FAINTEST_LINE`] gray
+/// levels, and at least a fifth of the median line's, darker than the paper.
 fn all_lines_dark(mut contrasts: [f32; 20], what: &str) -> bool {
     tracing::trace!(?contrasts, what, "line contrasts");
     contrasts.sort_by(f32::total_cmp);
     let median = contrasts[10];
     let faintest = contrasts[0];
     tracing::trace!(faintest, median, what, "faint line contrast");
-    faintest >= 3.0_f32.max(0.2 * median)
+    faintest >= FAINTEST_LINE.max(0.2 * median)
 }
 
 /// Whether every one of the 20 lattice lines is a printed line in `gray`: each at least
@@ -214,7 +228,8 @@ fn all_lines_dark(mut contrasts: [f32; 20], what: &str) -> bool {
 /// an 8×8 or 10×10 grid) has no valley in either.
 pub(crate) fn lines_present(gray: &GrayImage, lattice: &Lattice) -> bool {
     line_contrasts(gray, lattice).is_some_and(|c| all_lines_dark(c, "edges"))
-        || profile_contrasts(gray, lattice, 0.5).is_some_and(|c| all_lines_dark(c, "profile"))
+        || profile_contrasts(gray, lattice, 0.5, FAINTEST_LINE)
+            .is_some_and(|c| all_lines_dark(c, "profile"))
 }
 
 /// Searches the gray levels for a line through (near) `p` running along `dir`, where the ink
@@ -367,7 +382,7 @@ mod tests {
         let edges = line_contrasts(&img, &lattice).expect("inside");
         assert!(!all_lines_dark(edges, "edges"), "{edges:?}");
         // …the whole line's cross-section still shows every line.
-        let profile = profile_contrasts(&img, &lattice, 0.5).expect("inside");
+        let profile = profile_contrasts(&img, &lattice, 0.5, f32::NEG_INFINITY).expect("inside");
         assert!(all_lines_dark(profile, "profile"), "{profile:?}");
         assert!(lines_present(&img, &lattice));
     }

@@ -22,7 +22,9 @@ mod smooth;
 pub mod tracker;
 
 pub use detect::track::track_lattice;
-pub use detect::{DetectOptions, Effort, Rejection, detect, detect_gray, detect_with, detect_with_colour};
+pub use detect::{
+    DetectOptions, Effort, Rejection, detect, detect_gray, detect_with, detect_with_colour,
+};
 pub use geometry::{Homography, Line, Point};
 pub use load::{
     LoadError, MAX_IMAGE_PIXELS, colour_of, load_image, load_image_from_memory, rgb_to_gray,
