@@ -16,9 +16,10 @@ use super::trust::{
 };
 use super::vote::{VotedBoard, Votes, agrees};
 use super::{FrameWork, LiveConfig, LiveOutput, LiveState, LockProgress, Overlay};
-use crate::digits::CellReading;
 use crate::digits::orientation::lattice_as_read;
+use crate::digits::{self, CellReading};
 use crate::scan::{ScanError, Scanner, Written};
+use crate::sudoku::MIN_CLUES;
 use crate::sudoku::solver::solve_values;
 use crate::vision::tracker::CellFingerprint;
 use crate::vision::{
@@ -39,7 +40,8 @@ const VALIDATE_EVERY_FRAMES: u32 = 6;
 #[derive(Debug)]
 struct Puzzle {
     id: u64,
-    /// How the grid is turned in the frame, once the first read decided it.
+    /// How the grid is turned in the frame, once a read sure of enough digits decided it
+    /// (until then reads are taken upright).
     quarter_turns: Option<u8>,
     votes: Votes,
     /// The trusted board, if any.
@@ -426,14 +428,15 @@ impl LiveReader {
             && due
         {
             let readings = match &held.readings {
-                Some(r) => Ok(r.clone()),
+                Some(r) => Ok(Some(r.clone())),
                 None => read(&mut self.scanner, &mut self.puzzle, &held.gray, &lattice),
             };
             match readings {
-                Ok(readings) => {
+                Ok(Some(readings)) => {
                     held.readings = Some(readings.clone());
                     fresh = Some(readings);
                 }
+                Ok(None) => {}
                 Err(e) => error = Some(format!("cannot read the cells: {e}")),
             }
         }
@@ -606,19 +609,37 @@ fn read(
     puzzle: &mut Puzzle,
     gray: &GrayImage,
     lattice: &Lattice,
-) -> Result<Vec<CellReading>, ScanError> {
-    match puzzle.quarter_turns {
-        Some(k) => {
-            let as_read = Lattice {
-                points_in_image: lattice_as_read(&lattice.points_in_image, k),
-            };
-            scanner.read_cells(gray, &as_read)
+) -> Result<Option<Vec<CellReading>>, ScanError> {
+    if let Some(k) = puzzle.quarter_turns {
+        let as_read = Lattice {
+            points_in_image: lattice_as_read(&lattice.points_in_image, k),
+        };
+        return scanner.read_cells(gray, &as_read).map(Some);
+    }
+    // The turn is settled by a read sure of a puzzle's worth of digits. The first read of a
+    // page is often of a frame still settling (autofocus, motion blur) that reads two or three
+    // digits, and any turn can rank first on those; settled there, every later read would be
+    // of the page turned, and no vote could ever be trusted.
+    let oriented = scanner.read_oriented(gray, lattice)?;
+    let sure_digits = oriented
+        .readings
+        .iter()
+        .filter(|r| r.class.digit().is_some() && !digits::is_uncertain(r.confidence))
+        .count();
+    if sure_digits >= MIN_CLUES {
+        if oriented.quarter_turns != 0 {
+            // The reads voted so far were taken upright.
+            puzzle.votes.clear();
+            puzzle.last_voted = None;
         }
-        None => {
-            let oriented = scanner.read_oriented(gray, lattice)?;
-            puzzle.quarter_turns = Some(oriented.quarter_turns);
-            Ok(oriented.readings)
-        }
+        puzzle.quarter_turns = Some(oriented.quarter_turns);
+        Ok(Some(oriented.readings))
+    } else if oriented.quarter_turns == 0 {
+        // Upright until a sure read says otherwise: most pages are held upright.
+        Ok(Some(oriented.readings))
+    } else {
+        // A weak read that ranks a turn first is no evidence either way.
+        Ok(None)
     }
 }
 
