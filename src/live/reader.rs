@@ -36,6 +36,22 @@ const FOLLOW_MIN_MATCH: f32 = 0.9;
 /// A followed lattice is checked by the line tracker at least every this many frames.
 const VALIDATE_EVERY_FRAMES: u32 = 6;
 
+/// A board that has had `LiveConfig::reads_to_trust_doubtful` reads without earning trust
+/// gets a full detection at least this often (a trusted one every
+/// `LiveConfig::redetect_every_frames`).
+const REDETECT_UNTRUSTED_EVERY_FRAMES: u32 = 8;
+
+/// The largest distance between corresponding corners of two lattices, in cell sides of `a`.
+fn moved_cells(a: &Lattice, b: &Lattice) -> f32 {
+    let cell_px = (a.mean_side() / 9.0).max(1.0);
+    a.corners()
+        .iter()
+        .zip(b.corners())
+        .map(|(p, q)| p.distance(q))
+        .fold(0.0, f32::max)
+        / cell_px
+}
+
 /// What the reader knows of the puzzle in view.
 #[derive(Debug)]
 struct Puzzle {
@@ -286,7 +302,13 @@ impl LiveReader {
         gray: &GrayImage,
         colour: &RgbImage,
     ) -> (Option<GridDetection>, FrameWork) {
-        let due = self.frames_since_detection >= self.config.redetect_every_frames;
+        // A board that has had the reads even a doubtful board needs and earns no trust may
+        // be read along a lattice a cell off (a detection that took a neighbouring line for
+        // the border, then tracked): it gets a fresh detection much sooner than a trusted one.
+        let hopeless = self.puzzle.trusted.is_none()
+            && self.puzzle.votes.len() >= self.config.reads_to_trust_doubtful as usize;
+        let due = self.frames_since_detection >= self.config.redetect_every_frames
+            || (hopeless && self.frames_since_detection >= REDETECT_UNTRUSTED_EVERY_FRAMES);
         if let Some(previous) = self.last_lattice
             && !due
         {
@@ -328,6 +350,16 @@ impl LiveReader {
         match vision::detect_with_colour(gray, Some(colour), &options, None) {
             Ok(found) => {
                 self.failed_detections = 0;
+                if let Some(previous) = self.last_lattice
+                    && self.puzzle.trusted.is_none()
+                    && moved_cells(&previous, &found.lattice()) > 0.5
+                {
+                    // The reads so far were of the cells under another lattice.
+                    tracing::debug!(puzzle = self.puzzle.id, "detection moved the lattice");
+                    self.puzzle.votes.clear();
+                    self.puzzle.last_voted = None;
+                    self.puzzle.quarter_turns = None;
+                }
                 if options.effort == vision::Effort::Contours {
                     self.invert_hint = Some(invert);
                     self.faint_hint = options.ink_delta.is_some();
@@ -681,4 +713,26 @@ fn shows_differently(before: &LiveOutput, now: &LiveOutput) -> bool {
         || before.puzzle_id != now.puzzle_id
         || before.overlay != now.overlay
         || before.error != now.error
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vision::Point;
+
+    #[test]
+    fn a_lattice_a_cell_off_moved_by_one_cell() {
+        let square = |x: f32, y: f32| {
+            Lattice::from_corners([
+                Point::new(x, y),
+                Point::new(x + 270.0, y),
+                Point::new(x + 270.0, y + 270.0),
+                Point::new(x, y + 270.0),
+            ])
+        };
+        let a = square(100.0, 100.0);
+        assert!((moved_cells(&a, &square(130.0, 100.0)) - 1.0).abs() < 1e-4);
+        assert!(moved_cells(&a, &square(103.0, 98.0)) < 0.5);
+        assert_eq!(moved_cells(&a, &a), 0.0);
+    }
 }

@@ -106,8 +106,8 @@ impl CellFingerprint {
 
     /// Builds the fingerprint from a rectified grid (as made by `rectify::warp_grid` with
     /// `cell_size_px`): a cell holds ink when the central half of it has more than 4 % of
-    /// pixels much darker than the grid's paper level; the call is sure above 10 % or below
-    /// 1.5 %.
+    /// pixels much darker than the grid's paper level (half way to its ink level, at least 20
+    /// levels); the call is sure above 10 % or below 1.5 %.
     pub fn from_grid(grid: &GrayImage, cell_size_px: u32) -> CellFingerprint {
         let s = cell_size_px.max(4);
         let (w, h) = grid.dimensions();
@@ -126,7 +126,19 @@ impl CellFingerprint {
                 break;
             }
         }
-        let dark = paper.saturating_sub(60);
+        // Ink level: the 3rd percentile (grid lines and digits). "Much darker" is half way
+        // from the paper to it, and at least 20 levels: a fixed 60 levels missed every digit
+        // of a dim, soft webcam frame, and all such grids then had one fingerprint.
+        let ink_target = raw.len() as u32 * 3 / 100;
+        let (mut acc, mut ink_level) = (0u32, 0u32);
+        for (v, &c) in hist.iter().enumerate() {
+            acc += c;
+            if acc > ink_target {
+                ink_level = v as u32;
+                break;
+            }
+        }
+        let dark = paper.saturating_sub((paper.saturating_sub(ink_level) / 2).max(20));
         let (mut ink_bits, mut sure_bits) = (0u128, 0u128);
         for row in 0..9u32 {
             for col in 0..9u32 {
@@ -561,5 +573,39 @@ mod tests {
         }
         let f = CellFingerprint::from_grid(&g, s);
         assert_eq!(f.ink, 1 | 1 << (4 * 9 + 5) | 1 << 80);
+    }
+
+    /// A dim, soft webcam picture of a page: paper at 150, digits at 105 (45 levels darker,
+    /// less than the fixed 60 levels the fingerprint once asked for, which saw no ink at all
+    /// in such grids and so gave every puzzle the same fingerprint).
+    fn dim_grid(cells: &[(u32, u32)]) -> GrayImage {
+        let s = 20u32;
+        let mut g = GrayImage::from_pixel(9 * s, 9 * s, image::Luma([150]));
+        for &(row, col) in cells {
+            for y in row * s + 5..row * s + 15 {
+                for x in col * s + 7..col * s + 13 {
+                    g.put_pixel(x, y, image::Luma([105]));
+                }
+            }
+        }
+        g
+    }
+
+    #[test]
+    fn dim_grids_of_different_puzzles_have_different_fingerprints() {
+        let a = dim_grid(&[(0, 0), (1, 3), (2, 6), (4, 4), (6, 2), (7, 7), (8, 1)]);
+        let b = dim_grid(&[(0, 2), (1, 5), (3, 8), (4, 1), (5, 6), (7, 3), (8, 8)]);
+        let (fa, fb) = (
+            CellFingerprint::from_grid(&a, 20),
+            CellFingerprint::from_grid(&b, 20),
+        );
+        assert_eq!(fa.ink.count_ones(), 7, "every digit of a dim grid is ink");
+        assert!(fa.distance(fb) > TrackerConfig::default().fingerprint_tolerance);
+        // Blank paper with a little noise is no ink (the 20-level floor).
+        let mut blank = GrayImage::from_pixel(180, 180, image::Luma([150]));
+        for (i, p) in blank.pixels_mut().enumerate() {
+            p.0[0] = 150 - (i % 7) as u8;
+        }
+        assert_eq!(CellFingerprint::from_grid(&blank, 20).ink, 0);
     }
 }
