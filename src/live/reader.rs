@@ -12,7 +12,8 @@ use super::change::Thumbnail;
 use super::follow::Template;
 use super::tries::{HELD_RETRIES, Try};
 use super::trust::{
-    doubtful_empties_ruled_out, no_doubtful_digit_disagrees, reads_needed, trustworthy,
+    doubtful_empties_ruled_out, entries_clear_of_givens, no_doubtful_digit_disagrees, reads_needed,
+    trustworthy,
 };
 use super::vote::{VotedBoard, Votes, agrees};
 use super::{FrameWork, LiveConfig, LiveOutput, LiveState, LockProgress, Overlay};
@@ -619,6 +620,7 @@ impl LiveReader {
             None => (all_givens(&written), puzzle.solution(&voted.values)),
         };
         if let Some(solution) = solution
+            && entries_clear_of_givens(&written)
             && doubtful_empties_ruled_out(&voted, &puzzle.votes, &solution, &self.config)
             && no_doubtful_digit_disagrees(&voted, &solution)
         {

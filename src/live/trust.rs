@@ -5,6 +5,7 @@
 
 use super::LiveConfig;
 use super::vote::{VotedBoard, Votes};
+use crate::scan::Written;
 use crate::sudoku::{Cell, MIN_CLUES};
 
 /// Whether a vote may be shown as the puzzle: enough reads, every digit cell's value holding
@@ -94,6 +95,22 @@ pub(super) fn doubtful_empties_ruled_out(
 pub(super) fn no_doubtful_digit_disagrees(voted: &VotedBoard, solution: &[u8; 81]) -> bool {
     let uncertain = voted.uncertain();
     (0..81).all(|i| voted.values[i] == 0 || voted.values[i] == solution[i] || !uncertain[i])
+}
+
+/// Whether no handwritten entry repeats a printed given's digit in one of its houses. A live
+/// read that makes an entry clash with the print beside it is far more often a misread (a
+/// handwritten 1 read as a confident 2 next to a printed 2) than what the solver wrote; shown,
+/// it would tell the user of a mistake on the paper that is not there. Such a board is not
+/// shown until the reads change (a photo's check still reports a real clash).
+pub(super) fn entries_clear_of_givens(written: &Written) -> bool {
+    (0..81).all(|i| {
+        let entry = written.entries[i];
+        entry == 0
+            || Cell::from_index(i)
+                .peers()
+                .iter()
+                .all(|peer| written.givens[peer.index()] != entry)
+    })
 }
 
 #[cfg(test)]
@@ -207,5 +224,30 @@ mod tests {
         // Read right, a doubtful cell is no mistake to show.
         let right = votes_of(&solution, &[6], 0.0, 6).voted().expect("votes");
         assert!(no_doubtful_digit_disagrees(&right, &solution));
+    }
+
+    #[test]
+    fn an_entry_repeating_a_given_of_its_house_is_no_board_to_show() {
+        let mut written = Written {
+            givens: board(FINISHED),
+            entries: [0; 81],
+            pencil: [false; 81],
+            kinds_known: true,
+        };
+        // r1c1 (a 4 in FINISHED) as an entry, and its given removed.
+        written.givens[0] = 0;
+        written.entries[0] = 4;
+        assert!(entries_clear_of_givens(&written));
+        // Read as a 1 instead: r1c2's printed 1 is in its row.
+        written.entries[0] = 1;
+        assert!(!entries_clear_of_givens(&written));
+        // Wrong but clashing with no given (its box, row and column lost their 8).
+        written.entries[0] = 8;
+        for peer in Cell::from_index(0).peers().iter() {
+            if written.givens[peer.index()] == 8 {
+                written.givens[peer.index()] = 0;
+            }
+        }
+        assert!(entries_clear_of_givens(&written));
     }
 }
