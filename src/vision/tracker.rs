@@ -92,6 +92,18 @@ pub struct CellFingerprint {
     pub sure: u128,
 }
 
+/// The lowest gray level at which more than `count` pixels of the histogram `hist` lie at or
+/// below it (`None` for fewer pixels than that).
+fn level_above(hist: &[u32; 256], count: u32) -> Option<u32> {
+    let mut acc = 0u32;
+    hist.iter()
+        .position(|&c| {
+            acc += c;
+            acc > count
+        })
+        .map(|v| v as u32)
+}
+
 /// The 81 cell bits.
 const ALL_CELLS: u128 = (1u128 << 81) - 1;
 
@@ -112,32 +124,16 @@ impl CellFingerprint {
         let s = cell_size_px.max(4);
         let (w, h) = grid.dimensions();
         let raw = grid.as_raw();
-        // Paper level: the 70th percentile of the whole grid.
         let mut hist = [0u32; 256];
         for &v in raw {
             hist[v as usize] += 1;
         }
-        let target = raw.len() as u32 * 7 / 10;
-        let (mut acc, mut paper) = (0u32, 255u32);
-        for (v, &c) in hist.iter().enumerate() {
-            acc += c;
-            if acc > target {
-                paper = v as u32;
-                break;
-            }
-        }
-        // Ink level: the 3rd percentile (grid lines and digits). "Much darker" is half way
-        // from the paper to it, and at least 20 levels: a fixed 60 levels missed every digit
-        // of a dim, soft webcam frame, and all such grids then had one fingerprint.
-        let ink_target = raw.len() as u32 * 3 / 100;
-        let (mut acc, mut ink_level) = (0u32, 0u32);
-        for (v, &c) in hist.iter().enumerate() {
-            acc += c;
-            if acc > ink_target {
-                ink_level = v as u32;
-                break;
-            }
-        }
+        // Paper level: the 70th percentile of the whole grid. Ink level: the 3rd percentile
+        // (grid lines and digits). "Much darker" is half way from the paper to the ink, and at
+        // least 20 levels: a fixed 60 levels missed every digit of a dim, soft webcam frame,
+        // and all such grids then had one fingerprint.
+        let paper = level_above(&hist, raw.len() as u32 * 7 / 10).unwrap_or(255);
+        let ink_level = level_above(&hist, raw.len() as u32 * 3 / 100).unwrap_or(0);
         let dark = paper.saturating_sub((paper.saturating_sub(ink_level) / 2).max(20));
         let (mut ink_bits, mut sure_bits) = (0u128, 0u128);
         for row in 0..9u32 {
