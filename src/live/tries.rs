@@ -91,7 +91,13 @@ mod tests {
         // costly try once in sixteen, never two in a row, the first try a quick one.
         assert!(turns.windows(4).all(|w| w.contains(&Try::Faint)));
         for costly in [Try::OtherPolarity, Try::Lines] {
-            assert_eq!(turns[..16].iter().filter(|&&t| t == costly).count(), 1);
+            assert_eq!(
+                turns[..TRIES.len()]
+                    .iter()
+                    .filter(|&&t| t == costly)
+                    .count(),
+                1
+            );
         }
         let cheap = |t: &Try| matches!(t, Try::Quick | Try::Faint);
         assert!(turns.windows(2).all(|w| cheap(&w[0]) || cheap(&w[1])));

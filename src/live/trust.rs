@@ -6,7 +6,7 @@
 use super::LiveConfig;
 use super::vote::{VotedBoard, Votes};
 use crate::scan::Written;
-use crate::sudoku::{Cell, MIN_CLUES};
+use crate::sudoku::{Cell, MIN_CLUES, conflicts_of};
 
 /// Whether a vote may be shown as the puzzle: enough reads, every digit cell's value holding
 /// a good share of its probability over them, few doubtful cells, enough clues (stability
@@ -103,14 +103,11 @@ pub(super) fn no_doubtful_digit_disagrees(voted: &VotedBoard, solution: &[u8; 81
 /// it would tell the user of a mistake on the paper that is not there. Such a board is not
 /// shown until the reads change (a photo's check still reports a real clash).
 pub(super) fn entries_clear_of_givens(written: &Written) -> bool {
-    (0..81).all(|i| {
-        let entry = written.entries[i];
-        entry == 0
-            || Cell::from_index(i)
-                .peers()
-                .iter()
-                .all(|peer| written.givens[peer.index()] != entry)
-    })
+    let is_entry = |cell: Cell| written.entries[cell.index()] != 0;
+    let digits: [u8; 81] = std::array::from_fn(|i| written.givens[i] + written.entries[i]);
+    conflicts_of(&digits)
+        .iter()
+        .all(|c| is_entry(c.first) == is_entry(c.second))
 }
 
 #[cfg(test)]
