@@ -90,6 +90,13 @@ impl Puzzle {
         }
     }
 
+    /// Drops the reads voted so far and the vote the stability rule compares with (they were
+    /// of other cells than the next reads).
+    fn forget_reads(&mut self) {
+        self.votes.clear();
+        self.last_voted = None;
+    }
+
     /// `voted` split by how it was written (see `writing::split_voted`), measured on `frame`
     /// only when the board differs from the last one split.
     fn written_for(
@@ -357,8 +364,7 @@ impl LiveReader {
                 {
                     // The reads so far were of the cells under another lattice.
                     tracing::debug!(puzzle = self.puzzle.id, "detection moved the lattice");
-                    self.puzzle.votes.clear();
-                    self.puzzle.last_voted = None;
+                    self.puzzle.forget_reads();
                     self.puzzle.quarter_turns = None;
                 }
                 if options.effort == vision::Effort::Contours {
@@ -663,8 +669,7 @@ fn read(
     if sure_digits >= MIN_CLUES {
         if oriented.quarter_turns != 0 {
             // The reads voted so far were taken upright.
-            puzzle.votes.clear();
-            puzzle.last_voted = None;
+            puzzle.forget_reads();
         }
         puzzle.quarter_turns = Some(oriented.quarter_turns);
         Ok(Some(oriented.readings))
