@@ -12,7 +12,7 @@ use sudoku_lens::dataset::Dataset;
 use sudoku_lens::synthetic::rng::stable_hash;
 use sudoku_lens::synthetic::{
     DatasetWriter, Degradation, FontBank, FontSplit, FrameSize, OutputFormat, PrintCamera, Rng,
-    ScreenSpec, print_photo, render_screen, sample_name, webcam_frame,
+    ScreenSpec, fill_photo, print_photo, render_screen, sample_name, webcam_frame,
 };
 use sudoku_lens::vision::load_image;
 
@@ -35,6 +35,29 @@ pub enum SynthCommand {
     /// Photographs of printed pages (newspapers, books, puzzle magazines) by a phone or a
     /// webcam.
     Print(PrintArgs),
+    /// The photos of a data set with handwriting added in their empty cells (pages far
+    /// along or finished; `synth webcam --from` the result for webcam frames of them).
+    Fill(FillArgs),
+}
+
+/// Arguments of `synth fill`.
+#[derive(Args, Debug)]
+pub struct FillArgs {
+    /// Source data-set folder (images/, labels/, corners.csv); photos without corners or
+    /// labels, or whose labels have no solution, are skipped.
+    #[arg(long = "from")]
+    pub from: PathBuf,
+    /// Output data-set folder (created if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Random seed (same seed, same files; a photo depends only on the seed and its name).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Share of the empty cells written in, 0 to 1 (1: finished pages).
+    #[arg(long, default_value_t = 1.0, value_parser = super::number_in(0.0f32..=1.0))]
+    pub share: f32,
+    #[command(flatten)]
+    pub progress: ProgressArgs,
 }
 
 /// Which fonts `synth screens` may use.
@@ -153,6 +176,7 @@ pub fn run(args: SynthArgs) -> anyhow::Result<ExitCode> {
         SynthCommand::Screens(a) => run_screens(a),
         SynthCommand::Webcam(a) => run_webcam(a),
         SynthCommand::Print(a) => run_print(a),
+        SynthCommand::Fill(a) => run_fill(a),
     }
 }
 
@@ -293,6 +317,47 @@ fn run_webcam(args: WebcamArgs) -> anyhow::Result<ExitCode> {
     eprintln!(
         "wrote {n} webcam frames from {used} photos of {} to {} ({no_corners} photos without \
          corners skipped, {degenerate} degenerate outlines) in {:.1} s",
+        args.from.display(),
+        args.out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_fill(args: FillArgs) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let source = Dataset::open(&args.from)
+        .with_context(|| format!("reading data set {}", args.from.display()))?;
+    let mut writer = DatasetWriter::create(&args.out)
+        .with_context(|| format!("creating data set {}", args.out.display()))?;
+    let (mut skipped, mut cells) = (0, 0);
+    let bar = Progress::new(args.progress, Some(source.photos.len() as u64), "photos");
+    for (i, photo) in source.photos.iter().enumerate() {
+        bar.set_position(i as u64);
+        let (Some(corners), Some(labels)) = (photo.corners_in_image, source.labels(photo)?) else {
+            skipped += 1;
+            continue;
+        };
+        let image = load_image(&photo.image_path)?.to_rgb8();
+        let mut rng = Rng::for_item(args.seed, stable_hash(photo.name.as_bytes()));
+        let Some(filled) = fill_photo(&image, corners, &labels, args.share, &mut rng) else {
+            skipped += 1;
+            continue;
+        };
+        cells += filled.written;
+        writer.write(
+            &format!("{}_fill", sample_name(&photo.name)),
+            &filled.image,
+            OutputFormat::Jpeg(92),
+            Some(&filled.labels),
+            corners,
+        )?;
+    }
+    bar.finish();
+    let n = writer.finish()?;
+    eprintln!(
+        "wrote {n} filled-in photos ({cells} cells written) from {} to {} ({skipped} photos \
+         without corners, labels or a solution skipped) in {:.1} s",
         args.from.display(),
         args.out.display(),
         start.elapsed().as_secs_f64()

@@ -2,10 +2,12 @@
 //! (`images/`, `labels/`, `corners.csv`) so that they serve both as training data for the
 //! digit reader and as test sets for grid detection.
 //!
-//! Owns two generators: rendered Sudoku app screenshots ([`layout`] decides, [`screens`]
+//! Owns the generators: rendered Sudoku app screenshots ([`layout`] decides, [`screens`]
 //! draws the grid and `chrome` the app around it; phones and desktop windows, seven theme families, tiles, highlights, pencil marks,
 //! number pads) and webcam frames made from real photos ([`webcam`]: a homography into a
 //! 640×480 or 1280×720 frame, blur, exposure and colour drift, vignetting, noise, MJPEG), plus
+//! filled-in pages ([`fill`]: one writer's handwriting added to the empty cells of real
+//! photos, for pages far along or finished), and
 //! the clip simulator ([`mod@clip`]: short webcam clips of those photos — a page entering,
 //! held with tremor, covered by a finger, swapped, or a page with no Sudoku — in the
 //! `crate::clip` layout). The image formation both camera generators share is [`optics`].
@@ -18,6 +20,7 @@
 mod chrome;
 pub mod clip;
 pub mod draw;
+pub mod fill;
 pub mod fonts;
 pub mod handwriting;
 pub mod layout;
@@ -30,6 +33,7 @@ pub mod theme;
 pub mod webcam;
 pub mod write;
 
+pub use fill::{FilledPhoto, fill_photo};
 pub use fonts::{DigitFont, FontBank, FontError, FontSplit};
 pub use layout::{OutputFormat, ScreenSpec};
 pub use print::{PrintCamera, PrintedPhoto, print_photo};
