@@ -232,6 +232,70 @@ pub(crate) fn lines_present(gray: &GrayImage, lattice: &Lattice) -> bool {
             .is_some_and(|c| all_lines_dark(c, "profile"))
 }
 
+/// Samples a cell's side for [`marks_centred_in_cells`].
+const CELL_SAMPLES: usize = 8;
+
+/// How many cells of a lattice must hold a centred mark for [`marks_centred_in_cells`]: the
+/// fewest givens a proper Sudoku has.
+const MARKED_CELLS: usize = 17;
+
+/// Whether the 81 cells of `lattice` hold marks centred in them, laid out as a Sudoku's
+/// digits: at least [`MARKED_CELLS`] cells, in 7 or more rows and 7 or more columns, are
+/// darker in their middle (mean of the middle 40 % square at least 8 gray levels below the
+/// paper) than 2.5 times their left and right fifths. The evidence of the lattice's thin lines
+/// when a small or blurred frame lost them even in gray levels (a webcam frame of newsprint
+/// whose thin lines are light gray): the box lines alone fit a 3×3 keypad too, but a keypad
+/// has one key, and one mark, where a Sudoku box has nine cells. Digits sit in the middle of
+/// their cells and leave the cell's sides clear, text or a picture does not. `false` when
+/// part of the lattice lies outside `gray`.
+pub(crate) fn marks_centred_in_cells(gray: &GrayImage, lattice: &Lattice) -> bool {
+    const N: usize = CELL_SAMPLES;
+    let p = &lattice.points_in_image;
+    let mut values = Vec::with_capacity(81 * N * N);
+    for i in 0..9 {
+        for j in 0..9 {
+            let (tl, tr, br, bl) = (p[i][j], p[i][j + 1], p[i + 1][j + 1], p[i + 1][j]);
+            for sy in 0..N {
+                let v = (sy as f32 + 0.5) / N as f32;
+                let (left, right) = (tl.lerp(bl, v), tr.lerp(br, v));
+                for sx in 0..N {
+                    let u = (sx as f32 + 0.5) / N as f32;
+                    let Some(g) = gray_at(gray, left.lerp(right, u)) else {
+                        return false;
+                    };
+                    values.push(g);
+                }
+            }
+        }
+    }
+    // The paper: most of a grid's area is paper, even a finished one's.
+    let mut sorted = values.clone();
+    let at = sorted.len() * 3 / 4;
+    let (_, &mut paper, _) = sorted.select_nth_unstable_by(at, f32::total_cmp);
+    let (mut marked, mut rows, mut cols) = (0, [false; 9], [false; 9]);
+    for (cell, samples) in values.chunks(N * N).enumerate() {
+        let dark = |sx: usize, sy: usize| (paper - samples[sy * N + sx]).max(0.0);
+        let middle = (2..N - 2)
+            .flat_map(|sy| (2..N - 2).map(move |sx| (sx, sy)))
+            .map(|(sx, sy)| dark(sx, sy))
+            .sum::<f32>()
+            / ((N - 4) * (N - 4)) as f32;
+        let sides = (1..N - 1)
+            .flat_map(|sy| [(1, sy), (N - 2, sy)])
+            .map(|(sx, sy)| dark(sx, sy))
+            .sum::<f32>()
+            / (2 * (N - 2)) as f32;
+        if middle >= 8.0 && middle >= 2.5 * sides {
+            marked += 1;
+            rows[cell / 9] = true;
+            cols[cell % 9] = true;
+        }
+    }
+    let spread = |lines: [bool; 9]| lines.iter().filter(|&&m| m).count() >= 7;
+    tracing::trace!(marked, paper, "marks centred in cells");
+    marked >= MARKED_CELLS && spread(rows) && spread(cols)
+}
+
 /// Searches the gray levels for a line through (near) `p` running along `dir`, where the ink
 /// mask found none: the mean gray of the segment `p + t·n + s·dir, s ∈ [s0, s1]` for offsets
 /// `t ∈ [-reach, reach]` along the normal `n`, and the valley nearest `t = 0` that is at least
@@ -392,6 +456,28 @@ mod tests {
         let lattice = small_lattice();
         assert!(!lines_present(&small_grid(false), &lattice));
         assert!(!lines_present(&keypad(), &lattice));
+    }
+
+    #[test]
+    fn digits_in_the_cells_are_centred_marks_and_a_keypads_keys_are_too_few() {
+        let lattice = small_lattice();
+        // A "0" in every cell, the row lines not printed (and the column lines drawn).
+        assert!(marks_centred_in_cells(&small_grid(false), &lattice));
+        // One blob per key: nine marks.
+        assert!(!marks_centred_in_cells(&keypad(), &lattice));
+        // Blank paper in a frame of box lines: no marks.
+        let blank = GrayImage::from_fn(250, 250, |x, y| {
+            let on_box_line = |v: u32| (0..=3).any(|k| v.abs_diff(40 + 54 * k) <= 1);
+            Luma([if on_box_line(x) || on_box_line(y) {
+                40
+            } else {
+                190
+            }])
+        });
+        assert!(!marks_centred_in_cells(&blank, &lattice));
+        // The lattice half a cell off the digits: each cell's middle is between two of them.
+        let off = lattice.map(|q| Point::new(q.x + CELL / 2.0, q.y + CELL / 2.0));
+        assert!(!marks_centred_in_cells(&small_grid(false), &off));
     }
 
     #[test]

@@ -41,6 +41,7 @@
 //! frames.
 
 mod candidates;
+mod fit;
 mod hough;
 mod refine;
 mod screen;
@@ -57,8 +58,9 @@ use super::cells::Holes;
 use super::geometry::polygon_area;
 use super::{GridDetection, Lattice, NoGrid, Point, cells, outline};
 use candidates::{Outline, candidate_outlines, contour_points, order_corners};
+use fit::fit_box_lines;
 use refine::{refine_lattice, refine_lattice_counted};
-use validate::{Checks, judge, judge_by_box_lines, judge_predicted};
+use validate::{Checks, judge, judge_by_box_lines, judge_fitted, judge_predicted};
 
 pub use validate::Rejection;
 
@@ -220,6 +222,7 @@ pub fn detect_with_colour(
     }];
     let inverted = std::cell::OnceCell::new();
     let mut first_error = None;
+    let mut last_resort: Option<Box<GridDetection>> = None;
     for (k, &(invert, try_options)) in tries.iter().enumerate() {
         let picture = if invert {
             inverted.get_or_init(|| {
@@ -245,12 +248,20 @@ pub fn detect_with_colour(
                 return Ok(found);
             }
             // The first try's reason is the one a user of a normal picture needs.
-            Err(e) => {
-                first_error.get_or_insert(e);
+            Err(unfound) => {
+                first_error.get_or_insert(unfound.why);
+                if let Some(fitted) = unfound.last_resort
+                    && last_resort.as_ref().is_none_or(|l| fitted.score > l.score)
+                {
+                    last_resort = Some(fitted);
+                }
             }
         }
     }
-    Err(first_error.unwrap_or(NoGrid::NoOutline))
+    // No try found a grid: a lattice with box lines fitted as wholes is the last resort.
+    last_resort
+        .map(|found| *found)
+        .ok_or(first_error.unwrap_or(NoGrid::NoOutline))
 }
 
 /// Fills the debug trace for a grid found by the screen stage: the working images of the
@@ -281,7 +292,7 @@ fn detect_one_polarity(
     image: &GrayImage,
     options: &DetectOptions,
     mut trace: Option<&mut DetectTrace>,
-) -> Result<GridDetection, NoGrid> {
+) -> Result<GridDetection, Unfound> {
     let working = threshold::working_images(image, options.work_long_side_px, options.ink_delta);
     let (work, mask) = (working.gray.as_ref(), &working.mask);
     if let Some(t) = trace.as_deref_mut() {
@@ -300,6 +311,8 @@ fn detect_one_polarity(
         long_side_px,
         trace: trace.as_deref_mut(),
         best: None,
+        fitted: None,
+        fitted_judged: Vec::new(),
         last_rejection: None,
     };
     let contour_stages = options.effort != Effort::Lines;
@@ -337,6 +350,7 @@ fn detect_one_polarity(
     search.larger_grid(&outlines, &contours, options.min_grid_side_px, long_side_px);
     let Search {
         best,
+        fitted,
         last_rejection,
         ..
     } = search;
@@ -347,24 +361,40 @@ fn detect_one_polarity(
         // Only for the debug drawing: the lines the fallback would have seen.
         t.hough_lines = hough::hough_quads(mask, options).1;
     }
-    let Some(best) = best else {
-        // Every candidate tried was rejected, or none was tried at all.
-        return Err(match last_rejection {
-            Some(rejection) => NoGrid::NoLattice(rejection),
-            None => NoGrid::NoOutline,
-        });
+    let finish = |chosen: Chosen| {
+        let (lattice_in_work, score) = refine_in_gray_valleys(mask, work, chosen);
+        let factor = working.work_to_image;
+        let to_image =
+            |p: Point| Point::new((p.x + 0.5) * factor - 0.5, (p.y + 0.5) * factor - 0.5);
+        let lattice = lattice_in_work.map(to_image);
+        // Corners at the border line's centre, like the lattice: kubiesa's ground truth uses
+        // that convention (wichtounet's sits ~1 % further out).
+        GridDetection {
+            corners_in_image: lattice.corners(),
+            lattice_in_image: lattice.points_in_image,
+            score,
+        }
     };
-    let (lattice_in_work, score) = refine_in_gray_valleys(mask, work, best);
-    let factor = working.work_to_image;
-    let to_image = |p: Point| Point::new((p.x + 0.5) * factor - 0.5, (p.y + 0.5) * factor - 0.5);
-    let lattice = lattice_in_work.map(to_image);
-    // Corners at the border line's centre, like the lattice: kubiesa's ground truth uses
-    // that convention (wichtounet's sits ~1 % further out).
-    Ok(GridDetection {
-        corners_in_image: lattice.corners(),
-        lattice_in_image: lattice.points_in_image,
-        score,
-    })
+    match best {
+        Some(best) => Ok(finish(best)),
+        // Every candidate tried was rejected, or none was tried at all.
+        None => Err(Unfound {
+            why: match last_rejection {
+                Some(rejection) => NoGrid::NoLattice(rejection),
+                None => NoGrid::NoOutline,
+            },
+            last_resort: fitted.map(|f| Box::new(finish(f))),
+        }),
+    }
+}
+
+/// What [`detect_one_polarity`] says when no stage found a grid.
+struct Unfound {
+    /// Why not.
+    why: NoGrid,
+    /// The best lattice with box lines fitted as wholes ([`Search::offer_fitted`]), for
+    /// when no try at all finds a grid (boxed: the error stays small).
+    last_resort: Option<Box<GridDetection>>,
 }
 
 /// The stages that propose candidate quads, in the order [`detect_with`] runs them; each
@@ -460,6 +490,11 @@ struct Search<'a> {
     long_side_px: f32,
     trace: Option<&'a mut DetectTrace>,
     best: Option<Chosen>,
+    /// The best lattice with box lines fitted as wholes ([`Search::offer_fitted`]): used
+    /// when no stage found a grid.
+    fitted: Option<Chosen>,
+    /// The corners of every fitted lattice judged so far.
+    fitted_judged: Vec<[Point; 4]>,
     /// Why the last rejected candidate was rejected.
     last_rejection: Option<Rejection>,
 }
@@ -505,6 +540,8 @@ impl Search<'_> {
         {
             lattice = initial;
             verdict = Ok(score);
+        } else if predicted_may_do {
+            self.offer_fitted(&initial, stage);
         }
         if let Some(t) = self.trace.as_deref_mut() {
             t.candidates
@@ -520,6 +557,43 @@ impl Search<'_> {
             missed,
             verdict,
         })
+    }
+
+    /// Keeps the lattice of `initial` with its box lines fitted as wholes
+    /// ([`fit_box_lines`]) as the last resort when it validates better than the last resort
+    /// so far. The quad's corners a little off its box lines (a heavy border's outer edge,
+    /// perspective) put its own lattice off, and refinement, pulled by blobs, makes it
+    /// uneven; lines fitted as wholes carry it. It is weaker evidence than a lattice that
+    /// validates as found: fitted lines find the nearest printed lines, so a quad a cell off
+    /// the grid (the page's edge taken for its border) may fit the thin lines beside the box
+    /// lines too: it is judged more strictly ([`judge_fitted`]), and used only when no try
+    /// found a grid.
+    fn offer_fitted(&mut self, initial: &Lattice, stage: Stage) {
+        let Some(fitted) = fit_box_lines(self.mask, initial) else {
+            return;
+        };
+        // The quads of one outline (its hull, the sides traced at each corner) mostly fit
+        // the same box lines: each lattice is judged once.
+        // A fit that hardly moved the lattice is the quad's own lattice, judged already.
+        let corners = fitted.corners();
+        let seen = |c: &[Point; 4]| c.iter().zip(&corners).all(|(a, b)| a.distance(*b) < 1.5);
+        if seen(&initial.corners()) || self.fitted_judged.iter().any(seen) {
+            return;
+        }
+        self.fitted_judged.push(corners);
+        let Ok(score) = judge_fitted(self.mask, self.work, &fitted, stage.checks()) else {
+            return;
+        };
+        tracing::debug!(?stage, score, "box lines fitted as wholes: a last resort");
+        if self.fitted.as_ref().is_none_or(|f| score > f.score) {
+            self.fitted = Some(Chosen {
+                lattice: fitted,
+                score,
+                initial: *initial,
+                stage,
+                missed: false,
+            });
+        }
     }
 
     /// Makes `tried` (valid with `score`) the best candidate.
@@ -722,7 +796,10 @@ mod tests {
     /// that neither its outline nor its cells are of use; `thin_lines` false leaves the
     /// thin lines out (a 3×3 keypad of the same size).
     #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
-    fn soft_full_grid(thin_lines: bool) -> (GrayImage, [Point; 4]) {
+    /// A soft 180-px grid under a black header: box lines, thin lines only when `thin_lines`,
+    /// and a small "0" in every cell, or with `keypad` only in each box's middle cell (a 3×3
+    /// keypad: nine keys, one label each).
+    fn soft_full_grid(thin_lines: bool, keypad: bool) -> (GrayImage, [Point; 4]) {
         let mut img = GrayImage::from_pixel(640, 480, Luma([200]));
         let corners = [
             Point::new(220.0, 140.0),
@@ -741,6 +818,9 @@ mod tests {
         }
         for i in 0..9 {
             for j in 0..9 {
+                if keypad && (i % 3 != 1 || j % 3 != 1) {
+                    continue;
+                }
                 let c = p[i][j].lerp(p[i + 1][j + 1], 0.5);
                 for (dx, dy) in [(-3.0, -5.0), (3.0, -5.0), (3.0, 5.0), (-3.0, 5.0)] {
                     let (a, b) = (
@@ -770,20 +850,27 @@ mod tests {
     }
 
     #[test]
-    fn a_soft_full_grid_under_a_header_is_found_and_its_boxes_alone_are_no_grid() {
+    fn a_soft_full_grid_under_a_header_is_found_and_a_keypad_is_no_grid() {
         // As the live path asks: no finer ink step, no Hough lines.
         let options = DetectOptions {
             effort: Effort::Contours,
             ..DetectOptions::default()
         };
-        let (img, corners) = soft_full_grid(true);
-        let det = detect_with(&img, &options, None).expect("grid from its box holes");
-        for (a, b) in det.corners_in_image.iter().zip(corners) {
-            assert!(a.distance(b) < 4.0, "{a:?} vs {b:?}");
+        // With its thin lines, and with thin lines too light for a small soft frame to show
+        // at all: the digits centred in every cell place them.
+        for thin_lines in [true, false] {
+            let (img, corners) = soft_full_grid(thin_lines, false);
+            let det = detect_with(&img, &options, None).expect("grid from its box holes");
+            for (a, b) in det.corners_in_image.iter().zip(corners) {
+                assert!(
+                    a.distance(b) < 4.0,
+                    "thin lines {thin_lines}: {a:?} vs {b:?}"
+                );
+            }
         }
-        // The same boxes without thin lines are a keypad, not a Sudoku: its nine keys are
-        // box holes on a 3×3 lattice, and the gray levels show no thin lines.
-        let (keypad, _) = soft_full_grid(false);
+        // A 3×3 keypad is no Sudoku: its nine keys are box holes on a 3×3 lattice, but the
+        // gray levels show no thin lines and it has one label a key, not nine digits a box.
+        let (keypad, _) = soft_full_grid(false, true);
         assert!(detect_with(&keypad, &options, None).is_err());
         assert!(detect_gray(&keypad).is_err());
     }

@@ -133,20 +133,70 @@ pub(super) fn judge_by_box_lines(
     };
     let edges = edge_coverages(mask, lattice);
     let mean_edge = edges.iter().sum::<f32>() / edges.len() as f32;
-    // Lines 0, 3, 6 and 9 each way: 18 edges a line in `edge_coverages`' order.
-    let box_edges: Vec<f32> = edges.chunks(18).step_by(3).flatten().copied().collect();
-    let box_mean = box_edges.iter().sum::<f32>() / box_edges.len() as f32;
-    let box_weak = box_edges.iter().filter(|&&e| e < 0.5).count();
-    tracing::trace!(box_mean, box_weak, "box lines of a predicted lattice");
-    if box_mean >= 0.9
-        && box_weak <= 2
-        && faint::lines_present(gray, lattice)
+    // Thin lines a small, soft frame lost even in gray levels (light gray newsprint lines):
+    // the cells' digits, centred between them, show where they are.
+    if box_lines_inked(&edges)
+        && (faint::lines_present(gray, lattice) || faint::marks_centred_in_cells(gray, lattice))
         && (!half_way_in_gray || faint::half_way_lines_clear(gray, lattice))
     {
         Ok((mean_edge - 0.1).clamp(0.05, 1.0))
     } else {
         Err(rejection)
     }
+}
+
+/// Whether the outer border and the four box lines inside are inked along nine tenths of
+/// their length or more, with at most two weak edges, in `edges` ([`edge_coverages`]' order).
+fn box_lines_inked(edges: &[f32]) -> bool {
+    // Lines 0, 3, 6 and 9 each way: 18 edges a line in `edge_coverages`' order.
+    let box_edges: Vec<f32> = edges.chunks(18).step_by(3).flatten().copied().collect();
+    let box_mean = box_edges.iter().sum::<f32>() / box_edges.len() as f32;
+    let box_weak = box_edges.iter().filter(|&&e| e < 0.5).count();
+    tracing::trace!(box_mean, box_weak, "box lines of a predicted lattice");
+    box_mean >= 0.9 && box_weak <= 2
+}
+
+/// The stricter judgement of a lattice whose box lines were fitted to the ink as wholes
+/// (`fit`): fitted lines find the nearest printed lines, so besides [`judge_predicted`]'s
+/// rules its box lines must be inked and every lattice line must be a printed line in gray
+/// levels (centred marks do not stand in for them here), and no side's lines may run on past
+/// its border (a quad a cell off a grid fits its thin lines as well as its box lines).
+pub(super) fn judge_fitted(
+    mask: &GrayImage,
+    gray: &GrayImage,
+    lattice: &Lattice,
+    checks: Checks,
+) -> Result<f32, Rejection> {
+    // The cheap tests on the mask first: most fitted lattices of a frame without a grid fail.
+    let edges = edge_coverages(mask, lattice);
+    let mean_edge = edges.iter().sum::<f32>() / edges.len() as f32;
+    let weak = edges.iter().filter(|&&e| e < 0.35).count();
+    if !box_lines_inked(&edges) {
+        return Err(Rejection::LinesMissing { mean_edge, weak });
+    }
+    let runs_on = lines_running_on(mask, lattice);
+    if runs_on >= RUNNING_ON_PAST_BORDER {
+        return Err(Rejection::PartOfLargerGrid { runs_on });
+    }
+    // Then `judge_predicted`'s rules, with every line's gray levels looked at once.
+    let score = match validate(mask, lattice, checks) {
+        Ok(score) => score,
+        Err(Rejected { rejection, .. }) => {
+            let half_way_in_gray = match rejection {
+                Rejection::LinesMissing { .. } => false,
+                Rejection::InkBetweenLines { .. } if !finer_grid_in_mask(mask, lattice) => true,
+                _ => return Err(rejection),
+            };
+            if half_way_in_gray && !faint::half_way_lines_clear(gray, lattice) {
+                return Err(rejection);
+            }
+            (mean_edge - 0.1).clamp(0.05, 1.0)
+        }
+    };
+    if !faint::lines_present(gray, lattice) {
+        return Err(Rejection::LinesMissing { mean_edge, weak });
+    }
+    Ok(score)
 }
 
 /// Ink share along each of the 180 lattice edges (row edge then column edge, line by line).
@@ -250,6 +300,9 @@ fn half_lines_inked(half_ends: &[f32]) -> usize {
     inked.iter().filter(|&&n| n >= 14).count()
 }
 
+/// How many lattice lines running on past the border say it is part of a larger grid.
+const RUNNING_ON_PAST_BORDER: usize = 8;
+
 /// How many of the 40 lattice lines crossing the border run on past it, half a cell out.
 #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
 fn lines_running_on(mask: &GrayImage, lattice: &Lattice) -> usize {
@@ -347,7 +400,7 @@ fn validate(mask: &GrayImage, lattice: &Lattice, checks: Checks) -> Result<f32, 
     if checks == Checks::CandidateEndingAtBorder {
         let runs_on = lines_running_on(mask, lattice);
         tracing::trace!(runs_on, "lines running on past the border");
-        if runs_on >= 8 {
+        if runs_on >= RUNNING_ON_PAST_BORDER {
             return Err(Rejection::PartOfLargerGrid { runs_on }.into());
         }
     }
