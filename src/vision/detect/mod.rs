@@ -21,7 +21,12 @@
 //!    (`hough`; whose lattice must also end at its border, or it may be a block of a larger
 //!    grid);
 //! 5. once a grid is found, the cell holes of a much larger outline that gave none (a puzzle
-//!    merged with a fold or shadow, beside a small printed solution): the larger grid wins.
+//!    merged with a fold or shadow, beside a small printed solution): the larger grid wins;
+//! 6. when no try finds a grid at all, the best quad lattice whose eight box lines were fitted
+//!    to the mask as whole lines (`fit`), judged more strictly, is the last resort.
+//!
+//! The search over one try's candidates (which lattice of a quad is judged, which candidate
+//! wins) is `search`'s; this module runs the tries and the stages in order.
 //!
 //! The design put Hough lines first. Contours come first here because they cost a few
 //! milliseconds where a Hough transform costs tens (its edge or line voting alone), and they
@@ -35,7 +40,7 @@
 //! half-way lines, even spacing) rejects 8×8, 10×10, crossword and other non-Sudoku grids with
 //! a typed [`Rejection`]; when too many edges lack ink but nothing else is wrong, the gray
 //! levels along every lattice line decide (`faint`: thin lines printed too light for the
-//! threshold). The chosen grid, when some line search failed, is refined once more letting
+//! threshold, or, lost even in gray, placed by the digits centred in the cells). The chosen grid, when some line search failed, is refined once more letting
 //! gray-level valleys stand in for lines the mask lost, and that lattice is kept when it still
 //! validates. This module orchestrates those stages; it does not read digits or track across
 //! frames.
@@ -45,6 +50,7 @@ mod fit;
 mod hough;
 mod refine;
 mod screen;
+mod search;
 mod threshold;
 pub mod track;
 mod validate;
@@ -52,15 +58,11 @@ mod validate;
 use std::borrow::Cow;
 
 use image::{DynamicImage, GrayImage, RgbImage};
-use imageproc::contours::Contour;
 
 use super::cells::Holes;
-use super::geometry::polygon_area;
-use super::{GridDetection, Lattice, NoGrid, Point, cells, outline};
-use candidates::{Outline, candidate_outlines, contour_points, order_corners};
-use fit::fit_box_lines;
-use refine::{refine_lattice, refine_lattice_counted};
-use validate::{Checks, judge, judge_by_box_lines, judge_fitted, judge_predicted};
+use super::{GridDetection, Lattice, NoGrid, Point, cells};
+use candidates::{candidate_outlines, order_corners};
+use search::{Chosen, Search, Stage, refine_in_gray_valleys};
 
 pub use validate::Rejection;
 
@@ -395,353 +397,6 @@ struct Unfound {
     /// The best lattice with box lines fitted as wholes ([`Search::offer_fitted`]), for
     /// when no try at all finds a grid (boxed: the error stays small).
     last_resort: Option<Box<GridDetection>>,
-}
-
-/// The stages that propose candidate quads, in the order [`detect_with`] runs them; each
-/// candidate is tagged with the stage it came from. After them, the chosen grid may still be
-/// refined once more in gray-level valleys ([`refine_in_gray_valleys`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stage {
-    /// The hull quads of the largest ink outlines, largest first.
-    Outlines,
-    /// Quads rebuilt from the sides traced near each corner of an outline that failed (it
-    /// merged with other ink at a corner), tried before the next outline while no grid is
-    /// found.
-    TracedSides,
-    /// The lattices of the cell holes: of an outline whose grid fits poorly, or of every
-    /// contour when no outline gave a grid.
-    CellHoles,
-    /// The lattices of the box holes of every contour, when neither outlines nor cell holes
-    /// gave a grid (thin lines lost by the mask).
-    BoxHoles,
-    /// Two outer lines of each of two Hough line families, when contours gave no grid.
-    Hough,
-    /// Cell holes of an outline much larger than the grid found: they replace it.
-    LargerGrid,
-}
-
-impl Stage {
-    /// Whether the stage's lattices must also end at their border: nothing else says where a
-    /// Hough lattice ends, while an outline's border is the end of a connected grid (a photo
-    /// may show the next puzzle's grid just below).
-    fn checks(self) -> Checks {
-        if self == Stage::Hough {
-            Checks::CandidateEndingAtBorder
-        } else {
-            Checks::Candidate
-        }
-    }
-}
-
-/// A grid validated with a score above this fits well enough that only a much larger grid may
-/// still replace it: its stage ends.
-const ENOUGH_SCORE: f32 = 0.85;
-
-/// The best candidate so far.
-struct Chosen {
-    /// Its refined lattice, working pixels.
-    lattice: Lattice,
-    /// Its validation score.
-    score: f32,
-    /// The lattice it was refined from (its quad's homography).
-    initial: Lattice,
-    /// The stage that proposed it.
-    stage: Stage,
-    /// Whether some line search failed while refining it (gray levels may add something).
-    missed: bool,
-}
-
-/// A candidate quad after refinement and validation.
-struct Tried {
-    /// Its refined lattice, working pixels.
-    lattice: Lattice,
-    /// The lattice predicted from the quad.
-    initial: Lattice,
-    /// Whether some line search failed while refining it.
-    missed: bool,
-    /// Its score, or why it is no grid.
-    verdict: Result<f32, Rejection>,
-}
-
-/// What became of a quad offered to [`Search::offer`].
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Offer {
-    /// It reaches far outside the image: not tried.
-    Skipped,
-    /// It is no grid.
-    Rejected,
-    /// It is a grid (kept when better than the best so far).
-    Valid,
-    /// It is a grid good enough that only a much larger grid could still replace it: the
-    /// stage ends.
-    Enough,
-}
-
-/// The candidate search over the stages: refines and judges quads on the ink mask, keeps the
-/// best one and records what the trace wants.
-struct Search<'a> {
-    /// The ink mask (working pixels).
-    mask: &'a GrayImage,
-    /// The gray working image (for the `faint` re-check).
-    work: &'a GrayImage,
-    /// Smallest grid side and the working image's long side, working pixels (bounds of the
-    /// cell-hole lattices).
-    min_grid_side_px: f32,
-    long_side_px: f32,
-    trace: Option<&'a mut DetectTrace>,
-    best: Option<Chosen>,
-    /// The best lattice with box lines fitted as wholes ([`Search::offer_fitted`]): used
-    /// when no stage found a grid.
-    fitted: Option<Chosen>,
-    /// The corners of every fitted lattice judged so far.
-    fitted_judged: Vec<[Point; 4]>,
-    /// Why the last rejected candidate was rejected.
-    last_rejection: Option<Rejection>,
-}
-
-impl Search<'_> {
-    /// Refines and judges `quad`; `None` when it reaches far outside the image (rebuilt or
-    /// Hough quads can: a grid mostly outside the photo cannot be read, and its huge cells
-    /// would make refinement slow).
-    fn try_quad(&mut self, quad: [Point; 4], stage: Stage) -> Option<Tried> {
-        let (w, h) = (self.mask.width() as f32, self.mask.height() as f32);
-        if quad
-            .iter()
-            .any(|p| p.x < -0.25 * w || p.y < -0.25 * h || p.x > 1.25 * w || p.y > 1.25 * h)
-        {
-            return None;
-        }
-        let initial = Lattice::from_corners(quad);
-        let (mut lattice, missed) = refine_lattice_counted(self.mask, None, &initial);
-        let mut verdict = judge(self.mask, self.work, &lattice, stage.checks());
-        // Refinement can pull a few points onto digits that touch thin lines (a finished
-        // grid, light lines on a screen) and the lattice then looks uneven, or inked between
-        // its lines; a flat grid's outline alone predicts every line. The quad's own lattice
-        // is judged by the same rules (inked edges, clear half-way lines, even spacing; thin
-        // lines lost by the mask, and the half-way lines then, are looked at in gray levels
-        // when the box lines are inked), so a wrong outline still fails.
-        //
-        // A lattice from the box holes has, by how it was found, lost its thin lines in the
-        // mask: its own box lines (and the thin lines in gray levels) decide, as for a
-        // predicted lattice.
-        if stage == Stage::BoxHoles
-            && let Err(rejection @ Rejection::LinesMissing { .. }) = &verdict
-            && let Ok(score) = judge_by_box_lines(self.mask, self.work, &lattice, rejection.clone())
-        {
-            verdict = Ok(score);
-        }
-        let predicted_may_do = match &verdict {
-            Err(Rejection::UnevenSpacing { .. } | Rejection::InkBetweenLines { .. }) => true,
-            Err(Rejection::LinesMissing { .. }) => stage == Stage::BoxHoles,
-            _ => false,
-        };
-        if predicted_may_do
-            && let Ok(score) = judge_predicted(self.mask, self.work, &initial, stage.checks())
-        {
-            lattice = initial;
-            verdict = Ok(score);
-        } else if predicted_may_do {
-            self.offer_fitted(&initial, stage);
-        }
-        if let Some(t) = self.trace.as_deref_mut() {
-            t.candidates
-                .push((quad, lattice, verdict.as_ref().copied().unwrap_or(0.0)));
-        }
-        tracing::debug!(?stage, ?quad, ?verdict, "candidate tried");
-        if let Err(rejection) = &verdict {
-            self.last_rejection = Some(rejection.clone());
-        }
-        Some(Tried {
-            lattice,
-            initial,
-            missed,
-            verdict,
-        })
-    }
-
-    /// Keeps the lattice of `initial` with its box lines fitted as wholes
-    /// ([`fit_box_lines`]) as the last resort when it validates better than the last resort
-    /// so far. The quad's corners a little off its box lines (a heavy border's outer edge,
-    /// perspective) put its own lattice off, and refinement, pulled by blobs, makes it
-    /// uneven; lines fitted as wholes carry it. It is weaker evidence than a lattice that
-    /// validates as found: fitted lines find the nearest printed lines, so a quad a cell off
-    /// the grid (the page's edge taken for its border) may fit the thin lines beside the box
-    /// lines too: it is judged more strictly ([`judge_fitted`]), and used only when no try
-    /// found a grid.
-    fn offer_fitted(&mut self, initial: &Lattice, stage: Stage) {
-        let Some(fitted) = fit_box_lines(self.mask, initial) else {
-            return;
-        };
-        // The quads of one outline (its hull, the sides traced at each corner) mostly fit
-        // the same box lines: each lattice is judged once.
-        // A fit that hardly moved the lattice is the quad's own lattice, judged already.
-        let corners = fitted.corners();
-        let seen = |c: &[Point; 4]| c.iter().zip(&corners).all(|(a, b)| a.distance(*b) < 1.5);
-        if seen(&initial.corners()) || self.fitted_judged.iter().any(seen) {
-            return;
-        }
-        self.fitted_judged.push(corners);
-        let Ok(score) = judge_fitted(self.mask, self.work, &fitted, stage.checks()) else {
-            return;
-        };
-        tracing::debug!(?stage, score, "box lines fitted as wholes: a last resort");
-        if self.fitted.as_ref().is_none_or(|f| score > f.score) {
-            self.fitted = Some(Chosen {
-                lattice: fitted,
-                score,
-                initial: *initial,
-                stage,
-                missed: false,
-            });
-        }
-    }
-
-    /// Makes `tried` (valid with `score`) the best candidate.
-    fn choose(&mut self, tried: &Tried, score: f32, stage: Stage) {
-        if let Some(t) = self.trace.as_deref_mut() {
-            t.initial_lattice = Some(tried.initial);
-        }
-        self.best = Some(Chosen {
-            lattice: tried.lattice,
-            score,
-            initial: tried.initial,
-            stage,
-            missed: tried.missed,
-        });
-    }
-
-    /// Tries `quad` and keeps it when it validates with a better score than the best so far.
-    fn offer(&mut self, quad: [Point; 4], stage: Stage) -> Offer {
-        let Some(tried) = self.try_quad(quad, stage) else {
-            return Offer::Skipped;
-        };
-        let Ok(score) = tried.verdict else {
-            return Offer::Rejected;
-        };
-        if self.best.as_ref().is_none_or(|b| score > b.score) {
-            self.choose(&tried, score, stage);
-        }
-        if score > ENOUGH_SCORE {
-            Offer::Enough
-        } else {
-            Offer::Valid
-        }
-    }
-
-    /// Offers `quads` in turn until one is good enough.
-    fn try_in_turn(&mut self, stage: Stage, quads: impl IntoIterator<Item = [Point; 4]>) {
-        for quad in quads {
-            if self.offer(quad, stage) == Offer::Enough {
-                return;
-            }
-        }
-    }
-
-    /// Offers every one of `quads`, keeping the best: the ways of placing one set of indexed
-    /// holes in the grid when a row or column of them was not found. A placement one row off
-    /// can validate well too (the missing row laid over a ruled margin or the page's edge);
-    /// the right one validates better.
-    fn try_each(&mut self, stage: Stage, quads: impl IntoIterator<Item = [Point; 4]>) {
-        for quad in quads {
-            self.offer(quad, stage);
-        }
-    }
-
-    /// [`Stage::Outlines`]: the outlines' grid-shaped quads in turn, largest first. While no
-    /// grid is found, an outline that fails may have merged with other ink at a corner: the
-    /// quads rebuilt from its sides traced near each corner ([`Stage::TracedSides`]) are tried
-    /// before the next outline.
-    fn outlines(&mut self, outlines: &[Outline], contours: &[Contour<i32>]) {
-        for o in outlines {
-            let Some(quad) = o.quad else { continue };
-            let valid = match self.offer(quad, Stage::Outlines) {
-                Offer::Enough => return,
-                Offer::Rejected if self.best.is_none() => {
-                    let contour = contour_points(&contours[o.contour]);
-                    let mut valid = false;
-                    for q in outline::traced_quads(quad, &contour) {
-                        match self.offer(order_corners(q), Stage::TracedSides) {
-                            Offer::Enough => return,
-                            Offer::Valid => valid = true,
-                            Offer::Rejected | Offer::Skipped => {}
-                        }
-                    }
-                    valid
-                }
-                Offer::Valid => true,
-                Offer::Rejected | Offer::Skipped => false,
-            };
-            if valid {
-                // A grid that validates but fits poorly may be merged along whole sides with
-                // a shadow or a box behind it: the quad is the union's (or rebuilt from its
-                // sides) and the lattice bent to fit. The cells are still holes of that
-                // outline; their lattice replaces it when it fits better.
-                let holes = contours.iter().filter(|c| c.parent == Some(o.contour));
-                let quads = cells::quads_from_holes(
-                    holes,
-                    Holes::Cells,
-                    self.min_grid_side_px,
-                    self.long_side_px,
-                );
-                self.try_each(Stage::CellHoles, quads.into_iter().map(order_corners));
-                if self.best.as_ref().is_some_and(|b| b.score > ENOUGH_SCORE) {
-                    return;
-                }
-            }
-        }
-    }
-
-    /// [`Stage::LargerGrid`]: a small grid found beside a much larger outline that gave none
-    /// is likely a puzzle merged with a fold or a shadow, next to yesterday's printed
-    /// solution. The puzzle is the larger grid; its cells are holes of that outline. The
-    /// first valid lattice of at least twice the found grid's area replaces it.
-    fn larger_grid(
-        &mut self,
-        outlines: &[Outline],
-        contours: &[Contour<i32>],
-        min_grid_side_px: f32,
-        long_side_px: f32,
-    ) {
-        let Some(found) = &self.best else { return };
-        let found_area = polygon_area(&found.lattice.corners());
-        let per_outline: Vec<Vec<[Point; 4]>> = outlines
-            .iter()
-            .filter(|o| o.bbox_area > 3.0 * found_area)
-            .take(2)
-            .map(|o| {
-                let holes = contours.iter().filter(|c| c.parent == Some(o.contour));
-                cells::quads_from_holes(holes, Holes::Cells, min_grid_side_px, long_side_px)
-            })
-            .collect();
-        // The second outline's holes before the first's: the order detection has always used
-        // (and was measured with).
-        for quad in per_outline.into_iter().rev().flatten() {
-            let Some(tried) = self.try_quad(order_corners(quad), Stage::LargerGrid) else {
-                continue;
-            };
-            if let Ok(score) = tried.verdict
-                && polygon_area(&tried.lattice.corners()) >= 2.0 * found_area
-            {
-                self.choose(&tried, score, Stage::LargerGrid);
-                return;
-            }
-        }
-    }
-}
-
-/// The chosen grid's lattice and score after one more refinement in which gray-level valleys
-/// stand in for lines the ink mask lost (in a shadow, the box mean is dark too). Searching for
-/// those costs more than the mask, so only the chosen grid, and only when some line search
-/// failed, is refined again; the result is kept when it still validates.
-fn refine_in_gray_valleys(mask: &GrayImage, work: &GrayImage, chosen: Chosen) -> (Lattice, f32) {
-    if !chosen.missed {
-        return (chosen.lattice, chosen.score);
-    }
-    let regray = refine_lattice(mask, Some(work), &chosen.initial);
-    match judge(mask, work, &regray, chosen.stage.checks()) {
-        Ok(score) => (regray, score),
-        Err(_) => (chosen.lattice, chosen.score),
-    }
 }
 
 /// Draws a straight line `thick` px wide in gray level `v` (nearest pixels), for tests.
