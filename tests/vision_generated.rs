@@ -14,8 +14,8 @@ use sudoku_lens::dataset::Dataset;
 use sudoku_lens::eval::{CORNER_TOLERANCE_PCT, corner_error_pct, score_scan};
 use sudoku_lens::scan::Scanner;
 use sudoku_lens::synthetic::{
-    Degradation, FontBank, FontSplit, PrintCamera, Rng, ScreenSpec, print_photo, render_screen,
-    webcam_frame,
+    Degradation, FontBank, FontSplit, PrintCamera, Rng, ScreenSpec, fill_photo, print_photo,
+    render_screen, webcam_frame,
 };
 use sudoku_lens::vision::load_image;
 
@@ -140,8 +140,8 @@ fn slight_webcam_frames_of_kubiesa_val_are_found_and_read() {
     }
     println!("kubiesa-val webcam frames: {counts:?}");
     assert_eq!(counts.pictures, 20);
-    assert!(counts.found >= 7, "{counts:?}");
-    assert!(counts.exact >= 6, "{counts:?}");
+    assert!(counts.found >= 13, "{counts:?}");
+    assert!(counts.exact >= 10, "{counts:?}");
 }
 
 /// A half-done kubiesa-train page (MIT, A. Kubiesa) as `synth webcam --size 640x480` makes it
@@ -192,5 +192,36 @@ fn cells_merged_by_a_digit_do_not_mislead_the_cell_walk() {
     let image = through_jpeg(&photo.image, photo.jpeg_quality);
     let found = sudoku_lens::vision::detect(&image).unwrap_or_else(|e| panic!("no grid: {e}"));
     let err = corner_error_pct(found.corners_in_image, photo.corners_in_image);
+    assert!(err < CORNER_TOLERANCE_PCT, "corners {err:.1} % off");
+}
+
+/// A kubiesa-train page (MIT, A. Kubiesa) finished by `synth fill --seed 1` (handwriting in
+/// every empty cell) in a frame as `synth webcam --seed 31 --size 640x480` makes it: a grid of
+/// ~20-px cells whose light gray thin lines are gone even in gray levels (contrast under two
+/// levels), its box lines dark. Before the centred-marks rule (2026-11-28) it was "no grid"
+/// (uneven line spacing, the outline's own lattice failing for its thin lines). Detection
+/// only, as above.
+#[test]
+fn a_finished_page_whose_thin_lines_a_soft_frame_lost_is_found_by_its_digits() {
+    let set = Dataset::open(common::shared_dataset("kubiesa-train")).expect("kubiesa-train opens");
+    let name = "02_17_honor_view_10_1";
+    let photo = set
+        .photos
+        .iter()
+        .find(|p| p.name == name)
+        .expect("the photo is in kubiesa-train");
+    let corners = photo.corners_in_image.expect("kubiesa-train has corners");
+    let labels = set.labels(photo).expect("labels").expect("labelled");
+    let source = load_image(&photo.image_path).expect("photo").to_rgb8();
+    let hash = sudoku_lens::synthetic::rng::stable_hash;
+    // The generators' own seeding (`synth fill`, then `synth webcam` of its NAME_fill).
+    let mut fill_rng = Rng::for_item(1, hash(name.as_bytes()));
+    let filled = fill_photo(&source, corners, &labels, 1.0, &mut fill_rng).expect("solvable");
+    assert!(filled.written > 30, "a page far along: {}", filled.written);
+    let filled_jpeg = through_jpeg(&filled.image, 92).to_rgb8();
+    let mut rng = Rng::for_item(31, hash(format!("{name}_fill").as_bytes()));
+    let (image, corners_in_frame) = vga_webcam_jpeg(&filled_jpeg, corners, &mut rng);
+    let found = sudoku_lens::vision::detect(&image).unwrap_or_else(|e| panic!("no grid: {e}"));
+    let err = corner_error_pct(found.corners_in_image, corners_in_frame);
     assert!(err < CORNER_TOLERANCE_PCT, "corners {err:.1} % off");
 }
