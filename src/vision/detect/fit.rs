@@ -123,8 +123,10 @@ fn fit_line(mask: &GrayImage, (a, b): (Point, Point), reach_px: f32) -> (Point, 
             .iter()
             .enumerate()
             .filter(|&(k, &s)| {
-                let t = (ta as f32 + (tb - ta) as f32 * s).round() as i32;
-                ink[k * width + (t + reach) as usize]
+                // The offset's column, rounded by truncation (it is ≥ 0 here): `f32::round`
+                // is a libm call on baseline x86-64.
+                let column = ((ta + reach) as f32 + (tb - ta) as f32 * s + 0.5) as usize;
+                ink[k * width + column.min(width - 1)]
             })
             .count();
         hits as f32 / SAMPLES_ALONG as f32
