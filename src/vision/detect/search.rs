@@ -196,8 +196,8 @@ impl Search<'_> {
             return;
         };
         // The quads of one outline (its hull, the sides traced at each corner) mostly fit
-        // the same box lines: each lattice is judged once.
-        // A fit that hardly moved the lattice is the quad's own lattice, judged already.
+        // the same box lines, so each fitted lattice is judged once; one that hardly moved
+        // is the quad's own lattice, judged already.
         let corners = fitted.corners();
         let seen = |c: &[Point; 4]| c.iter().zip(&corners).all(|(a, b)| a.distance(*b) < 1.5);
         if seen(&initial.corners()) || self.fitted_judged.iter().any(seen) {

@@ -126,10 +126,8 @@ pub(super) fn judge_by_box_lines(
     rejection: Rejection,
 ) -> Result<f32, Rejection> {
     // The cheap tests on the mask first: most candidates of a frame without a grid fail them.
-    let half_way_in_gray = match rejection {
-        Rejection::LinesMissing { .. } => false,
-        Rejection::InkBetweenLines { .. } if !finer_grid_in_mask(mask, lattice) => true,
-        _ => return Err(rejection),
+    let Some(half_way_in_gray) = half_way_in_gray(mask, lattice, &rejection) else {
+        return Err(rejection);
     };
     let edges = edge_coverages(mask, lattice);
     let mean_edge = edges.iter().sum::<f32>() / edges.len() as f32;
@@ -142,6 +140,18 @@ pub(super) fn judge_by_box_lines(
         Ok((mean_edge - 0.1).clamp(0.05, 1.0))
     } else {
         Err(rejection)
+    }
+}
+
+/// After the mask rejected `lattice` for `rejection`, whether gray levels may overturn it
+/// and must then judge the half-way lines too: `Some(false)` for lines missing (thin lines
+/// too light for the mask), `Some(true)` for ink between the lines unless the mask's
+/// half-way lines show a finer grid (a blurred full grid's digits), `None` for anything else.
+fn half_way_in_gray(mask: &GrayImage, lattice: &Lattice, rejection: &Rejection) -> Option<bool> {
+    match rejection {
+        Rejection::LinesMissing { .. } => Some(false),
+        Rejection::InkBetweenLines { .. } if !finer_grid_in_mask(mask, lattice) => Some(true),
+        _ => None,
     }
 }
 
@@ -182,10 +192,8 @@ pub(super) fn judge_fitted(
     let score = match validate(mask, lattice, checks) {
         Ok(score) => score,
         Err(Rejected { rejection, .. }) => {
-            let half_way_in_gray = match rejection {
-                Rejection::LinesMissing { .. } => false,
-                Rejection::InkBetweenLines { .. } if !finer_grid_in_mask(mask, lattice) => true,
-                _ => return Err(rejection),
+            let Some(half_way_in_gray) = half_way_in_gray(mask, lattice, &rejection) else {
+                return Err(rejection);
             };
             if half_way_in_gray && !faint::half_way_lines_clear(gray, lattice) {
                 return Err(rejection);
