@@ -9,7 +9,9 @@
 //! corners: the outer edge of a heavy border, or a corner cut by perspective, puts its box
 //! lines a pixel or three off their ink. Fitting each box line as a whole uses all of its
 //! ink at once: a blob beside the line moves it by nothing. Owns the fit only; whether the
-//! fitted lattice is a grid is `validate`'s business, judged by the same rules as any.
+//! fitted lattice is a grid is `validate`'s business (`judge_fitted`, stricter than for a
+//! lattice as found: fitted lines find the nearest printed lines, whatever they are), and
+//! when a fitted lattice is used at all is `search`'s (only when no try finds a grid).
 
 use image::GrayImage;
 
