@@ -39,6 +39,19 @@ pub use tracker::{
 
 use serde::{Deserialize, Serialize};
 
+/// The lowest gray level at which more than `count` pixels of the 8-bit histogram `hist` lie
+/// at or below it (`None` for fewer pixels than that): a percentile of a picture's gray
+/// levels, for the cell normalization and the tracker's fingerprint alike.
+pub(crate) fn level_above(hist: &[u32; 256], count: u32) -> Option<u32> {
+    let mut acc = 0u32;
+    hist.iter()
+        .position(|&c| {
+            acc += c;
+            acc > count
+        })
+        .map(|v| v as u32)
+}
+
 /// The 10×10 grid-line intersections of a Sudoku in some pixel space, indexed
 /// `points[row_line][col_line]` (row line 0 is the top edge, column line 0 the left edge).
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]

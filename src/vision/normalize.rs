@@ -5,6 +5,8 @@
 
 use image::{GrayImage, imageops};
 
+use super::level_above;
+
 /// Side of the square classifier input, in pixels.
 pub const CELL_INPUT_PX: u32 = 32;
 
@@ -48,17 +50,8 @@ pub fn normalize_cell(crop: &GrayImage) -> Vec<f32> {
         hist[p.0[0] as usize] += 1;
     }
     let n = CELL_INPUT_LEN as u32;
-    let percentile = |q: f32| -> f32 {
-        let target = ((n as f32) * q) as u32;
-        let mut acc = 0;
-        for (v, &count) in hist.iter().enumerate() {
-            acc += count;
-            if acc > target {
-                return v as f32;
-            }
-        }
-        255.0
-    };
+    let percentile =
+        |q: f32| -> f32 { level_above(&hist, ((n as f32) * q) as u32).map_or(255.0, |v| v as f32) };
     let paper = percentile(0.80);
     let ink = percentile(0.02);
     let spread = (paper - ink).max(MIN_CONTRAST);

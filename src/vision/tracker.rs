@@ -11,7 +11,7 @@
 
 use image::GrayImage;
 
-use super::{GridDetection, Lattice};
+use super::{GridDetection, Lattice, level_above};
 
 /// Tracker settings. Distances are in cell sides of the tracked grid, so they scale with zoom.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,18 +90,6 @@ pub struct CellFingerprint {
     pub ink: u128,
     /// Cells whose `ink` bit is clear-cut.
     pub sure: u128,
-}
-
-/// The lowest gray level at which more than `count` pixels of the histogram `hist` lie at or
-/// below it (`None` for fewer pixels than that).
-fn level_above(hist: &[u32; 256], count: u32) -> Option<u32> {
-    let mut acc = 0u32;
-    hist.iter()
-        .position(|&c| {
-            acc += c;
-            acc > count
-        })
-        .map(|v| v as u32)
 }
 
 /// The 81 cell bits.
