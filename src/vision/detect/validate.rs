@@ -112,8 +112,14 @@ pub(super) fn judge_predicted(
     lattice: &Lattice,
     checks: Checks,
 ) -> Result<f32, Rejection> {
-    validate(mask, lattice, checks)
-        .or_else(|rejected| judge_by_box_lines(mask, gray, lattice, rejected.rejection))
+    let edges = edge_coverages(mask, lattice);
+    validate_with(mask, lattice, &edges, checks).or_else(|rejected| {
+        let rejection = rejected.rejection;
+        let Some(half_way_in_gray) = half_way_in_gray(mask, lattice, &rejection) else {
+            return Err(rejection);
+        };
+        box_lines_verdict(gray, lattice, &edges, half_way_in_gray, rejection)
+    })
 }
 
 /// The part of [`judge_predicted`] after the mask's validation rejected `lattice` for
@@ -130,10 +136,22 @@ pub(super) fn judge_by_box_lines(
         return Err(rejection);
     };
     let edges = edge_coverages(mask, lattice);
+    box_lines_verdict(gray, lattice, &edges, half_way_in_gray, rejection)
+}
+
+/// [`judge_by_box_lines`] once the mask's tests are done, on the lattice's edge coverages
+/// `edges` ([`edge_coverages`]).
+fn box_lines_verdict(
+    gray: &GrayImage,
+    lattice: &Lattice,
+    edges: &[f32],
+    half_way_in_gray: bool,
+    rejection: Rejection,
+) -> Result<f32, Rejection> {
     let mean_edge = edges.iter().sum::<f32>() / edges.len() as f32;
     // Thin lines a small, soft frame lost even in gray levels (light gray newsprint lines):
     // the cells' digits, centred between them, show where they are.
-    if box_lines_inked(&edges)
+    if box_lines_inked(edges)
         && (faint::lines_present(gray, lattice) || faint::marks_centred_in_cells(gray, lattice))
         && (!half_way_in_gray || faint::half_way_lines_clear(gray, lattice))
     {
@@ -189,7 +207,7 @@ pub(super) fn judge_fitted(
         return Err(Rejection::PartOfLargerGrid { runs_on });
     }
     // Then `judge_predicted`'s rules, with every line's gray levels looked at once.
-    let score = match validate(mask, lattice, checks) {
+    let score = match validate_with(mask, lattice, &edges, checks) {
         Ok(score) => score,
         Err(Rejected { rejection, .. }) => {
             let Some(half_way_in_gray) = half_way_in_gray(mask, lattice, &rejection) else {
@@ -337,14 +355,31 @@ fn lines_running_on(mask: &GrayImage, lattice: &Lattice) -> usize {
 /// block of a larger grid) is rejected too: needed where nothing else says where the grid
 /// ends (Hough lines), but not for outlines, whose border is the end of a connected grid — a
 /// photo may show the next puzzle's grid just below.
-#[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
 fn validate(mask: &GrayImage, lattice: &Lattice, checks: Checks) -> Result<f32, Rejected> {
+    if lattice
+        .points_in_image
+        .iter()
+        .flatten()
+        .any(|q| !q.is_finite())
+    {
+        return Err(Rejection::LeftImagePlane.into());
+    }
+    validate_with(mask, lattice, &edge_coverages(mask, lattice), checks)
+}
+
+/// [`validate`] with the ink along each of the 180 lattice edges already measured
+/// (`edges`, [`edge_coverages`]), for callers that look at them again.
+#[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
+fn validate_with(
+    mask: &GrayImage,
+    lattice: &Lattice,
+    edges: &[f32],
+    checks: Checks,
+) -> Result<f32, Rejected> {
     let p = &lattice.points_in_image;
     if p.iter().flatten().any(|q| !q.is_finite()) {
         return Err(Rejection::LeftImagePlane.into());
     }
-    // Ink along each of the 180 lattice edges.
-    let edges = edge_coverages(mask, lattice);
     let mean_edge = edges.iter().sum::<f32>() / edges.len() as f32;
     let weak = edges.iter().filter(|&&e| e < 0.35).count();
     // Ink along the half-way lines between grid lines, just beyond the lattice lines' own ink:
