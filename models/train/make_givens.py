@@ -13,7 +13,11 @@ whose print/handwriting split follows from the data itself. The kubiesa masks
   show small colour differences). The two inks fall apart (see the histogram this prints);
   cells near the split are listed so they can be looked at. Photos whose grid was not found,
   or whose found grid reads fewer than 60 % of the labelled digits (the lattice is off the
-  grid and the colours belong to other cells), get no mask.
+  grid and the colours belong to other cells), get no mask. Colour finds blue pen only:
+  handwriting in pencil, red or green pen, or black pen was called printed, so the
+  corrections made by eye in `models/train/givens/rozet-corrections.txt` are applied last
+  (cells made handwritten; photos that could not be called, or were not looked at, lose
+  their mask).
 
     cargo run --release --no-default-features --example ink_colour -- \
         ../shared/datasets/rozet-handwritten > /tmp/rozet-ink.tsv
@@ -115,6 +119,35 @@ def rozet(shared, out, tsv_lines, split):
         print("  " + line)
 
 
+def apply_corrections(shared, out, path):
+    """Applies `rozet-corrections.txt` (see its header) to the written rozet masks."""
+    labels_dir = shared / "datasets/rozet-handwritten/labels"
+    changed = dropped = 0
+    for n, raw in enumerate(path.read_text().splitlines(), 1):
+        words = raw.split("#")[0].split()
+        if not words:
+            continue
+        name, rest = words[0], words[1:]
+        mask_path = out / "rozet-handwritten" / f"{name}.txt"
+        if rest and rest[0] == "-":
+            if mask_path.exists():
+                mask_path.unlink()
+            dropped += 1
+            continue
+        if not mask_path.exists():
+            raise SystemExit(f"{path}:{n}: no mask {mask_path} to correct")
+        mask = read_labels(mask_path)
+        labels = read_labels(labels_dir / f"{name}.txt")
+        for cell in rest:
+            r, c = int(cell[1]) - 1, int(cell[3]) - 1
+            if not 1 <= labels[r][c] <= 9:
+                raise SystemExit(f"{path}:{n}: {name} {cell} holds no labelled digit")
+            mask[r][c] = 0
+            changed += 1
+        write_mask(mask_path, mask)
+    print(f"rozet corrections: {changed} cells made handwritten, {dropped} masks dropped")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--shared", default="../shared", type=Path)
@@ -125,6 +158,7 @@ def main():
     wichtounet(a.shared, a.out)
     if a.rozet_ink:
         rozet(a.shared, a.out, a.rozet_ink.read_text().splitlines(), a.split)
+        apply_corrections(a.shared, a.out, a.out / "rozet-corrections.txt")
 
 
 if __name__ == "__main__":
