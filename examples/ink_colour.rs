@@ -2,8 +2,9 @@
 //! detector finds, for `models/train/make_givens.py` (rozet-handwritten: black print, blue
 //! pen). Prints one tab-separated line per digit cell: photo, cell (`r1c2`), label, blue
 //! excess (B − R of the cell's darkest pixels beyond what a black ink of that darkness shows
-//! on that paper), contrast (paper luma − ink luma), and the cell's corners in the image
-//! (`x,y` TL TR BR BL, for looking at it). A photo whose grid is not found, or
+//! on that paper), contrast (paper luma − ink luma), the cell's corners in the image
+//! (`x,y` TL TR BR BL, for looking at it), and the ink's and the paper's mean colour
+//! (`r,g,b`; a red or magenta pen shows no blue excess but its own hue). A photo whose grid is not found, or
 //! whose found grid reads fewer than 60 % of its labelled digits (the lattice is off the
 //! grid), is listed as `#skip NAME why`.
 //!
@@ -63,7 +64,7 @@ fn main() -> anyhow::Result<()> {
         .into();
     let ds = Dataset::open(&dir)?;
     let mut scanner = Scanner::with_default_model()?;
-    println!("photo\tcell\tlabel\tblue_excess\tcontrast\tquad");
+    println!("photo\tcell\tlabel\tblue_excess\tcontrast\tquad\tink_rgb\tpaper_rgb");
     for photo in &ds.photos {
         let Some(labels) = ds.labels(photo)? else {
             continue;
@@ -107,14 +108,17 @@ fn main() -> anyhow::Result<()> {
             let luma = |c: [f32; 3]| 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
             let t = luma(ink) / luma(paper).max(1.0);
             let excess = (ink[2] - ink[0]) - t * (paper[2] - paper[0]);
+            let rgb = |c: [f32; 3]| format!("{:.0},{:.0},{:.0}", c[0], c[1], c[2]);
             println!(
-                "{}\tr{}c{}\t{}\t{excess:.1}\t{:.1}\t{}",
+                "{}\tr{}c{}\t{}\t{excess:.1}\t{:.1}\t{}\t{}\t{}",
                 photo.name,
                 i / 9 + 1,
                 i % 9 + 1,
                 labels[i],
                 luma(paper) - luma(ink),
-                corners.join(" ")
+                corners.join(" "),
+                rgb(ink),
+                rgb(paper)
             );
         }
     }
