@@ -4,9 +4,11 @@
 
 Inputs are the per-cell features `digits::style::cell_features` computes (dumped by
 `examples/writing_features.rs`) on TRAINING photos only: kubiesa-train (masks
-models/train/givens/MM_DD.txt) and rozet-handwritten without its held-back fifth
-(models/train/holdout/rozet-handwritten.txt). kubiesa-val and the held-back fifths are never
-read here. wichtounet-mixed-train is left out of the fit: its "handwriting" is digits pasted
+models/train/givens/MM_DD.txt), rozet-handwritten without its held-back fifth
+(models/train/holdout/rozet-handwritten.txt; masks by ink colour, corrected by eye) and
+wichtounet-v2-train without its held-back fifth (models/train/holdout/wichtounet.txt; every
+digit printed: newspaper pages untouched by a pen, so the fit does not learn to call a
+plain print handwriting). kubiesa-val and the held-back fifths are never read here. wichtounet-mixed-train is left out of the fit: its "handwriting" is digits pasted
 in one uniform size and colour, so there the pasted digits, not the print, are the tightest
 look-alike set, against the premise of `digits::style` (its figure is reported instead).
 
@@ -14,7 +16,8 @@ look-alike set, against the premise of `digits::style` (its figure is reported i
     export THIN=1
     $B $S/kubiesa-train $G > /tmp/f-kub.tsv
     $B $S/rozet-handwritten $G/rozet-handwritten models/train/holdout/rozet-handwritten.txt > /tmp/f-rozet.tsv
-    python models/train/fit_style.py /tmp/f-kub.tsv /tmp/f-rozet.tsv --out src/digits/style_weights.rs
+    $B $S/wichtounet-v2-train $G/wichtounet-mixed-train models/train/holdout/wichtounet.txt > /tmp/f-wv2.tsv
+    python models/train/fit_style.py /tmp/f-kub.tsv /tmp/f-rozet.tsv /tmp/f-wv2.tsv --out src/digits/style_weights.rs
     cargo fmt --all
 
 Each set weighs the same in the loss, and within a set printed and handwritten cells weigh
