@@ -325,7 +325,10 @@ fn clear_line_remnants(on: &mut [bool], n: usize) {
 
 /// The glyph among the ink samples `on` of an `n`×`n` patch: the 8-connected components
 /// that are not grid-line remnants (long thin runs along the patch border) nor specks,
-/// keeping those that reach the patch's middle half or are large.
+/// keeping those that reach the patch's middle half, or are large without touching the patch
+/// border. A component that touches the border and misses the middle is a neighbour's ink or
+/// what a slanted or bent grid line leaves in a corner of the cell (a curled page's edge
+/// cells); kept, it stretched the glyph's box and spoiled its shape.
 fn glyph_mask(on: &[bool], n: usize) -> Vec<bool> {
     let mut label = vec![0u32; n * n];
     let mut keep = vec![false; n * n];
@@ -369,7 +372,7 @@ fn glyph_mask(on: &[bool], n: usize) -> Vec<bool> {
             let (x, y) = (i % n, i / n);
             x >= quarter && x < n - quarter && y >= quarter && y < n - quarter
         });
-        if !line_like && !speck && (central || members.len() >= n * n / 60) {
+        if !line_like && !speck && (central || (members.len() >= n * n / 60 && !touches)) {
             for &i in &members {
                 keep[i] = true;
             }
@@ -427,6 +430,45 @@ mod tests {
         assert!(black.bbox[3] - black.bbox[1] > blue.bbox[3] - blue.bbox[1] + 0.15);
         assert!(black.stroke > blue.stroke, "{black:?} {blue:?}");
         assert!(blue.ink[2] - blue.ink[0] > 80.0 && (black.ink[2] - black.ink[0]).abs() < 10.0);
+    }
+
+    #[test]
+    fn a_line_remnant_in_a_corner_is_not_the_glyph() {
+        // A glyph in the middle of a 64×64 patch, and in the top-left corner what a slanted
+        // grid line leaves: a stub down the left side with a spur along the top. It touches
+        // the border, misses the middle, and is too wide to look like a thin line.
+        let n = PATCH_SAMPLES;
+        let mut on = vec![false; n * n];
+        for y in 18..46 {
+            for x in 28..36 {
+                on[y * n + x] = true;
+            }
+        }
+        for y in 0..14 {
+            for x in 8..11 {
+                on[y * n + x] = true;
+            }
+        }
+        for x in 8..24 {
+            for y in 0..3 {
+                on[y * n + x] = true;
+            }
+        }
+        let glyph = glyph_mask(&on, n);
+        assert!(glyph[30 * n + 30], "the glyph is kept");
+        assert!(
+            !glyph[5 * n + 9] && !glyph[n + 20],
+            "the remnant is dropped"
+        );
+        // A large blob in the same corner that keeps off the border (a glyph the lattice put
+        // off-centre) is kept.
+        let mut inner = vec![false; n * n];
+        for y in 2..14 {
+            for x in 2..14 {
+                inner[y * n + x] = true;
+            }
+        }
+        assert!(glyph_mask(&inner, n)[8 * n + 8]);
     }
 
     #[test]
