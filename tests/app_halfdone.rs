@@ -228,7 +228,8 @@ impl sudoku_lens::camera::FrameSource for StillCamera {
 }
 
 /// The camera path: a locked half-done board (as `LiveReader` splits it) goes on the board as
-/// a photo's does — the entries checked against the printed givens, the wrong one named red.
+/// a photo's does — the entries checked against the printed givens, the wrong one named red,
+/// and outlined on the paper while the camera shows that page, not on another one.
 #[test]
 fn a_locked_camera_board_checks_its_entries_like_a_photo() {
     use std::sync::Mutex;
@@ -272,4 +273,29 @@ fn a_locked_camera_board_checks_its_entries_like_a_photo() {
     assert_eq!(check.wrong_cells(), vec![cell]);
     h.run_steps(2);
     h.get_by_label(&format!("{cell} {wrong_digit}, your entry, wrong"));
+    // On the paper too, while the camera shows this board's page.
+    let on_photo = format!("{cell} wrong on the photo");
+    h.get_by_label(&on_photo);
+    // The camera moves to another page (another puzzle followed, no overlay): the board
+    // keeps its check, but nothing of it is outlined on the new page.
+    let lattice = common::app::scripted_lattice();
+    *script.lock().unwrap() = LiveOutput {
+        state: sudoku_lens::live::LiveState::Following,
+        puzzle_id: 8,
+        lattice: Some(lattice),
+        overlay: None,
+        ..LiveOutput::default()
+    };
+    step_until(
+        &mut h,
+        Duration::from_secs(20),
+        "another page followed",
+        |a| a.live_state() == sudoku_lens::live::LiveState::Following,
+    );
+    h.run_steps(2);
+    h.get_by_label(&format!("{cell} {wrong_digit}, your entry, wrong"));
+    assert!(
+        h.query_by_label(&on_photo).is_none(),
+        "a wrong entry outlined on another page"
+    );
 }

@@ -453,7 +453,13 @@ impl SudokuLensApp {
             .filter(|_| same_paper)
             .and_then(|w| w.current())
             .and_then(|s| visible.map(|full| (s, full)));
-        let wrong = super::entries_view::wrong_entries(self.puzzle.check.as_deref());
+        // The board's wrong entries are outlined on this picture only when it shows the
+        // board's paper (a camera that moved to another page shows none).
+        let wrong = if same_paper {
+            super::entries_view::wrong_entries(self.puzzle.check.as_deref())
+        } else {
+            Vec::new()
+        };
         let overlay = image_view::Overlay {
             lattice: self.live.lattice.as_ref(),
             state: self.live.state,
