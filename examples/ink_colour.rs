@@ -4,9 +4,9 @@
 //! excess (B − R of the cell's darkest pixels beyond what a black ink of that darkness shows
 //! on that paper), contrast (paper luma − ink luma), the cell's corners in the image
 //! (`x,y` TL TR BR BL, for looking at it), and the ink's and the paper's mean colour
-//! (`r,g,b`; a red or magenta pen shows no blue excess but its own hue). A photo whose grid is not found, or
-//! whose found grid reads fewer than 60 % of its labelled digits (the lattice is off the
-//! grid), is listed as `#skip NAME why`.
+//! (`r,g,b`; a red or magenta pen shows no blue excess but its own hue). A photo whose grid
+//! is not found, or whose found grid reads fewer than 60 % of its labelled digits (the
+//! lattice is off the grid), is listed as `#skip NAME why`.
 //!
 //! ```sh
 //! cargo run --release --no-default-features --example ink_colour -- ../shared/datasets/rozet-handwritten > /tmp/ink.tsv

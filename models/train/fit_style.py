@@ -8,9 +8,10 @@ models/train/givens/MM_DD.txt), rozet-handwritten without its held-back fifth
 (models/train/holdout/rozet-handwritten.txt; masks by ink colour, corrected by eye) and
 wichtounet-v2-train without its held-back fifth (models/train/holdout/wichtounet.txt; every
 digit printed: newspaper pages untouched by a pen, so the fit does not learn to call a
-plain print handwriting). kubiesa-val and the held-back fifths are never read here. wichtounet-mixed-train is left out of the fit: its "handwriting" is digits pasted
-in one uniform size and colour, so there the pasted digits, not the print, are the tightest
-look-alike set, against the premise of `digits::style` (its figure is reported instead).
+plain print handwriting). kubiesa-val and the held-back fifths are never read here.
+wichtounet-mixed-train is left out of the fit: its "handwriting" is digits pasted in one
+uniform size and colour, so there the pasted digits, not the print, are the tightest look-alike
+set, against the premise of `digits::style` (its figure is reported instead).
 
     B=target/release/examples/writing_features; S=../shared/datasets; G=models/train/givens
     export THIN=1

@@ -1,5 +1,5 @@
 //! The fixed network of `digits::style`: written by `models/train/fit_style.py` (do not
-//! edit by hand). Fitted on: /tmp/t-kub.tsv, /tmp/t-rozet.tsv, /tmp/t-wv2.tsv.
+//! edit by hand). Fitted on: t-kub.tsv, t-rozet.tsv, t-wv2.tsv.
 
 /// Inputs per cell.
 pub const INPUTS: usize = 13;
