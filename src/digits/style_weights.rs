@@ -1,6 +1,8 @@
 //! The fixed network of `digits::style`: written by `models/train/fit_style.py` (do not
 //! edit by hand). Fitted on: t-kub.tsv, t-rozet.tsv, t-wv2.tsv.
 
+#![allow(clippy::approx_constant)]
+
 /// Inputs per cell.
 pub const INPUTS: usize = 13;
 /// Hidden tanh units.
