@@ -148,14 +148,14 @@ fn box_lines_verdict(
     half_way_in_gray: bool,
     rejection: Rejection,
 ) -> Result<f32, Rejection> {
-    let mean_edge = edges.iter().sum::<f32>() / edges.len() as f32;
+    let mean_edge = mean_coverage(edges);
     // Thin lines a small, soft frame lost even in gray levels (light gray newsprint lines):
     // the cells' digits, centred between them, show where they are.
     if box_lines_inked(edges)
         && (faint::lines_present(gray, lattice) || faint::marks_centred_in_cells(gray, lattice))
         && (!half_way_in_gray || faint::half_way_lines_clear(gray, lattice))
     {
-        Ok((mean_edge - 0.1).clamp(0.05, 1.0))
+        Ok(score_in_gray(mean_edge))
     } else {
         Err(rejection)
     }
@@ -197,7 +197,7 @@ pub(super) fn judge_fitted(
 ) -> Result<f32, Rejection> {
     // The cheap tests on the mask first: most fitted lattices of a frame without a grid fail.
     let edges = edge_coverages(mask, lattice);
-    let mean_edge = edges.iter().sum::<f32>() / edges.len() as f32;
+    let mean_edge = mean_coverage(&edges);
     let weak = edges.iter().filter(|&&e| e < 0.35).count();
     if !box_lines_inked(&edges) {
         return Err(Rejection::LinesMissing { mean_edge, weak });
@@ -216,13 +216,24 @@ pub(super) fn judge_fitted(
             if half_way_in_gray && !faint::half_way_lines_clear(gray, lattice) {
                 return Err(rejection);
             }
-            (mean_edge - 0.1).clamp(0.05, 1.0)
+            score_in_gray(mean_edge)
         }
     };
     if !faint::lines_present(gray, lattice) {
         return Err(Rejection::LinesMissing { mean_edge, weak });
     }
     Ok(score)
+}
+
+/// The mean of `edges` ([`edge_coverages`]): how much of the lattice's lines the mask inks.
+fn mean_coverage(edges: &[f32]) -> f32 {
+    edges.iter().sum::<f32>() / edges.len() as f32
+}
+
+/// The score of a lattice the gray levels validated after the mask rejected it: its mean
+/// edge coverage on the mask less a tenth, at least 0.05.
+fn score_in_gray(mean_edge: f32) -> f32 {
+    (mean_edge - 0.1).clamp(0.05, 1.0)
 }
 
 /// Ink share along each of the 180 lattice edges (row edge then column edge, line by line).
@@ -380,7 +391,7 @@ fn validate_with(
     if p.iter().flatten().any(|q| !q.is_finite()) {
         return Err(Rejection::LeftImagePlane.into());
     }
-    let mean_edge = edges.iter().sum::<f32>() / edges.len() as f32;
+    let mean_edge = mean_coverage(edges);
     let weak = edges.iter().filter(|&&e| e < 0.35).count();
     // Ink along the half-way lines between grid lines, just beyond the lattice lines' own ink:
     // a finer grid's lines, or the real lines under a lattice half a cell off, run on there;
