@@ -1,7 +1,9 @@
 //! Digit-reader speed: one 81-cell batch through the embedded model on tract, and the whole
-//! scan (detection → cells → readings → validation → solution) of a 640×480 and a 1600×1200
-//! photo from the shared data sets (skipped when they are absent), and of the 640×480 photo
-//! turned a quarter turn (the orientation fallback: a second batch of the non-empty cells).
+//! scan as `sudoku-lens scan` runs it on a decoded photo (gray and colour made from it →
+//! detection → cells → readings → printed givens told from handwriting by their ink →
+//! validation → solution) of a 640×480 and a 1600×1200 photo from the shared data sets
+//! (skipped when they are absent), and of the 640×480 photo turned a quarter turn (the
+//! orientation fallback: a second batch of the non-empty cells).
 //!
 //! `SUDOKU_LENS_BENCH_MODEL=path.onnx` times that model instead of the embedded one in the
 //! batch bench (to compare candidate architectures under tract before committing one).
@@ -68,26 +70,25 @@ fn whole_scan(c: &mut Criterion) {
             eprintln!("skipped {name}: cannot load {}", path.display());
             continue;
         };
-        let gray = image.to_luma8();
         eprintln!(
             "{name}: {}×{} from {}",
-            gray.width(),
-            gray.height(),
+            image.width(),
+            image.height(),
             path.display()
         );
         c.bench_function(name, |b| {
             b.iter(|| {
                 scanner
-                    .scan_gray(std::hint::black_box(&gray))
+                    .scan(std::hint::black_box(&image))
                     .map(|s| s.best_solution())
             })
         });
         if name == "scan/640x480" {
-            let turned = image::imageops::rotate90(&gray);
+            let turned = image.rotate90();
             c.bench_function("scan/640x480_turned90", |b| {
                 b.iter(|| {
                     scanner
-                        .scan_gray(std::hint::black_box(&turned))
+                        .scan(std::hint::black_box(&turned))
                         .map(|s| (s.quarter_turns, s.best_solution()))
                 })
             });
