@@ -16,6 +16,7 @@
 
 mod change;
 mod follow;
+mod puzzle;
 mod reader;
 pub mod replay;
 mod tries;

@@ -1,0 +1,144 @@
+//! What the live path knows of the puzzle in view: its votes, its quarter turn (settled by the
+//! first read sure of a puzzle's worth of digits), the trusted board, and the caches of its
+//! solve and of its split into print and handwriting. `reader` decides when to read, vote and
+//! trust; this file owns the puzzle's state and the reads that settle its turn.
+
+use std::sync::Arc;
+
+use image::{GrayImage, RgbImage};
+
+use super::Overlay;
+use super::vote::{VotedBoard, Votes};
+use crate::digits::orientation::lattice_as_read;
+use crate::digits::{self, CellReading};
+use crate::scan::{ScanError, Scanner, Written};
+use crate::sudoku::MIN_CLUES;
+use crate::sudoku::solver::solve_values;
+use crate::vision::Lattice;
+
+/// What the reader knows of the puzzle in view.
+#[derive(Debug)]
+pub(super) struct Puzzle {
+    pub(super) id: u64,
+    /// How the grid is turned in the frame, once a read sure of enough digits decided it
+    /// (until then reads are taken upright).
+    pub(super) quarter_turns: Option<u8>,
+    pub(super) votes: Votes,
+    /// The trusted board, if any.
+    pub(super) trusted: Option<Arc<Overlay>>,
+    /// Whether a read since the grid was last (re)acquired agrees with `trusted`.
+    pub(super) confirmed: bool,
+    /// The last givens sent to the solver and its unique solution, if any.
+    pub(super) solved: Option<([u8; 81], Option<[u8; 81]>)>,
+    /// The last voted board split by how it was written, and that board (measured once per
+    /// board that is ready to be trusted).
+    pub(super) written: Option<([u8; 81], Written)>,
+    /// The previous read's vote, for the stability rule.
+    pub(super) last_voted: Option<[u8; 81]>,
+    pub(super) frames_since_read: u32,
+}
+
+impl Puzzle {
+    pub(super) fn new(id: u64, window: usize) -> Puzzle {
+        Puzzle {
+            id,
+            quarter_turns: None,
+            votes: Votes::new(window),
+            trusted: None,
+            confirmed: false,
+            solved: None,
+            written: None,
+            last_voted: None,
+            frames_since_read: 0,
+        }
+    }
+
+    /// Drops the reads voted so far and the vote the stability rule compares with (they were
+    /// of other cells than the next reads).
+    pub(super) fn forget_reads(&mut self) {
+        self.votes.clear();
+        self.last_voted = None;
+    }
+
+    /// `voted` split by how it was written (see `writing::split_voted`), measured on `frame`
+    /// only when the board differs from the last one split.
+    pub(super) fn written_for(
+        &mut self,
+        voted: &VotedBoard,
+        frame: &RgbImage,
+        lattice: &Lattice,
+        last: &[CellReading],
+    ) -> Written {
+        if let Some((values, w)) = &self.written
+            && *values == voted.values
+        {
+            return w.clone();
+        }
+        let w = super::writing::split_voted(frame, lattice, voted, &self.votes, last);
+        self.written = Some((voted.values, w.clone()));
+        w
+    }
+
+    /// The unique solution of `givens` (cached for the last givens asked).
+    pub(super) fn solution(&mut self, givens: &[u8; 81]) -> Option<[u8; 81]> {
+        if let Some((g, s)) = &self.solved
+            && g == givens
+        {
+            return *s;
+        }
+        let found = solve_values(givens, 2);
+        let s = found.is_unique().then_some(found.first).flatten();
+        self.solved = Some((*givens, s));
+        s
+    }
+}
+
+/// Reads the 81 cells under `lattice` (image order): the first read of a puzzle chooses its
+/// quarter turn, later ones read in it. Readings are as the puzzle reads.
+pub(super) fn read(
+    scanner: &mut Scanner,
+    puzzle: &mut Puzzle,
+    gray: &GrayImage,
+    lattice: &Lattice,
+) -> Result<Option<Vec<CellReading>>, ScanError> {
+    if let Some(k) = puzzle.quarter_turns {
+        let as_read = Lattice {
+            points_in_image: lattice_as_read(&lattice.points_in_image, k),
+        };
+        return scanner.read_cells(gray, &as_read).map(Some);
+    }
+    // The turn is settled by a read sure of a puzzle's worth of digits. The first read of a
+    // page is often of a frame still settling (autofocus, motion blur) that reads two or three
+    // digits, and any turn can rank first on those; settled there, every later read would be
+    // of the page turned, and no vote could ever be trusted.
+    let oriented = scanner.read_oriented(gray, lattice)?;
+    let sure_digits = oriented
+        .readings
+        .iter()
+        .filter(|r| r.class.digit().is_some() && !digits::is_uncertain(r.confidence))
+        .count();
+    if sure_digits >= MIN_CLUES {
+        if oriented.quarter_turns != 0 {
+            // The reads voted so far were taken upright.
+            puzzle.forget_reads();
+        }
+        puzzle.quarter_turns = Some(oriented.quarter_turns);
+        Ok(Some(oriented.readings))
+    } else if oriented.quarter_turns == 0 {
+        // Upright until a sure read says otherwise: most pages are held upright.
+        Ok(Some(oriented.readings))
+    } else {
+        // A weak read that ranks a turn first is no evidence either way.
+        Ok(None)
+    }
+}
+
+/// `written` with every digit counted as a given (print not told from handwriting).
+pub(super) fn all_givens(written: &Written) -> Written {
+    Written {
+        givens: std::array::from_fn(|i| written.givens[i] + written.entries[i]),
+        entries: [0; 81],
+        pencil: written.pencil,
+        kinds_known: false,
+    }
+}
