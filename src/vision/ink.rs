@@ -177,36 +177,6 @@ impl<'a> Bilinear<'a> {
     }
 }
 
-/// Bilinear colour of `image` at `p`; `None` outside.
-fn sample_rgb(image: &RgbImage, p: Point) -> Option<Rgb> {
-    let (w, h) = image.dimensions();
-    if !p.is_finite() || w < 2 || h < 2 {
-        return None;
-    }
-    if p.x < 0.0 || p.y < 0.0 || p.x > (w - 1) as f32 || p.y > (h - 1) as f32 {
-        return None;
-    }
-    let x0 = (p.x as u32).min(w - 2);
-    let y0 = (p.y as u32).min(h - 2);
-    let fx = p.x - x0 as f32;
-    let fy = p.y - y0 as f32;
-    // In bounds by the checks above: x0 + 1 < w, y0 + 1 < h.
-    let raw = image.as_raw();
-    let at = |x: u32, y: u32| {
-        let i = 3 * (y as usize * w as usize + x as usize);
-        [raw[i] as f32, raw[i + 1] as f32, raw[i + 2] as f32]
-    };
-    let (a, b, c, d) = (
-        at(x0, y0),
-        at(x0 + 1, y0),
-        at(x0, y0 + 1),
-        at(x0 + 1, y0 + 1),
-    );
-    Some(std::array::from_fn(|k| {
-        (a[k] * (1.0 - fx) + b[k] * fx) * (1.0 - fy) + (c[k] * (1.0 - fx) + d[k] * fx) * fy
-    }))
-}
-
 /// Mean of a set of colours (`[0; 3]` for none).
 fn mean(colours: impl Iterator<Item = Rgb>) -> Rgb {
     let mut sum = [0.0f32; 3];
@@ -240,6 +210,7 @@ fn median(mut colours: Vec<Rgb>) -> Option<Rgb> {
 fn line_samples(image: &RgbImage, lattice: &Lattice) -> Option<(Rgb, Rgb)> {
     let p = &lattice.points_in_image;
     let reach = lattice.mean_side() / 9.0 * 0.12;
+    let sampler = Bilinear::new(image);
     let mut inks = Vec::new();
     let mut papers = Vec::new();
     let mut segments = Vec::new();
@@ -255,7 +226,7 @@ fn line_samples(image: &RgbImage, lattice: &Lattice) -> Option<(Rgb, Rgb)> {
         for t in [0.3f32, 0.5, 0.7] {
             let centre = s.lerp(e, t);
             let run: Vec<Rgb> = (-4..=4)
-                .filter_map(|k| sample_rgb(image, centre + normal.scaled(reach * k as f32 / 4.0)))
+                .filter_map(|k| sampler.at(centre + normal.scaled(reach * k as f32 / 4.0)))
                 .collect();
             if run.len() < 9 {
                 continue;
