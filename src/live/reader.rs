@@ -11,7 +11,7 @@ use image::{GrayImage, RgbImage};
 use super::change::Thumbnail;
 use super::follow::Template;
 use super::puzzle::{Puzzle, all_givens, read};
-use super::tries::{HELD_RETRIES, Try};
+use super::tries::{HELD_RETRIES, Try, traced_sides_on_failure};
 use super::trust::{
     doubtful_empties_ruled_out, entries_clear_of_givens, no_doubtful_digit_disagrees, reads_needed,
     trustworthy,
@@ -275,7 +275,11 @@ impl LiveReader {
             .invert_hint
             .unwrap_or_else(|| vision::detect::prefers_inverted(gray));
         let turn = Try::on_failure(self.failed_detections);
-        let options = turn.options(first, self.faint_hint);
+        let options = turn.options(
+            first,
+            self.faint_hint,
+            traced_sides_on_failure(self.failed_detections),
+        );
         let invert = options.invert == Some(true);
         match vision::detect_with_colour(gray, Some(colour), &options, None) {
             Ok(found) => {

@@ -84,6 +84,11 @@ pub struct DetectOptions {
     /// Which ink polarity to try first: `Some(true)` light lines on a dark ground (the picture
     /// inverted), `Some(false)` dark ink; `None` lets [`prefers_inverted`] decide.
     pub invert: Option<bool>,
+    /// Whether an outline that fails while no grid is found is rebuilt from the sides traced
+    /// near its corners (`Stage::TracedSides`: up to nine more quads per outline, each
+    /// refined, most of the cost of a detection that finds nothing on a page of print).
+    /// Stills always; a video frame on some of the frames that find nothing (`live::tries`).
+    pub traced_sides: bool,
 }
 
 /// How much of the search [`detect_with`] runs on a picture.
@@ -119,6 +124,7 @@ impl Default for DetectOptions {
             ink_delta: None,
             effort: Effort::Exhaustive,
             invert: None,
+            traced_sides: true,
         }
     }
 }
@@ -307,6 +313,7 @@ fn detect_one_polarity(
     let long_side_px = mask.width().max(mask.height()) as f32;
 
     let mut search = Search {
+        traced_sides: options.traced_sides,
         mask,
         work,
         min_grid_side_px: options.min_grid_side_px,

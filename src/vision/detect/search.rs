@@ -120,6 +120,9 @@ pub(super) struct Search<'a> {
     pub(super) fitted_judged: Vec<[Point; 4]>,
     /// Why the last rejected candidate was rejected.
     pub(super) last_rejection: Option<Rejection>,
+    /// Whether failed outlines are rebuilt from their traced sides
+    /// (`DetectOptions::traced_sides`).
+    pub(super) traced_sides: bool,
 }
 
 impl Search<'_> {
@@ -283,7 +286,7 @@ impl Search<'_> {
             let Some(quad) = o.quad else { continue };
             let valid = match self.offer(quad, Stage::Outlines) {
                 Offer::Enough => return,
-                Offer::Rejected if self.best.is_none() => {
+                Offer::Rejected if self.best.is_none() && self.traced_sides => {
                     let contour = contour_points(&contours[o.contour]);
                     let mut valid = false;
                     for q in outline::traced_quads(quad, &contour) {
