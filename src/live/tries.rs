@@ -91,7 +91,7 @@ const TRACED_SIDES_EVERY: u32 = 8;
 /// Whether the `failed`-th detection in a row that found nothing so far (1-based) rebuilds
 /// failed outlines from their traced sides.
 pub(super) fn traced_sides_on_failure(failed: u32) -> bool {
-    (failed.max(1) - 1) % TRACED_SIDES_EVERY == 0
+    (failed.max(1) - 1).is_multiple_of(TRACED_SIDES_EVERY)
 }
 
 /// Detections run again on a picture that stays the same and gave no grid: enough for every
