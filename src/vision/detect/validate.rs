@@ -112,6 +112,7 @@ pub(super) fn judge_predicted(
     lattice: &Lattice,
     checks: Checks,
 ) -> Result<f32, Rejection> {
+    in_image_plane(lattice)?;
     let edges = edge_coverages(mask, lattice);
     validate_with(mask, lattice, &edges, checks).or_else(|rejected| {
         let rejection = rejected.rejection;
@@ -195,6 +196,7 @@ pub(super) fn judge_fitted(
     lattice: &Lattice,
     checks: Checks,
 ) -> Result<f32, Rejection> {
+    in_image_plane(lattice)?;
     // The cheap tests on the mask first: most fitted lattices of a frame without a grid fail.
     let edges = edge_coverages(mask, lattice);
     let mean_edge = mean_coverage(&edges);
@@ -367,19 +369,28 @@ fn lines_running_on(mask: &GrayImage, lattice: &Lattice) -> usize {
 /// ends (Hough lines), but not for outlines, whose border is the end of a connected grid — a
 /// photo may show the next puzzle's grid just below.
 fn validate(mask: &GrayImage, lattice: &Lattice, checks: Checks) -> Result<f32, Rejected> {
+    in_image_plane(lattice)?;
+    validate_with(mask, lattice, &edge_coverages(mask, lattice), checks)
+}
+
+/// `Err(LeftImagePlane)` when a point of `lattice` is not finite (a quad's homography sent it
+/// to infinity): nothing can be measured along its edges, so callers check this before
+/// [`edge_coverages`] (a segment of infinite length would be sampled without end).
+fn in_image_plane(lattice: &Lattice) -> Result<(), Rejection> {
     if lattice
         .points_in_image
         .iter()
         .flatten()
         .any(|q| !q.is_finite())
     {
-        return Err(Rejection::LeftImagePlane.into());
+        return Err(Rejection::LeftImagePlane);
     }
-    validate_with(mask, lattice, &edge_coverages(mask, lattice), checks)
+    Ok(())
 }
 
 /// [`validate`] with the ink along each of the 180 lattice edges already measured
-/// (`edges`, [`edge_coverages`]), for callers that look at them again.
+/// (`edges`, [`edge_coverages`]) on a lattice [`in_image_plane`], for callers that look at
+/// them again.
 #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
 fn validate_with(
     mask: &GrayImage,
@@ -388,9 +399,6 @@ fn validate_with(
     checks: Checks,
 ) -> Result<f32, Rejected> {
     let p = &lattice.points_in_image;
-    if p.iter().flatten().any(|q| !q.is_finite()) {
-        return Err(Rejection::LeftImagePlane.into());
-    }
     let mean_edge = mean_coverage(edges);
     let weak = edges.iter().filter(|&&e| e < 0.35).count();
     // Ink along the half-way lines between grid lines, just beyond the lattice lines' own ink:
@@ -544,6 +552,25 @@ mod tests {
     fn a_faint_grid_missing_a_whole_line_is_no_grid() {
         let img = faint_grid(Some(4));
         assert!(detect_gray(&img).is_err());
+    }
+
+    #[test]
+    fn a_lattice_with_a_point_at_infinity_is_rejected_before_anything_is_measured() {
+        // A point sent to infinity would make its edges endless to sample: each judge says
+        // the lattice left the image plane, and says it at once.
+        let img = faint_grid(None);
+        let mut lattice = Lattice::from_corners(FAINT_CORNERS);
+        lattice.points_in_image[4][4] = Point::new(f32::INFINITY, 200.0);
+        for verdict in [
+            validate(&img, &lattice, Checks::Candidate).map_err(|r| r.rejection),
+            judge_predicted(&img, &img, &lattice, Checks::Candidate),
+            judge_fitted(&img, &img, &lattice, Checks::Candidate),
+        ] {
+            assert!(
+                matches!(verdict, Err(Rejection::LeftImagePlane)),
+                "{verdict:?}"
+            );
+        }
     }
 
     #[test]
