@@ -256,7 +256,8 @@ pub(in crate::synthetic) fn column_text(
     let mut start_of_paragraph = true;
     while y <= y1 {
         if start_of_paragraph && rng.chance(0.12) {
-            let head = sentence(rng, (2, 4), true);
+            // Cut to the column: a page never prints over its neighbour (the grid).
+            let head = fit(faces.bold, &sentence(rng, (2, 4), true), size * 1.15, width);
             canvas.text(faces.bold, &head, size * 1.15, x, y, ink);
             y += lead * 1.2;
             continue;
@@ -269,6 +270,10 @@ pub(in crate::synthetic) fn column_text(
             let mut w = word(rng, start_of_paragraph && words.is_empty());
             if rng.chance(0.08) {
                 w.push(if rng.chance(0.7) { ',' } else { '.' });
+            }
+            if words.is_empty() {
+                // A line's first word is taken whatever its width: cut it to the column.
+                w = fit(faces.body, &w, size, width - indent);
             }
             let ww = text_width(faces.body, &w, size);
             if !words.is_empty() && used + space + ww > width {
@@ -494,5 +499,37 @@ mod tests {
             assert!((0.008..0.5).contains(&share), "seed {seed}: ink {share}");
         }
         assert!(kinds.iter().any(|k| *k != HardNegative::None), "{kinds:?}");
+    }
+
+    #[test]
+    fn column_text_stays_inside_its_column() {
+        // Subheads and long first words once ran past a narrow column, printing over the
+        // grid beside it: cells of "empty" truth holding text.
+        let fonts = FontBank::from_dirs(&[PathBuf::from("/usr/share/fonts")])
+            .expect("fonts under /usr/share/fonts");
+        let (x, width, size) = (10.0, 60.0, 14.0);
+        for seed in 0..40 {
+            let mut rng = Rng::new(seed);
+            let faces = faces(&mut rng, &fonts).expect("faces");
+            let mut canvas = Canvas::new(400, 300, [255, 255, 255]);
+            let ink = [0, 0, 0];
+            column_text(
+                &mut canvas,
+                &mut rng,
+                &faces,
+                (x, width),
+                (0.0, 280.0),
+                size,
+                ink,
+            );
+            // A glyph's antialiased edge may reach a pixel past its advance.
+            let right = (x + width) as u32 + 3;
+            let outside = canvas
+                .image
+                .enumerate_pixels()
+                .filter(|(px, _, p)| *px > right && p.0[0] < 200)
+                .count();
+            assert_eq!(outside, 0, "seed {seed}: ink right of the column");
+        }
     }
 }
