@@ -18,21 +18,27 @@ use crate::sudoku::{Cell, MIN_CLUES, conflicts_of};
 /// no weight, can only be misread together with one of those peers (read right, they would
 /// leave its true digit no room). So a finished or nearly finished grid in handwriting,
 /// doubtful on many cells one by one, is still checked cell by cell by its own digits.
+///
+/// Doubtful empty cells count for the reads needed but not against the cap: each must still
+/// give the solution's digit next to no weight (`doubtful_empties_ruled_out`), a check made
+/// cell by cell that a cap would only repeat. A page whose print shows through, or a shaded
+/// box, leaves many empty cells a little doubtful on a board read right.
 pub(super) fn trustworthy(voted: &VotedBoard, votes: &Votes, config: &LiveConfig) -> bool {
     let doubtful = unpinned_doubtful(voted, votes, config);
-    voted.reads >= reads_for(doubtful, config)
+    let doubtful_digits = doubtful.iter().filter(|&&i| voted.values[i] != 0).count();
+    voted.reads >= reads_for(doubtful.len(), config)
         && voted.min_confidence() >= config.trust_min_confidence
-        && doubtful <= config.trust_max_doubtful_cells
+        && doubtful_digits <= config.trust_max_doubtful_cells
         && voted.clue_count() >= MIN_CLUES
 }
 
 /// Doubtful cells (voted confidence below `digits::UNCERTAIN_BELOW`) the rest of the board
 /// does not pin.
-fn unpinned_doubtful(voted: &VotedBoard, votes: &Votes, config: &LiveConfig) -> usize {
+fn unpinned_doubtful(voted: &VotedBoard, votes: &Votes, config: &LiveConfig) -> Vec<usize> {
     let uncertain = voted.uncertain();
     (0..81)
         .filter(|&i| uncertain[i] && !pinned_by_peers(voted, votes, i, config))
-        .count()
+        .collect()
 }
 
 /// Whether the digit voted in `cell` is the only one its peers' voted digits leave it, and
@@ -57,7 +63,7 @@ fn pinned_by_peers(voted: &VotedBoard, votes: &Votes, cell: usize, config: &Live
 /// Reads a vote needs before it may be trusted: more while some cell is doubtful and not
 /// pinned by its peers.
 pub(super) fn reads_needed(voted: &VotedBoard, votes: &Votes, config: &LiveConfig) -> u32 {
-    reads_for(unpinned_doubtful(voted, votes, config), config)
+    reads_for(unpinned_doubtful(voted, votes, config).len(), config)
 }
 
 /// [`reads_needed`] for a vote with `doubtful` unpinned doubtful cells.
@@ -206,6 +212,64 @@ mod tests {
         let doubtful: Vec<usize> = pinned.iter().chain(&free[..7]).copied().collect();
         let votes = votes_of(&values, &doubtful, 0.1, 6);
         assert!(trustworthy(&votes.voted().expect("votes"), &votes, &config));
+    }
+
+    #[test]
+    fn doubtful_empty_cells_are_ruled_out_one_by_one_not_capped() {
+        let config = LiveConfig::default();
+        let solution = board(FINISHED);
+        // 41 clues; twelve empty cells are doubtful (show-through print): 0.8 empty, the rest
+        // on a digit that is not the solution's.
+        let mut values = solution;
+        for (i, v) in values.iter_mut().enumerate() {
+            if (i / 9 + i % 9) % 2 == 1 {
+                *v = 0;
+            }
+        }
+        let empties: Vec<usize> = (0..81).filter(|&i| values[i] == 0).take(12).collect();
+        assert!(empties.len() > config.trust_max_doubtful_cells);
+        let read = |weight_on_solution: f32| -> Votes {
+            let readings: Vec<CellReading> = (0..81)
+                .map(|i| {
+                    let mut p = [0.0f32; NUM_CLASSES];
+                    if empties.contains(&i) {
+                        let other = if solution[i] == 1 { 2 } else { 1 };
+                        p[0] = 0.8;
+                        p[solution[i] as usize] = weight_on_solution;
+                        p[other] += 0.2 - weight_on_solution;
+                    } else {
+                        p[values[i] as usize] = 0.99;
+                        p[if values[i] == 1 { 2 } else { 1 }] += 0.01;
+                    }
+                    CellReading::from_probabilities(p)
+                })
+                .collect();
+            let mut votes = Votes::new(10);
+            for _ in 0..config.reads_to_trust_doubtful {
+                votes.push(&readings);
+            }
+            votes
+        };
+        // Ink that is not the solution's digit: trusted, whatever the number of such cells.
+        let votes = read(0.02);
+        let voted = votes.voted().expect("votes");
+        assert_eq!(voted.values, values);
+        assert!(voted.uncertain().iter().filter(|&&u| u).count() >= empties.len());
+        assert!(trustworthy(&voted, &votes, &config));
+        assert!(doubtful_empties_ruled_out(
+            &voted, &votes, &solution, &config
+        ));
+        // Doubtful empties still need the doubtful board's reads.
+        assert_eq!(
+            reads_needed(&voted, &votes, &config),
+            config.reads_to_trust_doubtful
+        );
+        // Ink that may be the solution's digit (a faint digit missed): not ruled out.
+        let votes = read(0.15);
+        let voted = votes.voted().expect("votes");
+        assert!(!doubtful_empties_ruled_out(
+            &voted, &votes, &solution, &config
+        ));
     }
 
     #[test]
