@@ -177,11 +177,18 @@ impl LiveReader {
                 .is_some_and(|h| h.detection.is_none() && h.retries < HELD_RETRIES);
         let work = if retry {
             // A picture that stays the same (a still, a camera that does not move) gets the
-            // other tries in turn (see [`Try`]) before it is given up on.
+            // other tries in turn (see [`Try`]) before it is given up on. A camera's picture
+            // that only looks the same is tried in its newest frame: a page held still
+            // sharpens as the focus settles, and the first frame of it may be too blurred for
+            // any try.
             let (detection, work) = match self.held.as_mut() {
                 Some(held) => {
                     held.retries += 1;
-                    let gray = std::mem::take(&mut held.gray);
+                    let gray = if thumbnail == held.thumbnail {
+                        std::mem::take(&mut held.gray)
+                    } else {
+                        vision::rgb_to_gray(frame)
+                    };
                     let found = self.locate(&gray, frame);
                     if let Some(held) = self.held.as_mut() {
                         held.gray = gray;
