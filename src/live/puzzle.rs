@@ -36,6 +36,10 @@ pub(super) struct Puzzle {
     /// The previous read's vote, for the stability rule.
     pub(super) last_voted: Option<[u8; 81]>,
     pub(super) frames_since_read: u32,
+    /// Whether the last vote would show an entry as the user's mistake and waits for the
+    /// reads of a doubtful board (`trust::shown_mistakes_have_the_reads`); the lock progress
+    /// asks for them.
+    pub(super) mistake_waits: bool,
 }
 
 impl Puzzle {
@@ -50,6 +54,7 @@ impl Puzzle {
             written: None,
             last_voted: None,
             frames_since_read: 0,
+            mistake_waits: false,
         }
     }
 
@@ -58,6 +63,7 @@ impl Puzzle {
     pub(super) fn forget_reads(&mut self) {
         self.votes.clear();
         self.last_voted = None;
+        self.mistake_waits = false;
     }
 
     /// `voted` split by how it was written (see `writing::split_voted`), measured on `frame`

@@ -14,7 +14,7 @@ use super::puzzle::{Puzzle, all_givens, read};
 use super::tries::{HELD_RETRIES, Try, traced_sides_on_failure};
 use super::trust::{
     doubtful_empties_ruled_out, entries_clear_of_givens, no_doubtful_digit_disagrees, reads_needed,
-    trustworthy,
+    shown_mistakes_have_the_reads, trustworthy,
 };
 use super::vote::{Votes, agrees};
 use super::{FrameWork, LiveConfig, LiveOutput, LiveState, LockProgress, Overlay};
@@ -445,7 +445,12 @@ impl LiveReader {
         // The reads still needed count as progress: a still is fed again only while its
         // output changes, so a doubtful board that needs more reads must show it.
         let reads_needed = board.as_ref().map_or(self.config.reads_to_trust, |b| {
-            reads_needed(b, &puzzle.votes, &self.config)
+            let mistake = if puzzle.mistake_waits {
+                self.config.reads_to_trust_doubtful
+            } else {
+                0
+            };
+            reads_needed(b, &puzzle.votes, &self.config).max(mistake)
         });
         LiveOutput {
             state,
@@ -514,6 +519,7 @@ impl LiveReader {
             }
         }
         puzzle.votes.push(readings);
+        puzzle.mistake_waits = false;
         let Some(voted) = puzzle.votes.voted() else {
             return;
         };
@@ -558,7 +564,11 @@ impl LiveReader {
             Some(solution) => (written, Some(solution)),
             None => (all_givens(&written), puzzle.solution(&voted.values)),
         };
+        puzzle.mistake_waits = solution.is_some_and(|solution| {
+            !shown_mistakes_have_the_reads(&voted, &written, &solution, &self.config)
+        });
         if let Some(solution) = solution
+            && !puzzle.mistake_waits
             && entries_clear_of_givens(&written)
             && doubtful_empties_ruled_out(&voted, &puzzle.votes, &solution, &self.config)
             && no_doubtful_digit_disagrees(&voted, &solution)

@@ -103,6 +103,26 @@ pub(super) fn no_doubtful_digit_disagrees(voted: &VotedBoard, solution: &[u8; 81
     (0..81).all(|i| voted.values[i] == 0 || voted.values[i] == solution[i] || !uncertain[i])
 }
 
+/// Whether a board that would show an entry as the user's mistake (a handwritten entry that
+/// disagrees with `solution`) has the reads a doubtful board needs
+/// (`LiveConfig::reads_to_trust_doubtful`). Drawing a mistake on the paper is a strong claim,
+/// and a misread can hold for the first three reads of a page still settling: a cell of
+/// pencil marks read as a handwritten 4 at 0.91 three times, then as empty, was shown as a
+/// wrong entry for 32 frames.
+pub(super) fn shown_mistakes_have_the_reads(
+    voted: &VotedBoard,
+    written: &Written,
+    solution: &[u8; 81],
+    config: &LiveConfig,
+) -> bool {
+    voted.reads >= config.reads_to_trust_doubtful
+        || written
+            .entries
+            .iter()
+            .zip(solution)
+            .all(|(&entry, &digit)| entry == 0 || entry == digit)
+}
+
 /// Whether no handwritten entry repeats a printed given's digit in one of its houses. A live
 /// read that makes an entry clash with the print beside it is far more often a misread (a
 /// handwritten 1 read as a confident 2 next to a printed 2) than what the solver wrote; shown,
@@ -285,6 +305,44 @@ mod tests {
         // Read right, a doubtful cell is no mistake to show.
         let right = votes_of(&solution, &[6], 0.0, 6).voted().expect("votes");
         assert!(no_doubtful_digit_disagrees(&right, &solution));
+    }
+
+    #[test]
+    fn a_mistake_is_shown_only_after_the_reads_of_a_doubtful_board() {
+        let config = LiveConfig::default();
+        let solution = board(FINISHED);
+        let mut written = Written {
+            givens: solution,
+            entries: [0; 81],
+            pencil: [false; 81],
+            kinds_known: true,
+        };
+        // r1c1 (a 4) is an entry, written right.
+        written.givens[0] = 0;
+        written.entries[0] = 4;
+        let few = votes_of(&solution, &[], 0.0, config.reads_to_trust as usize);
+        let few = few.voted().expect("votes");
+        assert!(shown_mistakes_have_the_reads(
+            &few, &written, &solution, &config
+        ));
+        // Written (or read) wrong: a mistake to show, not on the first three reads.
+        written.entries[0] = 7;
+        let mut values = solution;
+        values[0] = 7;
+        let few = votes_of(&values, &[], 0.0, config.reads_to_trust as usize);
+        assert!(!shown_mistakes_have_the_reads(
+            &few.voted().expect("votes"),
+            &written,
+            &solution,
+            &config
+        ));
+        let enough = votes_of(&values, &[], 0.0, config.reads_to_trust_doubtful as usize);
+        assert!(shown_mistakes_have_the_reads(
+            &enough.voted().expect("votes"),
+            &written,
+            &solution,
+            &config
+        ));
     }
 
     #[test]
