@@ -156,19 +156,31 @@ mod tests {
     /// Votes of `reads` identical reads of `values`: a cell listed in `doubtful` reads its
     /// value at 0.7 and empty at `empty_weight`, the others their value at 0.99.
     fn votes_of(values: &[u8; 81], doubtful: &[usize], empty_weight: f32, reads: usize) -> Votes {
-        let readings: Vec<CellReading> = (0..81)
-            .map(|i| {
+        repeated(reads, |i| {
+            if doubtful.contains(&i) {
                 let mut p = [0.0f32; NUM_CLASSES];
-                if doubtful.contains(&i) {
-                    p[values[i] as usize] = 0.7;
-                    p[0] += empty_weight;
-                    p[if values[i] == 1 { 2 } else { 1 }] += 0.3 - empty_weight;
-                } else {
-                    p[values[i] as usize] = 0.99;
-                    p[if values[i] == 1 { 2 } else { 1 }] += 0.01;
-                }
-                CellReading::from_probabilities(p)
-            })
+                p[values[i] as usize] = 0.7;
+                p[0] += empty_weight;
+                p[if values[i] == 1 { 2 } else { 1 }] += 0.3 - empty_weight;
+                p
+            } else {
+                sure(values[i])
+            }
+        })
+    }
+
+    /// Class probabilities of a sure read of `value`: 0.99, and 0.01 on another digit.
+    fn sure(value: u8) -> [f32; NUM_CLASSES] {
+        let mut p = [0.0f32; NUM_CLASSES];
+        p[value as usize] = 0.99;
+        p[if value == 1 { 2 } else { 1 }] += 0.01;
+        p
+    }
+
+    /// Votes of `reads` identical reads, cell `i` read with `probabilities(i)`.
+    fn repeated(reads: usize, probabilities: impl Fn(usize) -> [f32; NUM_CLASSES]) -> Votes {
+        let readings: Vec<CellReading> = (0..81)
+            .map(|i| CellReading::from_probabilities(probabilities(i)))
             .collect();
         let mut votes = Votes::new(10);
         for _ in 0..reads {
@@ -249,26 +261,17 @@ mod tests {
         let empties: Vec<usize> = (0..81).filter(|&i| values[i] == 0).take(12).collect();
         assert!(empties.len() > config.trust_max_doubtful_cells);
         let read = |weight_on_solution: f32| -> Votes {
-            let readings: Vec<CellReading> = (0..81)
-                .map(|i| {
+            repeated(config.reads_to_trust_doubtful as usize, |i| {
+                if empties.contains(&i) {
                     let mut p = [0.0f32; NUM_CLASSES];
-                    if empties.contains(&i) {
-                        let other = if solution[i] == 1 { 2 } else { 1 };
-                        p[0] = 0.8;
-                        p[solution[i] as usize] = weight_on_solution;
-                        p[other] += 0.2 - weight_on_solution;
-                    } else {
-                        p[values[i] as usize] = 0.99;
-                        p[if values[i] == 1 { 2 } else { 1 }] += 0.01;
-                    }
-                    CellReading::from_probabilities(p)
-                })
-                .collect();
-            let mut votes = Votes::new(10);
-            for _ in 0..config.reads_to_trust_doubtful {
-                votes.push(&readings);
-            }
-            votes
+                    p[0] = 0.8;
+                    p[solution[i] as usize] = weight_on_solution;
+                    p[if solution[i] == 1 { 2 } else { 1 }] += 0.2 - weight_on_solution;
+                    p
+                } else {
+                    sure(values[i])
+                }
+            })
         };
         // Ink that is not the solution's digit: trusted, whatever the number of such cells.
         let votes = read(0.02);
