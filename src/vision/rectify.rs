@@ -18,21 +18,24 @@ pub fn warp_grid(image: &GrayImage, lattice: &Lattice, cell_size_px: u32) -> Gra
     let s = cell_size_px.clamp(1, 1024);
     let side = 9 * s;
     let mut out = GrayImage::from_pixel(side, side, Luma([255]));
+    // A cell's pixel centres in its unit square, along a row (the same along a column).
+    let at: Vec<f32> = (0..s).map(|i| (i as f32 + 0.5) / s as f32).collect();
     for row in 0..9 {
         for col in 0..9 {
             let quad = lattice.cell_quad(row, col);
             let Some(h) = Homography::from_unit_square(quad) else {
                 continue;
             };
-            for j in 0..s {
-                let v = (j as f32 + 0.5) / s as f32;
-                for i in 0..s {
-                    let u = (i as f32 + 0.5) / s as f32;
-                    let p = h.apply(Point::new(u, v));
-                    let value = sample_bilinear(image, p);
-                    out.put_pixel(col as u32 * s + i, row as u32 * s + j, Luma([value]));
-                }
-            }
+            let mut k = 0u32;
+            h.map_raster(&at, &at, |p| {
+                let (i, j) = (k % s, k / s);
+                out.put_pixel(
+                    col as u32 * s + i,
+                    row as u32 * s + j,
+                    Luma([sample_bilinear(image, p)]),
+                );
+                k += 1;
+            });
         }
     }
     out
