@@ -13,8 +13,17 @@ use image::RgbImage;
 use super::geometry::Homography;
 use super::{Lattice, Point};
 
-/// Side of the square patch a cell is sampled on, in samples.
+/// Most samples along a side of the square patch a cell is sampled on.
 pub const PATCH_SAMPLES: usize = 64;
+
+/// Fewest samples along a side of a cell's patch.
+const MIN_PATCH_SAMPLES: usize = 32;
+
+/// Samples per pixel of the cell's inner square along a side, below [`PATCH_SAMPLES`]: more
+/// than one so that a glyph's area and box are measured finer than the pixels (bilinear
+/// samples between them), but no more, since finer samples of a small cell (a webcam frame's
+/// 30 px) only interpolate the same pixels again at four times the cost.
+const SAMPLES_PER_PX: f32 = 1.5;
 
 /// Share of the cell side left out at each border of the patch (grid lines).
 const INSET: f32 = 0.07;
@@ -88,14 +97,15 @@ pub fn measure_grid(
         ink: flip(ink, invert),
         paper: flip(paper, invert),
     });
+    let n = patch_samples(lattice.mean_side() / 9.0);
     let cells = (0..81)
         .map(|i| {
             if !wanted(i) {
                 return None;
             }
             let quad = lattice.cell_quad(i / 9, i % 9);
-            let patch = sample_patch(image, quad, invert)?;
-            measure_patch(&patch)
+            let patch = sample_patch(image, quad, invert, n)?;
+            measure_patch(&patch, n)
         })
         .collect();
     GridInk { lines, cells }
@@ -105,13 +115,23 @@ fn flip(c: Rgb, invert: bool) -> Rgb {
     if invert { c.map(|v| 255.0 - v) } else { c }
 }
 
-/// The cell's patch: `PATCH_SAMPLES²` colours over the cell's inner square, row-major.
-fn sample_patch(image: &RgbImage, quad: [Point; 4], invert: bool) -> Option<Vec<Rgb>> {
+/// Samples along a side of the patch of a cell `cell_px` pixels wide: [`SAMPLES_PER_PX`] over
+/// its inner square, rounded up to a multiple of 8, within
+/// [`MIN_PATCH_SAMPLES`]..=[`PATCH_SAMPLES`] (any photo's cells of about 50 px or more get the
+/// most).
+fn patch_samples(cell_px: f32) -> usize {
+    let wanted = SAMPLES_PER_PX * (1.0 - 2.0 * INSET) * cell_px;
+    // `as` saturates (NaN gives 0), and the clamp bounds the result.
+    ((wanted / 8.0).ceil() as usize * 8).clamp(MIN_PATCH_SAMPLES, PATCH_SAMPLES)
+}
+
+/// The cell's patch: `n²` colours over the cell's inner square, row-major.
+fn sample_patch(image: &RgbImage, quad: [Point; 4], invert: bool, n: usize) -> Option<Vec<Rgb>> {
     let h = Homography::from_unit_square(quad)?;
-    let n = PATCH_SAMPLES;
     // The patch's unit-square coordinates along a row (the same along a column).
-    let at: [f32; PATCH_SAMPLES] =
-        std::array::from_fn(|i| INSET + (1.0 - 2.0 * INSET) * (i as f32 + 0.5) / n as f32);
+    let at: Vec<f32> = (0..n)
+        .map(|i| INSET + (1.0 - 2.0 * INSET) * (i as f32 + 0.5) / n as f32)
+        .collect();
     let sampler = Bilinear::new(image);
     let mut patch = Vec::with_capacity(n * n);
     let mut inside = 0usize;
@@ -249,8 +269,7 @@ fn line_samples(image: &RgbImage, lattice: &Lattice) -> Option<(Rgb, Rgb)> {
 }
 
 /// Measures one patch: `None` when it holds no glyph.
-fn measure_patch(patch: &[Rgb]) -> Option<CellInk> {
-    let n = PATCH_SAMPLES;
+fn measure_patch(patch: &[Rgb], n: usize) -> Option<CellInk> {
     let lumas: Vec<f32> = patch.iter().map(|c| luma(*c)).collect();
     // Two ranks of the lumas (selection, not a full sort: the same values).
     let mut sorted = lumas.clone();
@@ -497,6 +516,51 @@ mod tests {
             }
         }
         assert!(glyph_mask(&inner, n)[8 * n + 8]);
+    }
+
+    #[test]
+    fn patch_samples_follow_the_cell_up_to_the_most() {
+        assert_eq!(patch_samples(10.0), MIN_PATCH_SAMPLES);
+        // A webcam frame's 30 px cell: 1.5 × 0.86 × 30 = 38.7 → 40.
+        assert_eq!(patch_samples(30.0), 40);
+        assert_eq!(patch_samples(52.0), PATCH_SAMPLES);
+        assert_eq!(patch_samples(400.0), PATCH_SAMPLES);
+        assert_eq!(patch_samples(f32::NAN), MIN_PATCH_SAMPLES);
+    }
+
+    /// The same page at two sizes (30 px cells, sampled on fewer samples, and 60 px cells on
+    /// the most) measures alike: the measures are in cell units, not samples.
+    #[test]
+    fn a_small_cell_measures_like_the_same_cell_larger() {
+        let (small, lattice) = grid(|i, x, y| match i {
+            0 if (12..18).contains(&x) && (6..24).contains(&y) => Some([15, 15, 15]),
+            1 if (10..20).contains(&x) && ((8..11).contains(&y) || (19..22).contains(&y)) => {
+                Some([30, 40, 160])
+            }
+            _ => None,
+        });
+        let large = image::imageops::resize(
+            &small,
+            small.width() * 2,
+            small.height() * 2,
+            image::imageops::FilterType::Nearest,
+        );
+        let c = lattice.corners().map(|p| Point::new(2.0 * p.x, 2.0 * p.y));
+        let a = measure_grid(&small, &lattice, |i| i < 2);
+        let b = measure_grid(&large, &Lattice::from_corners(c), |i| i < 2);
+        assert!(patch_samples(lattice.mean_side() / 9.0) < PATCH_SAMPLES);
+        for i in 0..2 {
+            let (a, b) = (a.cells[i].unwrap(), b.cells[i].unwrap());
+            for k in 0..4 {
+                assert!((a.bbox[k] - b.bbox[k]).abs() < 0.04, "{i}: {a:?} {b:?}");
+            }
+            assert!(
+                (a.ink_share / b.ink_share - 1.0).abs() < 0.15,
+                "{i}: {a:?} {b:?}"
+            );
+            assert!((a.stroke / b.stroke - 1.0).abs() < 0.2, "{i}: {a:?} {b:?}");
+            assert!((luma(a.ink) - luma(b.ink)).abs() < 15.0, "{i}: {a:?} {b:?}");
+        }
     }
 
     #[test]
