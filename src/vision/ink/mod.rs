@@ -8,8 +8,11 @@
 //! puzzle's givens are printed with the grid, in the same ink. Pure arithmetic over an
 //! `RgbImage`; it does not read digits or decide anything.
 
+mod glyph;
+
 use image::RgbImage;
 
+use self::glyph::{clear_line_remnants, glyph_mask};
 use super::geometry::Homography;
 use super::{Lattice, Point};
 
@@ -277,7 +280,13 @@ fn measure_patch(patch: &[Rgb], n: usize) -> Option<CellInk> {
     let light_from = *sorted
         .select_nth_unstable_by(len * 60 / 100, f32::total_cmp)
         .1;
-    let paper = mean(patch.iter().copied().filter(|c| luma(*c) >= light_from));
+    let paper = mean(
+        patch
+            .iter()
+            .zip(&lumas)
+            .filter(|&(_, &l)| l >= light_from)
+            .map(|(c, _)| *c),
+    );
     let paper_luma = luma(paper);
     // The first selection left the darkest 60 % in front, the darkest 0.5 % among them.
     let darkest = *sorted[..len * 60 / 100]
@@ -354,80 +363,6 @@ fn measure_patch(patch: &[Rgb], n: usize) -> Option<CellInk> {
     })
 }
 
-/// Clears the rows and columns of the patch's outer fifth that are mostly ink: a grid line
-/// the lattice put inside the cell (a glyph touching it would otherwise grow by the line).
-fn clear_line_remnants(on: &mut [bool], n: usize) {
-    let band = n / 5;
-    let full = n * 6 / 10;
-    let outer = |k: usize| k < band || k >= n - band;
-    for k in (0..n).filter(|&k| outer(k)) {
-        if (0..n).filter(|&x| on[k * n + x]).count() >= full {
-            (0..n).for_each(|x| on[k * n + x] = false);
-        }
-        if (0..n).filter(|&y| on[y * n + k]).count() >= full {
-            (0..n).for_each(|y| on[y * n + k] = false);
-        }
-    }
-}
-
-/// The glyph among the ink samples `on` of an `n`×`n` patch: the 8-connected components
-/// that are not grid-line remnants (long thin runs along the patch border) nor specks,
-/// keeping those that reach the patch's middle half, or are large without touching the patch
-/// border. A component that touches the border and misses the middle is a neighbour's ink or
-/// what a slanted or bent grid line leaves in a corner of the cell (a curled page's edge
-/// cells); kept, it stretched the glyph's box and spoiled its shape.
-fn glyph_mask(on: &[bool], n: usize) -> Vec<bool> {
-    let mut label = vec![0u32; n * n];
-    let mut keep = vec![false; n * n];
-    let mut next = 0u32;
-    let mut stack = Vec::new();
-    for start in 0..n * n {
-        if !on[start] || label[start] != 0 {
-            continue;
-        }
-        next += 1;
-        let mut members = Vec::new();
-        label[start] = next;
-        stack.push(start);
-        while let Some(i) = stack.pop() {
-            members.push(i);
-            let (x, y) = ((i % n) as isize, (i / n) as isize);
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    let (nx, ny) = (x + dx, y + dy);
-                    if nx < 0 || ny < 0 || nx >= n as isize || ny >= n as isize {
-                        continue;
-                    }
-                    let j = ny as usize * n + nx as usize;
-                    if on[j] && label[j] == 0 {
-                        label[j] = next;
-                        stack.push(j);
-                    }
-                }
-            }
-        }
-        let xs = members.iter().map(|i| i % n);
-        let ys = members.iter().map(|i| i / n);
-        let (x0, x1) = (xs.clone().min().unwrap_or(0), xs.max().unwrap_or(0));
-        let (y0, y1) = (ys.clone().min().unwrap_or(0), ys.max().unwrap_or(0));
-        let (w, h) = (x1 + 1 - x0, y1 + 1 - y0);
-        let touches = x0 == 0 || y0 == 0 || x1 + 1 == n || y1 + 1 == n;
-        let line_like = touches && (w.max(h) >= n * 6 / 10) && (w.min(h) <= n / 8);
-        let speck = members.len() < n * n / 400;
-        let quarter = n / 4;
-        let central = members.iter().any(|&i| {
-            let (x, y) = (i % n, i / n);
-            x >= quarter && x < n - quarter && y >= quarter && y < n - quarter
-        });
-        if !line_like && !speck && (central || (members.len() >= n * n / 60 && !touches)) {
-            for &i in &members {
-                keep[i] = true;
-            }
-        }
-    }
-    keep
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -477,45 +412,6 @@ mod tests {
         assert!(black.bbox[3] - black.bbox[1] > blue.bbox[3] - blue.bbox[1] + 0.15);
         assert!(black.stroke > blue.stroke, "{black:?} {blue:?}");
         assert!(blue.ink[2] - blue.ink[0] > 80.0 && (black.ink[2] - black.ink[0]).abs() < 10.0);
-    }
-
-    #[test]
-    fn a_line_remnant_in_a_corner_is_not_the_glyph() {
-        // A glyph in the middle of a 64×64 patch, and in the top-left corner what a slanted
-        // grid line leaves: a stub down the left side with a spur along the top. It touches
-        // the border, misses the middle, and is too wide to look like a thin line.
-        let n = PATCH_SAMPLES;
-        let mut on = vec![false; n * n];
-        for y in 18..46 {
-            for x in 28..36 {
-                on[y * n + x] = true;
-            }
-        }
-        for y in 0..14 {
-            for x in 8..11 {
-                on[y * n + x] = true;
-            }
-        }
-        for x in 8..24 {
-            for y in 0..3 {
-                on[y * n + x] = true;
-            }
-        }
-        let glyph = glyph_mask(&on, n);
-        assert!(glyph[30 * n + 30], "the glyph is kept");
-        assert!(
-            !glyph[5 * n + 9] && !glyph[n + 20],
-            "the remnant is dropped"
-        );
-        // A large blob in the same corner that keeps off the border (a glyph the lattice put
-        // off-centre) is kept.
-        let mut inner = vec![false; n * n];
-        for y in 2..14 {
-            for x in 2..14 {
-                inner[y * n + x] = true;
-            }
-        }
-        assert!(glyph_mask(&inner, n)[8 * n + 8]);
     }
 
     #[test]
