@@ -44,6 +44,25 @@ const VALIDATE_EVERY_FRAMES: u32 = 6;
 /// locked within 0.5 s, fresh ones 52 of 61 either way, no wrong overlay).
 const REDETECT_UNTRUSTED_EVERY_FRAMES: u32 = 6;
 
+/// Reads after which a board is judged garbled (see [`GARBLED_MIN_CELLS`]).
+const GARBLED_AFTER_READS: usize = 2;
+
+/// Cells of an untrusted voted board read below [`GARBLED_BELOW`] that mark it as garbled: read
+/// along a lattice that is not the grid's (a first detection on a blurred frame, a corner put
+/// half a cell off or more). Such a board gets a full detection every
+/// [`REDETECT_GARBLED_EVERY_FRAMES`] rather than waiting out the doubtful board's reads. A
+/// right lattice on a settled page reads nearly every cell above 0.9 (the bench clip's least
+/// sure cell: 0.82); the garbled boards of the development clips had dozens of cells below
+/// 0.5. Dev clips (8 sets, 261 puzzles): 245 → 248 locked within 0.5 s (10 cells: 247, 3
+/// cells: 249), fresh clips 52 of 61 either way, no wrong overlay.
+const GARBLED_MIN_CELLS: usize = 5;
+
+/// Voted confidence below which a cell counts towards [`GARBLED_MIN_CELLS`].
+const GARBLED_BELOW: f32 = 0.5;
+
+/// A garbled board (see [`GARBLED_MIN_CELLS`]) is detected again at least this often.
+const REDETECT_GARBLED_EVERY_FRAMES: u32 = 3;
+
 /// The largest distance between corresponding corners of two lattices, in cell sides of `a`.
 fn moved_cells(a: &Lattice, b: &Lattice) -> f32 {
     let cell_px = (a.mean_side() / 9.0).max(1.0);
@@ -242,13 +261,14 @@ impl LiveReader {
         gray: &GrayImage,
         colour: &RgbImage,
     ) -> (Option<GridDetection>, FrameWork) {
-        // A board that has had the reads even a doubtful board needs and earns no trust may
-        // be read along a lattice a cell off (a detection that took a neighbouring line for
-        // the border, then tracked): it gets a fresh detection much sooner than a trusted one.
-        let hopeless = self.puzzle.trusted.is_none()
-            && self.puzzle.votes.len() >= self.config.reads_to_trust_doubtful as usize;
-        let due = self.frames_since_detection >= self.config.redetect_every_frames
-            || (hopeless && self.frames_since_detection >= REDETECT_UNTRUSTED_EVERY_FRAMES);
+        let puzzle = &self.puzzle;
+        let due = redetection_due(
+            self.frames_since_detection,
+            puzzle.trusted.is_some(),
+            puzzle.votes.len(),
+            puzzle.votes.voted().map(|b| b.cells_below(GARBLED_BELOW)),
+            &self.config,
+        );
         if let Some(previous) = self.last_lattice
             && !due
         {
@@ -588,6 +608,29 @@ impl LiveReader {
     }
 }
 
+/// Whether a grid that is being followed is due a full detection, `frames_since_detection`
+/// after the last one: every `LiveConfig::redetect_every_frames`; sooner for a board without
+/// trust that may be read along a lattice that is not the grid's (a detection that took a
+/// neighbouring line for the border, or a first detection on a blurred frame, then tracked):
+/// once it has had the reads even a doubtful board needs ([`REDETECT_UNTRUSTED_EVERY_FRAMES`]),
+/// and when after [`GARBLED_AFTER_READS`] reads `cells_below_half` (its cells voted below
+/// [`GARBLED_BELOW`]) reaches [`GARBLED_MIN_CELLS`] ([`REDETECT_GARBLED_EVERY_FRAMES`]).
+fn redetection_due(
+    frames_since_detection: u32,
+    trusted: bool,
+    reads: usize,
+    cells_below_half: Option<usize>,
+    config: &LiveConfig,
+) -> bool {
+    let hopeless = !trusted && reads >= config.reads_to_trust_doubtful as usize;
+    let garbled = !trusted
+        && reads >= GARBLED_AFTER_READS
+        && cells_below_half.is_some_and(|n| n >= GARBLED_MIN_CELLS);
+    frames_since_detection >= config.redetect_every_frames
+        || (hopeless && frames_since_detection >= REDETECT_UNTRUSTED_EVERY_FRAMES)
+        || (garbled && frames_since_detection >= REDETECT_GARBLED_EVERY_FRAMES)
+}
+
 /// The coarse cell-ink fingerprint of the grid under `lattice`.
 fn fingerprint(gray: &GrayImage, lattice: &Lattice) -> CellFingerprint {
     let grid = rectify::warp_grid(gray, lattice, FINGERPRINT_CELL_PX);
@@ -622,6 +665,27 @@ fn shows_differently(before: &LiveOutput, now: &LiveOutput) -> bool {
 mod tests {
     use super::*;
     use crate::vision::Point;
+
+    #[test]
+    fn untrusted_boards_are_detected_again_sooner_the_more_garbled() {
+        let config = LiveConfig::default();
+        let due =
+            |frames, trusted, reads, below| redetection_due(frames, trusted, reads, below, &config);
+        // A garbled board after two reads: every third frame.
+        assert!(!due(2, false, 2, Some(30)));
+        assert!(due(3, false, 2, Some(30)));
+        // Not after one read, nor with a few unsure cells, nor once trusted.
+        assert!(!due(3, false, 1, Some(30)));
+        assert!(!due(3, false, 3, Some(GARBLED_MIN_CELLS - 1)));
+        assert!(!due(3, true, 3, Some(30)));
+        // A doubtful board that spent its reads: after six frames.
+        let spent = config.reads_to_trust_doubtful as usize;
+        assert!(!due(5, false, spent, Some(0)));
+        assert!(due(6, false, spent, Some(0)));
+        // Any board: periodically.
+        assert!(!due(config.redetect_every_frames - 1, true, 10, None));
+        assert!(due(config.redetect_every_frames, true, 10, None));
+    }
 
     #[test]
     fn a_lattice_a_cell_off_moved_by_one_cell() {

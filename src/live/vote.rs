@@ -37,6 +37,11 @@ impl VotedBoard {
         self.confidence.iter().copied().fold(1.0, f32::min)
     }
 
+    /// Number of cells whose voted confidence is below `confidence`.
+    pub fn cells_below(&self, confidence: f32) -> usize {
+        self.confidence.iter().filter(|&&c| c < confidence).count()
+    }
+
     /// Number of digit cells.
     pub fn clue_count(&self) -> usize {
         self.values.iter().filter(|&&v| v != 0).count()
