@@ -81,21 +81,27 @@ fn line_profile(
     reach: i32,
     quantile: f32,
 ) -> Option<Vec<f32>> {
-    let mut values = Vec::new();
+    // Each edge's sample points and normal, the same for every offset.
+    let edges: Vec<(Point, Vec<Point>)> = points
+        .windows(2)
+        .map(|pair| {
+            let (a, b) = (pair[0], pair[1]);
+            let d = (b - a).unit();
+            let samples = (a.distance(b) * 0.8).ceil().max(4.0) as usize;
+            let along = (0..samples)
+                .map(|s| a.lerp(b, 0.1 + 0.8 * (s as f32 + 0.5) / samples as f32))
+                .collect();
+            (Point::new(-d.y, d.x), along)
+        })
+        .collect();
+    let total: usize = edges.iter().map(|(_, along)| along.len()).sum();
+    let mut values = Vec::with_capacity(total);
     (-reach..=reach)
         .map(|k| {
             values.clear();
-            let mut total = 0usize;
-            for pair in points.windows(2) {
-                let (a, b) = (pair[0], pair[1]);
-                let d = (b - a).unit();
-                let shift = Point::new(-d.y, d.x).scaled(k as f32);
-                let samples = (a.distance(b) * 0.8).ceil().max(4.0) as usize;
-                total += samples;
-                for s in 0..samples {
-                    let q = a.lerp(b, 0.1 + 0.8 * (s as f32 + 0.5) / samples as f32);
-                    values.extend(gray_at(gray, q + shift));
-                }
+            for (normal, along) in &edges {
+                let shift = normal.scaled(k as f32);
+                values.extend(along.iter().filter_map(|&q| gray_at(gray, q + shift)));
             }
             if values.is_empty() || 3 * values.len() < 2 * total {
                 return None;
