@@ -13,6 +13,7 @@
 //! by `sudoku-lens simulate` (see their README.md). Run:
 //! `cargo bench --no-default-features --bench live`.
 
+use std::borrow::Borrow;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -39,22 +40,6 @@ fn decode(path: &Path) -> RgbImage {
         .to_rgb8()
 }
 
-/// Plays the frame files at 30 fps through `reader` (reset first), each decoded just before it
-/// is pushed, returning milliseconds per frame (the push only).
-fn play_decoding(reader: &mut LiveReader, paths: &[PathBuf]) -> Vec<f64> {
-    reader.reset();
-    paths
-        .iter()
-        .enumerate()
-        .map(|(i, path)| {
-            let frame = decode(path);
-            let start = Instant::now();
-            black_box(reader.push_frame(&frame, i as u64 * 1000 / 30));
-            start.elapsed().as_secs_f64() * 1000.0
-        })
-        .collect()
-}
-
 /// Prints the per-frame median, 95th percentile and mean of `ms`.
 fn print_figures(name: &str, how: &str, frames: usize, ms: &[f64]) {
     println!(
@@ -65,16 +50,19 @@ fn print_figures(name: &str, how: &str, frames: usize, ms: &[f64]) {
     );
 }
 
-/// Plays decoded `frames` at 30 fps through `reader` (reset first), returning milliseconds per
-/// frame.
-fn play(reader: &mut LiveReader, frames: &[RgbImage]) -> Vec<f64> {
+/// Plays `frames` at 30 fps through `reader` (reset first), returning milliseconds per frame
+/// (the push only: a frame the iterator decodes is decoded before its timing starts).
+fn play<F: Borrow<RgbImage>>(
+    reader: &mut LiveReader,
+    frames: impl IntoIterator<Item = F>,
+) -> Vec<f64> {
     reader.reset();
     frames
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(i, f)| {
+        .map(|(i, frame)| {
             let start = Instant::now();
-            black_box(reader.push_frame(f, i as u64 * 1000 / 30));
+            black_box(reader.push_frame(frame.borrow(), i as u64 * 1000 / 30));
             start.elapsed().as_secs_f64() * 1000.0
         })
         .collect()
@@ -91,7 +79,7 @@ fn bench_live(c: &mut Criterion) {
         let mut ms_decoding = Vec::new();
         for _ in 0..5 {
             ms.extend(play(&mut reader, &frames));
-            ms_decoding.extend(play_decoding(&mut reader, &paths));
+            ms_decoding.extend(play(&mut reader, paths.iter().map(|p| decode(p))));
         }
         print_figures(name, "decoded beforehand", frames.len(), &ms);
         print_figures(name, "decoded as they arrive", frames.len(), &ms_decoding);
