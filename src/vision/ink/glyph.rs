@@ -46,8 +46,8 @@ pub(super) fn glyph_mask(on: &[bool], n: usize) -> Vec<bool> {
     // Per component (indexed by its root run): size, box, and whether it reaches the middle.
     let quarter = n / 4;
     let mut parts: Vec<Option<Part>> = vec![None; runs.len()];
-    for (i, run) in runs.iter().enumerate() {
-        let r = root(&mut parent, i);
+    let roots: Vec<usize> = (0..runs.len()).map(|i| root(&mut parent, i)).collect();
+    for (run, &r) in runs.iter().zip(&roots) {
         let central =
             run.y >= quarter && run.y < n - quarter && run.x0 < n - quarter && run.x1 >= quarter;
         let part = parts[r].get_or_insert(Part {
@@ -77,8 +77,8 @@ pub(super) fn glyph_mask(on: &[bool], n: usize) -> Vec<bool> {
         })
         .collect();
     let mut keep = vec![false; n * n];
-    for (i, run) in runs.iter().enumerate() {
-        if kept[root(&mut parent, i)] {
+    for (run, &r) in runs.iter().zip(&roots) {
+        if kept[r] {
             keep[run.y * n + run.x0..=run.y * n + run.x1].fill(true);
         }
     }
