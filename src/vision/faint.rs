@@ -17,11 +17,13 @@ use super::{Lattice, Point};
 
 /// Gray level at `p`, bilinear; `None` outside the image.
 fn gray_at(gray: &GrayImage, p: Point) -> Option<f32> {
+    inside(gray, p).then(|| interpolate(gray, p.x, p.y))
+}
+
+/// Whether [`gray_at`] has a gray level at `p`.
+fn inside(gray: &GrayImage, p: Point) -> bool {
     let (w, h) = gray.dimensions();
-    if !(p.x >= 0.0 && p.y >= 0.0 && p.x <= (w - 1) as f32 && p.y <= (h - 1) as f32) {
-        return None;
-    }
-    Some(interpolate(gray, p.x, p.y))
+    p.x >= 0.0 && p.y >= 0.0 && p.x <= (w - 1) as f32 && p.y <= (h - 1) as f32
 }
 
 /// How many gray levels the edge `a → b` is darker than the paper `paper_px` to each side:
@@ -74,12 +76,14 @@ fn line_contrasts(gray: &GrayImage, lattice: &Lattice) -> Option<[f32; 20]> {
 /// touching the line here and there (a finished grid of small cells) do not darken the paper
 /// beside it; a higher quantile sees how dark the line is where it is lightest. Samples
 /// outside the image are left out (a webcam frame may cut the grid's last row at its edge);
-/// `None` when more than a third of an offset's samples are outside.
+/// `None` when more than a third of an offset's samples are outside. Offsets for which
+/// `wanted` is false are only checked for that and get `NaN` (the caller never looks there).
 fn line_profile(
     gray: &GrayImage,
     points: &[Point; 10],
     reach: i32,
     quantile: f32,
+    wanted: impl Fn(i32) -> bool,
 ) -> Option<Vec<f32>> {
     // Each edge's sample points and normal, the same for every offset.
     let edges: Vec<(Point, Vec<Point>)> = points
@@ -98,6 +102,18 @@ fn line_profile(
     let mut values = Vec::with_capacity(total);
     (-reach..=reach)
         .map(|k| {
+            if !wanted(k) {
+                // Only whether enough of the offset's samples are inside (the same count the
+                // values would have), not the gray levels.
+                let inside: usize = edges
+                    .iter()
+                    .map(|(normal, along)| {
+                        let shift = normal.scaled(k as f32);
+                        along.iter().filter(|&&q| inside(gray, q + shift)).count()
+                    })
+                    .sum();
+                return (inside > 0 && 3 * inside >= 2 * total).then_some(f32::NAN);
+            }
             values.clear();
             for (normal, along) in &edges {
                 let shift = normal.scaled(k as f32);
@@ -132,7 +148,9 @@ fn profile_contrast(
 ) -> Option<f32> {
     let reach = (0.5 * cell_px).round().max(4.0) as i32;
     let far = ((0.25 * cell_px).ceil() as i32).clamp(3, reach);
-    let profile = line_profile(gray, points, reach, quantile)?;
+    // The offsets between the line's two pixels and the paper's quarter cell are not used.
+    let used = |k: i32| k.abs() <= 2 || k.abs() >= far;
+    let profile = line_profile(gray, points, reach, quantile, used)?;
     let at = |k: i32| profile[(k + reach) as usize];
     let line = (-2..=2).map(at).fold(f32::MAX, f32::min);
     let before = (-reach..=-far).map(at).fold(f32::MIN, f32::max);
@@ -317,13 +335,16 @@ pub(crate) fn valley(
     let n = Point::new(-dir.y, dir.x);
     let steps = reach.ceil().clamp(1.0, 64.0) as i32 + 3;
     let samples = ((s1 - s0).abs().ceil() as i32).clamp(2, 256);
+    // The same steps along the line at every offset: computed once.
+    let along: Vec<Point> = (0..=samples)
+        .map(|i| dir.scaled(s0 + (s1 - s0) * i as f32 / samples as f32))
+        .collect();
     let profile: Vec<Option<f32>> = (-steps..=steps)
         .map(|k| {
             let base = p + n.scaled(k as f32);
             let mut sum = 0.0;
-            for i in 0..=samples {
-                let s = s0 + (s1 - s0) * i as f32 / samples as f32;
-                sum += gray_at(gray, base + dir.scaled(s))?;
+            for &step in &along {
+                sum += gray_at(gray, base + step)?;
             }
             Some(sum / (samples + 1) as f32)
         })

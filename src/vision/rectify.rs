@@ -26,15 +26,20 @@ pub fn warp_grid(image: &GrayImage, lattice: &Lattice, cell_size_px: u32) -> Gra
             let Some(h) = Homography::from_unit_square(quad) else {
                 continue;
             };
-            let mut k = 0u32;
+            // The raster comes row by row, `s` points a row: each lands at the next pixel of
+            // the cell's row in `out` (no division or bounds check per pixel).
+            let raw: &mut [u8] = &mut out;
+            let (x0, y0) = ((col as u32 * s) as usize, (row as u32 * s) as usize);
+            let (stride, s) = (side as usize, s as usize);
+            let (mut i, mut j) = (0usize, 0usize);
             h.map_raster(&at, &at, |p| {
-                let (i, j) = (k % s, k / s);
-                out.put_pixel(
-                    col as u32 * s + i,
-                    row as u32 * s + j,
-                    Luma([sample_bilinear(image, p)]),
-                );
-                k += 1;
+                if let Some(px) = raw.get_mut((y0 + j) * stride + x0 + i) {
+                    *px = sample_bilinear(image, p);
+                }
+                i += 1;
+                if i == s {
+                    (i, j) = (0, j + 1);
+                }
             });
         }
     }
