@@ -6,6 +6,7 @@
 use super::LiveConfig;
 use super::vote::{VotedBoard, Votes};
 use crate::scan::Written;
+use crate::sudoku::solver::solve_values;
 use crate::sudoku::{Cell, MIN_CLUES, conflicts_of};
 
 /// Whether a vote may be shown as the puzzle: enough reads, every digit cell's value holding
@@ -25,11 +26,36 @@ use crate::sudoku::{Cell, MIN_CLUES, conflicts_of};
 /// box, leaves many empty cells a little doubtful on a board read right.
 pub(super) fn trustworthy(voted: &VotedBoard, votes: &Votes, config: &LiveConfig) -> bool {
     let doubtful = unpinned_doubtful(voted, votes, config);
-    let doubtful_digits = doubtful.iter().filter(|&&i| voted.values[i] != 0).count();
+    let mut doubtful_digits: Vec<usize> = doubtful
+        .iter()
+        .copied()
+        .filter(|&i| voted.values[i] != 0)
+        .collect();
+    if doubtful_digits.len() > config.trust_max_doubtful_cells {
+        // The solver's look at each, only when the cap would refuse the board.
+        doubtful_digits.retain(|&i| !pinned_by_puzzle(voted, votes, i, config));
+    }
     voted.reads >= reads_for(doubtful.len(), config)
         && voted.min_confidence() >= config.trust_min_confidence
-        && doubtful_digits <= config.trust_max_doubtful_cells
+        && doubtful_digits.len() <= config.trust_max_doubtful_cells
         && voted.clue_count() >= MIN_CLUES
+}
+
+/// Whether the rest of the voted board alone gives `cell` the digit voted there (the board
+/// without that clue has one solution, with that digit in `cell`), and the reads give the
+/// cell being empty at most `pin_max_empty_weight`. A misread clue the rest pins is
+/// impossible on its own: the true digit would leave the page's puzzle without a solution,
+/// so only a second misread could hide it. [`pinned_by_peers`] is the case the cell's own
+/// houses settle.
+fn pinned_by_puzzle(voted: &VotedBoard, votes: &Votes, cell: usize, config: &LiveConfig) -> bool {
+    let value = voted.values[cell];
+    if value == 0 || votes.mean_probability(cell, 0) > config.pin_max_empty_weight {
+        return false;
+    }
+    let mut rest = voted.values;
+    rest[cell] = 0;
+    let found = solve_values(&rest, 2);
+    found.is_unique() && found.first.is_some_and(|solution| solution[cell] == value)
 }
 
 /// Doubtful cells (voted confidence below `digits::UNCERTAIN_BELOW`) the rest of the board
@@ -81,6 +107,7 @@ fn reads_for(doubtful: usize, config: &LiveConfig) -> u32 {
 /// an empty cell is trusted when it is sure (`trust_min_empty_confidence`), or when the reads
 /// give the solution's digit for it almost no weight: whatever ink made the cell doubtful
 /// (a smudge, pencil marks, a stray stroke) is not the digit the puzzle would need there.
+/// Pencil marks may give it a little more ([`solution_weight_allowed`]).
 pub(super) fn doubtful_empties_ruled_out(
     voted: &VotedBoard,
     votes: &Votes,
@@ -90,8 +117,20 @@ pub(super) fn doubtful_empties_ruled_out(
     (0..81).all(|i| {
         voted.values[i] != 0
             || voted.confidence[i] >= config.trust_min_empty_confidence
-            || votes.mean_probability(i, solution[i]) <= config.trust_max_solution_weight_in_empty
+            || votes.mean_probability(i, solution[i]) <= solution_weight_allowed(votes, i, config)
     })
+}
+
+/// The most mean probability an empty cell's reads may give the solution's digit
+/// ([`doubtful_empties_ruled_out`]): more for a cell read mostly as pencil marks, whose small
+/// candidate digits include the solution's more often than not, than for a cell read as
+/// blank paper, where digit weight is a faint digit's.
+fn solution_weight_allowed(votes: &Votes, cell: usize, config: &LiveConfig) -> f32 {
+    if votes.mean_pencil(cell) >= config.pencil_cell_weight {
+        config.trust_max_solution_weight_in_pencil
+    } else {
+        config.trust_max_solution_weight_in_empty
+    }
 }
 
 /// Whether every digit cell that disagrees with `solution` is read surely. A board solved
@@ -139,7 +178,7 @@ pub(super) fn entries_clear_of_givens(written: &Written) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::digits::{CellReading, NUM_CLASSES};
+    use crate::digits::{CLASS_PENCIL, CellReading, NUM_CLASSES};
 
     /// A finished grid (a valid solution).
     const FINISHED: &str =
@@ -292,6 +331,119 @@ mod tests {
         let voted = votes.voted().expect("votes");
         assert!(!doubtful_empties_ruled_out(
             &voted, &votes, &solution, &config
+        ));
+    }
+
+    #[test]
+    fn pencil_marks_may_give_the_solution_digit_a_little_more_weight() {
+        let config = LiveConfig::default();
+        let solution = board(FINISHED);
+        let mut values = solution;
+        values[0] = 0;
+        // r1c1 read empty at 0.82, 0.15 on the solution's 4: as pencil marks (candidate
+        // digits, the 4 among them) or as blank paper with a faint stroke.
+        let read = |pencil: f32| -> Votes {
+            repeated(config.reads_to_trust_doubtful as usize, |i| {
+                if i == 0 {
+                    let mut p = [0.0f32; NUM_CLASSES];
+                    p[CLASS_PENCIL as usize] = pencil;
+                    p[0] = 0.82 - pencil;
+                    p[solution[0] as usize] = 0.15;
+                    p[1] = 0.03;
+                    p
+                } else {
+                    sure(values[i])
+                }
+            })
+        };
+        let pencil = read(0.7);
+        let voted = pencil.voted().expect("votes");
+        assert_eq!(voted.values, values);
+        assert!(voted.uncertain()[0]);
+        assert!(doubtful_empties_ruled_out(
+            &voted, &pencil, &solution, &config
+        ));
+        let blank = read(0.0);
+        assert!(!doubtful_empties_ruled_out(
+            &blank.voted().expect("votes"),
+            &blank,
+            &solution,
+            &config
+        ));
+        // Pencil marks that read as the solution's digit as much as a missed digit does
+        // (0.3): not ruled out either.
+        let heavy = repeated(config.reads_to_trust_doubtful as usize, |i| {
+            if i == 0 {
+                let mut p = [0.0f32; NUM_CLASSES];
+                p[CLASS_PENCIL as usize] = 0.6;
+                p[0] = 0.1;
+                p[solution[0] as usize] = 0.3;
+                p
+            } else {
+                sure(values[i])
+            }
+        });
+        assert!(!doubtful_empties_ruled_out(
+            &heavy.voted().expect("votes"),
+            &heavy,
+            &solution,
+            &config
+        ));
+    }
+
+    #[test]
+    fn doubtful_clues_the_rest_of_the_puzzle_pins_do_not_count_against_the_cap() {
+        let config = LiveConfig::default();
+        // 34 clues of the finished grid (chosen at random): of the 34, 19 the rest of the
+        // puzzle pins and 15 it needs.
+        let values = board(
+            "406900800720000941000000060074000500082560400930000010240700050800420007307150080",
+        );
+        let sure_votes = votes_of(&values, &[], 0.0, 6);
+        let sure_board = sure_votes.voted().expect("votes");
+        assert_eq!(solve_values(&values, 2).count, 1, "a proper puzzle");
+        let without = |i: usize| {
+            let mut rest = values;
+            rest[i] = 0;
+            solve_values(&rest, 2).count
+        };
+        // Clues their peers do not pin: some the rest of the puzzle pins (it keeps one
+        // solution without them), some it needs.
+        let unpinned_by_peers: Vec<usize> = (0..81)
+            .filter(|&i| values[i] != 0)
+            .filter(|&i| !pinned_by_peers(&sure_board, &sure_votes, i, &config))
+            .collect();
+        let pinned: Vec<usize> = unpinned_by_peers
+            .iter()
+            .copied()
+            .filter(|&i| without(i) == 1)
+            .collect();
+        let needed: Vec<usize> = unpinned_by_peers
+            .iter()
+            .copied()
+            .filter(|&i| without(i) > 1)
+            .collect();
+        let over = config.trust_max_doubtful_cells + 1;
+        assert!(pinned.len() >= over && needed.len() >= over);
+        // Too many doubtful clues, each pinned by the rest: trusted.
+        let votes = votes_of(&values, &pinned[..over], 0.1, 6);
+        let voted = votes.voted().expect("votes");
+        assert_eq!(voted.values, values);
+        assert!(trustworthy(&voted, &votes, &config));
+        // As many doubtful clues the puzzle needs: too many.
+        let votes = votes_of(&values, &needed[..over], 0.1, 6);
+        assert!(!trustworthy(
+            &votes.voted().expect("votes"),
+            &votes,
+            &config
+        ));
+        // Pinned clues whose reads leave a fair chance of an empty cell (a smudge read as
+        // the digit the rest forces): they count.
+        let votes = votes_of(&values, &pinned[..over], 0.28, 6);
+        assert!(!trustworthy(
+            &votes.voted().expect("votes"),
+            &votes,
+            &config
         ));
     }
 
