@@ -22,7 +22,10 @@
 //!    grid);
 //! 5. once a grid is found, the cell holes of a much larger outline that gave none (a puzzle
 //!    merged with a fold or shadow, beside a small printed solution): the larger grid wins;
-//! 6. when no try finds a grid at all, the best quad lattice whose eight box lines were fitted
+//! 6. when no try finds a grid in a picture larger than the working image, its largest
+//!    grid-shaped outline (often the page) is cropped and searched again at a finer scale
+//!    (`zoom`: a small grid in a large photo or an HD frame);
+//! 7. when no try finds a grid at all, the best quad lattice whose eight box lines were fitted
 //!    to the mask as whole lines (`fit`), judged more strictly, is the last resort.
 //!
 //! The search over one try's candidates (which lattice of a quad is judged, which candidate
@@ -54,6 +57,7 @@ mod search;
 mod threshold;
 pub mod track;
 mod validate;
+mod zoom;
 
 use std::borrow::Cow;
 
@@ -89,6 +93,11 @@ pub struct DetectOptions {
     /// refined, most of the cost of a detection that finds nothing on a page of print).
     /// Stills always; a video frame on some of the frames that find nothing (`live::tries`).
     pub traced_sides: bool,
+    /// Whether a picture larger than the working image that gave no grid is searched once
+    /// more in a crop around its largest grid-shaped outline, at a finer scale (a small grid
+    /// in a large photo or an HD frame, whose cells the working scale shrinks below what the
+    /// thin lines survive). The crop's own search never zooms again.
+    pub zoom: bool,
 }
 
 /// How much of the search [`detect_with`] runs on a picture.
@@ -125,6 +134,7 @@ impl Default for DetectOptions {
             effort: Effort::Exhaustive,
             invert: None,
             traced_sides: true,
+            zoom: true,
         }
     }
 }
@@ -230,6 +240,7 @@ pub fn detect_with_colour(
     }];
     let inverted = std::cell::OnceCell::new();
     let mut first_error = None;
+    let mut zoom_region = None;
     let mut last_resort: Option<Box<GridDetection>> = None;
     for (k, &(invert, try_options)) in tries.iter().enumerate() {
         let picture = if invert {
@@ -258,6 +269,9 @@ pub fn detect_with_colour(
             // The first try's reason is the one a user of a normal picture needs.
             Err(unfound) => {
                 first_error.get_or_insert(unfound.why);
+                if zoom_region.is_none() {
+                    zoom_region = unfound.zoom_region;
+                }
                 if let Some(fitted) = unfound.last_resort
                     && last_resort.as_ref().is_none_or(|l| fitted.score > l.score)
                 {
@@ -266,7 +280,14 @@ pub fn detect_with_colour(
             }
         }
     }
-    // No try found a grid: a lattice with box lines fitted as wholes is the last resort.
+    // No try found a grid: a finer look where the grid may be, then a lattice with box lines
+    // fitted as wholes as the last resort.
+    if options.zoom
+        && let Some(region) = zoom_region
+        && let Some(found) = zoom::detect_zoomed(image, colour, options, region)
+    {
+        return Ok(found);
+    }
     last_resort
         .map(|found| *found)
         .ok_or(first_error.unwrap_or(NoGrid::NoOutline))
@@ -363,6 +384,9 @@ fn detect_one_polarity(
         last_rejection,
         ..
     } = search;
+    let factor = working.work_to_image;
+    let region_in_image =
+        zoom::zoom_region(&outlines, long_side_px).map(|r| r.map(|v| (v + 0.5) * factor - 0.5));
 
     if let Some(t) = trace
         && !hough_ran
@@ -393,6 +417,7 @@ fn detect_one_polarity(
                 None => NoGrid::NoOutline,
             },
             last_resort: fitted.map(|f| Box::new(finish(f))),
+            zoom_region: region_in_image,
         }),
     }
 }
@@ -404,6 +429,8 @@ struct Unfound {
     /// The best lattice with box lines fitted as wholes ([`Search::offer_fitted`]), for
     /// when no try at all finds a grid (boxed: the error stays small).
     last_resort: Option<Box<GridDetection>>,
+    /// Where the picture may be looked at again, finer ([`zoom::zoom_region`]), image pixels.
+    zoom_region: Option<[f32; 4]>,
 }
 
 /// Draws a straight line `thick` px wide in gray level `v` (nearest pixels), for tests.
