@@ -243,13 +243,6 @@ pub struct LiveConfig {
     /// the reads give the digit the board's solution puts there at most this mean
     /// probability (the doubt is ink that is not that digit).
     pub trust_max_solution_weight_in_empty: f32,
-    /// `trust_max_solution_weight_in_empty` for an empty cell whose reads give pencil marks
-    /// at least `pencil_cell_weight` mean probability: its small candidate digits often
-    /// include the solution's, and read as that digit a little.
-    pub trust_max_solution_weight_in_pencil: f32,
-    /// Mean probability of pencil marks from which an empty cell counts as a pencil-mark cell
-    /// (`trust_max_solution_weight_in_pencil`).
-    pub pencil_cell_weight: f32,
     /// Most cells whose voted confidence is below `digits::UNCERTAIN_BELOW`: a board read
     /// that doubtfully is not shown, however it solves.
     pub trust_max_doubtful_cells: usize,
@@ -280,11 +273,6 @@ impl Default for LiveConfig {
             // (but one cell, 0.22–0.36). The back page's print showing through (a held-out
             // font print clip) gave 0.14: at 0.05 such boards were never shown.
             trust_max_solution_weight_in_empty: 0.10,
-            // On the dev clips a digit missed and voted empty gave its own digit 0.29 or more
-            // (one read as pencil marks at 0.45), and cells of pencil marks read as such at
-            // 0.76 and 0.87 gave the solution's digit 0.14 and 0.12.
-            trust_max_solution_weight_in_pencil: 0.2,
-            pencil_cell_weight: 0.5,
             trust_max_doubtful_cells: 8,
             pin_max_empty_weight: 0.25,
             reread_every_frames: 10,

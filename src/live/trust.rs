@@ -107,7 +107,6 @@ fn reads_for(doubtful: usize, config: &LiveConfig) -> u32 {
 /// an empty cell is trusted when it is sure (`trust_min_empty_confidence`), or when the reads
 /// give the solution's digit for it almost no weight: whatever ink made the cell doubtful
 /// (a smudge, pencil marks, a stray stroke) is not the digit the puzzle would need there.
-/// Pencil marks may give it a little more ([`solution_weight_allowed`]).
 pub(super) fn doubtful_empties_ruled_out(
     voted: &VotedBoard,
     votes: &Votes,
@@ -117,20 +116,8 @@ pub(super) fn doubtful_empties_ruled_out(
     (0..81).all(|i| {
         voted.values[i] != 0
             || voted.confidence[i] >= config.trust_min_empty_confidence
-            || votes.mean_probability(i, solution[i]) <= solution_weight_allowed(votes, i, config)
+            || votes.mean_probability(i, solution[i]) <= config.trust_max_solution_weight_in_empty
     })
-}
-
-/// The most mean probability an empty cell's reads may give the solution's digit
-/// ([`doubtful_empties_ruled_out`]): more for a cell read mostly as pencil marks, whose small
-/// candidate digits include the solution's more often than not, than for a cell read as
-/// blank paper, where digit weight is a faint digit's.
-fn solution_weight_allowed(votes: &Votes, cell: usize, config: &LiveConfig) -> f32 {
-    if votes.mean_pencil(cell) >= config.pencil_cell_weight {
-        config.trust_max_solution_weight_in_pencil
-    } else {
-        config.trust_max_solution_weight_in_empty
-    }
 }
 
 /// Whether every digit cell that disagrees with `solution` is read surely. A board solved
@@ -178,7 +165,7 @@ pub(super) fn entries_clear_of_givens(written: &Written) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::digits::{CLASS_PENCIL, CellReading, NUM_CLASSES};
+    use crate::digits::{CellReading, NUM_CLASSES};
 
     /// A finished grid (a valid solution).
     const FINISHED: &str =
@@ -331,63 +318,6 @@ mod tests {
         let voted = votes.voted().expect("votes");
         assert!(!doubtful_empties_ruled_out(
             &voted, &votes, &solution, &config
-        ));
-    }
-
-    #[test]
-    fn pencil_marks_may_give_the_solution_digit_a_little_more_weight() {
-        let config = LiveConfig::default();
-        let solution = board(FINISHED);
-        let mut values = solution;
-        values[0] = 0;
-        // r1c1 read empty at 0.82, 0.15 on the solution's 4: as pencil marks (candidate
-        // digits, the 4 among them) or as blank paper with a faint stroke.
-        let read = |pencil: f32| -> Votes {
-            repeated(config.reads_to_trust_doubtful as usize, |i| {
-                if i == 0 {
-                    let mut p = [0.0f32; NUM_CLASSES];
-                    p[CLASS_PENCIL as usize] = pencil;
-                    p[0] = 0.82 - pencil;
-                    p[solution[0] as usize] = 0.15;
-                    p[1] = 0.03;
-                    p
-                } else {
-                    sure(values[i])
-                }
-            })
-        };
-        let pencil = read(0.7);
-        let voted = pencil.voted().expect("votes");
-        assert_eq!(voted.values, values);
-        assert!(voted.uncertain()[0]);
-        assert!(doubtful_empties_ruled_out(
-            &voted, &pencil, &solution, &config
-        ));
-        let blank = read(0.0);
-        assert!(!doubtful_empties_ruled_out(
-            &blank.voted().expect("votes"),
-            &blank,
-            &solution,
-            &config
-        ));
-        // Pencil marks that read as the solution's digit as much as a missed digit does
-        // (0.3): not ruled out either.
-        let heavy = repeated(config.reads_to_trust_doubtful as usize, |i| {
-            if i == 0 {
-                let mut p = [0.0f32; NUM_CLASSES];
-                p[CLASS_PENCIL as usize] = 0.6;
-                p[0] = 0.1;
-                p[solution[0] as usize] = 0.3;
-                p
-            } else {
-                sure(values[i])
-            }
-        });
-        assert!(!doubtful_empties_ruled_out(
-            &heavy.voted().expect("votes"),
-            &heavy,
-            &solution,
-            &config
         ));
     }
 

@@ -63,8 +63,6 @@ const STALE_UNSURE_MARGIN: usize = 5;
 #[derive(Clone, Debug)]
 struct Read {
     probabilities: Box<[[f32; 10]; 81]>,
-    /// Per cell, the share of `probabilities[cell][0]` that is pencil marks.
-    pencil: Box<[f32; 81]>,
     unsure: usize,
 }
 
@@ -117,14 +115,8 @@ impl Votes {
         if self.reads.len() == self.window {
             self.reads.pop_front();
         }
-        let mut pencil = Box::new([0f32; 81]);
-        for (p, r) in pencil.iter_mut().zip(readings) {
-            let q = r.probabilities[CLASS_PENCIL as usize];
-            *p = if q.is_finite() { q } else { 0.0 };
-        }
         self.reads.push_back(Read {
             probabilities: value_probabilities(readings),
-            pencil,
             unsure,
         });
     }
@@ -156,17 +148,6 @@ impl Votes {
             .iter()
             .map(|r| r.probabilities[cell][value as usize])
             .sum();
-        (sum / n as f32).clamp(0.0, 1.0)
-    }
-
-    /// Mean probability over the reads held that `cell` holds pencil marks (part of
-    /// [`Votes::mean_probability`] of value 0); 0 when no read is held or out of range.
-    pub fn mean_pencil(&self, cell: usize) -> f32 {
-        let n = self.reads.len();
-        if n == 0 || cell >= 81 {
-            return 0.0;
-        }
-        let sum: f32 = self.reads.iter().map(|r| r.pencil[cell]).sum();
         (sum / n as f32).clamp(0.0, 1.0)
     }
 
