@@ -73,8 +73,8 @@ impl Try {
             invert: Some(invert),
             ink_delta: faint.then_some(vision::detect::FAINT_INK_DELTA),
             traced_sides,
-            // Not on live frames: a zoomed crop found HD grids sooner on the dev clips
-            // (250 -> 252 of 261 locked within 0.5 s), but on two clips it gave reads a wrong
+            // Not on live frames: a zoomed crop found HD grids sooner on the dev clips (2
+            // more of 261 locked within 0.5 s), but on two clips it gave reads a wrong
             // board was then trusted on (a pencil-mark cell read as a sure 5 along a lattice a
             // quarter cell off; a finished page's faint 4 read empty for 27 reads), while
             // the same clips without it showed nothing wrong. Stills keep it.

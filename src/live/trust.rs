@@ -18,7 +18,9 @@ use crate::sudoku::{Cell, MIN_CLUES, conflicts_of};
 /// cell whose 20 peers already hold the 8 other digits, and whose reads give "empty" next to
 /// no weight, can only be misread together with one of those peers (read right, they would
 /// leave its true digit no room). So a finished or nearly finished grid in handwriting,
-/// doubtful on many cells one by one, is still checked cell by cell by its own digits.
+/// doubtful on many cells one by one, is still checked cell by cell by its own digits. When
+/// more than the cap remain, digits the rest of the puzzle pins ([`pinned_by_puzzle`]) do not
+/// count either: a printed page read right from a blurred frame, doubtful on 16 clues.
 ///
 /// Doubtful empty cells count for the reads needed but not against the cap: each must still
 /// give the solution's digit next to no weight (`doubtful_empties_ruled_out`), a check made
