@@ -105,14 +105,14 @@ fn line_profile(
             if !wanted(k) {
                 // Only whether enough of the offset's samples are inside (the same count the
                 // values would have), not the gray levels.
-                let inside: usize = edges
+                let in_image: usize = edges
                     .iter()
                     .map(|(normal, along)| {
                         let shift = normal.scaled(k as f32);
                         along.iter().filter(|&&q| inside(gray, q + shift)).count()
                     })
                     .sum();
-                return (inside > 0 && 3 * inside >= 2 * total).then_some(f32::NAN);
+                return (in_image > 0 && 3 * in_image >= 2 * total).then_some(f32::NAN);
             }
             values.clear();
             for (normal, along) in &edges {

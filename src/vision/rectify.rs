@@ -27,7 +27,7 @@ pub fn warp_grid(image: &GrayImage, lattice: &Lattice, cell_size_px: u32) -> Gra
                 continue;
             };
             // The raster comes row by row, `s` points a row: each lands at the next pixel of
-            // the cell's row in `out` (no division or bounds check per pixel).
+            // the cell's row in `out` (no division and no `put_pixel` per pixel).
             let raw: &mut [u8] = &mut out;
             let (x0, y0) = ((col as u32 * s) as usize, (row as u32 * s) as usize);
             let (stride, s) = (side as usize, s as usize);

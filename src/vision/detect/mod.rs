@@ -384,9 +384,9 @@ fn detect_one_polarity(
         last_rejection,
         ..
     } = search;
+    // A working-image coordinate in image pixels.
     let factor = working.work_to_image;
-    let region_in_image =
-        zoom::zoom_region(&outlines, long_side_px).map(|r| r.map(|v| (v + 0.5) * factor - 0.5));
+    let to_image = |v: f32| (v + 0.5) * factor - 0.5;
 
     if let Some(t) = trace
         && !hough_ran
@@ -396,10 +396,7 @@ fn detect_one_polarity(
     }
     let finish = |chosen: Chosen| {
         let (lattice_in_work, score) = refine_in_gray_valleys(mask, work, chosen);
-        let factor = working.work_to_image;
-        let to_image =
-            |p: Point| Point::new((p.x + 0.5) * factor - 0.5, (p.y + 0.5) * factor - 0.5);
-        let lattice = lattice_in_work.map(to_image);
+        let lattice = lattice_in_work.map(|p| Point::new(to_image(p.x), to_image(p.y)));
         // Corners at the border line's centre, like the lattice: kubiesa's ground truth uses
         // that convention (wichtounet's sits ~1 % further out).
         GridDetection {
@@ -417,7 +414,12 @@ fn detect_one_polarity(
                 None => NoGrid::NoOutline,
             },
             last_resort: fitted.map(|f| Box::new(finish(f))),
-            zoom_region: region_in_image,
+            // Only where the caller may zoom, and only once no grid was found.
+            zoom_region: options
+                .zoom
+                .then(|| zoom::zoom_region(&outlines, long_side_px))
+                .flatten()
+                .map(|r| r.map(to_image)),
         }),
     }
 }
