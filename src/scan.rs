@@ -1,7 +1,9 @@
 //! The photo → solution pipeline shared by the CLI and the app: detect the grid, rectify and
 //! cut the 81 cells, normalize them, classify them in one batch, build the grid, check it
 //! (conflicts, number of solutions), suggest a repair when it is not a proper puzzle, and
-//! solve it (exactly; the explained solve is on demand through [`Scan::explain`]). A grid
+//! solve it (exactly; the explained solve is on demand through [`Scan::explain`]). Cells read
+//! with doubt are cut and read again a little to each side (`digits::second_look`); a grid
+//! whose ink does not say whether it is dark on light is read both ways (`digits::polarity`). A grid
 //! that reads better turned (a photo rotated by 90/180/270° without an EXIF tag) is read and
 //! re-indexed as the puzzle reads (`digits::orientation`).
 //!
@@ -16,6 +18,8 @@ use std::borrow::Cow;
 use image::{DynamicImage, GrayImage, RgbImage};
 
 use crate::digits::orientation::{Oriented, lattice_as_read, orient};
+use crate::digits::polarity::{Read, read_in_clearer_polarity};
+use crate::digits::second_look::second_look;
 use crate::digits::{
     CellClass, CellReading, Classifier, ModelError, Repair, Writing, read_values, suggest_repair,
 };
@@ -23,6 +27,7 @@ use crate::sudoku::solver::solve_values;
 use crate::sudoku::{
     Cell, Check, Conflict, Explained, Grid, SolveError, check_entries_read, solve_explained,
 };
+use crate::vision::rectify::{cell_inputs_of, grid_cell_crops};
 use crate::vision::{GridDetection, Lattice, NoGrid};
 
 /// Side of a rectified cell in pixels before normalization (training export uses it too).
@@ -313,14 +318,14 @@ impl Scanner {
 
     /// Reads the cells of an already located grid in the orientation that reads best (see
     /// `digits::orientation::orient`: one model run when the non-empty cells read surely
-    /// upright, a second batch of the cells that are not surely empty, turned, otherwise), and
-    /// re-indexes the detection as the puzzle reads.
+    /// upright, a second batch of the cells that are not surely empty, turned, otherwise) with
+    /// [`Scanner::read_closely`], and re-indexes the detection as the puzzle reads.
     pub fn scan_detection(
         &mut self,
         gray: &GrayImage,
         detection: GridDetection,
     ) -> Result<Scan, ScanError> {
-        let oriented = self.read_oriented(gray, &detection.lattice())?;
+        let oriented = self.read_closely(gray, &detection.lattice())?;
         let k = oriented.quarter_turns;
         let detection = if k == 0 {
             detection
@@ -341,7 +346,9 @@ impl Scanner {
     }
 
     /// Reads the 81 cells under `lattice` (image order) in the orientation that reads best
-    /// (see [`Scanner::scan_detection`]); the readings are as the puzzle reads.
+    /// (see [`Scanner::scan_detection`]), in the ink polarity their masses give; the readings
+    /// are as the puzzle reads. One read of one frame: the live path's first reads of a page,
+    /// whose doubts the votes of later frames settle.
     pub fn read_oriented(
         &mut self,
         gray: &GrayImage,
@@ -353,6 +360,35 @@ impl Scanner {
         Ok(orient(&inputs, upright, |cells| {
             classifier.classify(cells)
         })?)
+    }
+
+    /// [`Scanner::read_oriented`] for a still picture, which has no next frame: a grid whose
+    /// ink masses leave its polarity unclear is read both ways (`digits::polarity`), and the
+    /// cells read with doubt get a second look along the lattice moved a little four ways
+    /// (`digits::second_look`).
+    pub fn read_closely(
+        &mut self,
+        gray: &GrayImage,
+        lattice: &Lattice,
+    ) -> Result<Oriented, ScanError> {
+        let crops = grid_cell_crops(gray, lattice, CELL_SIZE_PX);
+        let classifier = &mut self.classifier;
+        let Read {
+            inputs,
+            readings: upright,
+            polarity,
+        } = read_in_clearer_polarity(&crops, |cells| classifier.classify(cells))?;
+        let mut oriented = orient(&inputs, upright, |cells| classifier.classify(cells))?;
+        second_look(
+            &mut oriented.readings,
+            oriented.quarter_turns,
+            |dx, dy, cells| {
+                let shifted = lattice.shifted_by_cells(dx, dy);
+                cell_inputs_of(gray, &shifted, cells, CELL_SIZE_PX, polarity)
+            },
+            |cells| classifier.classify(cells),
+        )?;
+        Ok(oriented)
     }
 
     /// Reads the cells along a known lattice (e.g. ground-truth corners) without detection,

@@ -43,8 +43,8 @@ fn reads_validation_cells_along_true_corners() {
 }
 
 /// The whole pipeline (detector, rectification, reader) on every kubiesa-val photo: the
-/// issue's targets are 99.5 % of cells and 90 % of boards exact (measured 2026-11-21 with
-/// `eval`: 99.89 % and 74/80); the boards floor sits four boards below today's.
+/// issue's targets are 99.5 % of cells and 98 % of boards exact (measured 2026-11-29 with
+/// `eval`: 99.97 % and 78/80); the boards floor sits four boards below today's.
 #[test]
 fn reads_every_validation_photo_through_the_detector() {
     let photos = common::puzzle_sources("kubiesa-val");
@@ -67,7 +67,77 @@ fn reads_every_validation_photo_through_the_detector() {
     );
     assert!(boards >= 80);
     assert!(acc >= 0.995, "cell accuracy {acc}");
-    assert!(exact >= 70, "{exact} of {boards} boards exact");
+    assert!(exact >= 74, "{exact} of {boards} boards exact");
+}
+
+/// Photos whose one misread cell (a digit read in an empty cell, or the other way round) was
+/// read right once the doubtful cells got their second look along the lattice moved a little
+/// (`digits::second_look`): without it, each of these reads one cell wrong (checked with the
+/// build before it, `eval`).
+#[test]
+fn a_second_look_at_doubtful_cells_reads_them_right() {
+    let wanted = [
+        ("kubiesa-train", "03_07_iphone_14_1"),
+        ("kubiesa-train", "03_09_iphone_14_1"),
+        ("kubiesa-train", "03_10_iphone_14_0"),
+        ("wichtounet-v2-train", "image1020"),
+        ("wichtounet-v2-train", "image1031"),
+        ("wichtounet-v2-train", "image1043"),
+        ("wichtounet-v2-train", "image195"),
+    ];
+    let mut scanner = Scanner::with_default_model().unwrap();
+    for (set, name) in wanted {
+        let photo = common::puzzle_sources(set)
+            .into_iter()
+            .find(|p| p.name == name)
+            .unwrap_or_else(|| panic!("{set}/{name} is in the shared data"));
+        let image = sudoku_lens::vision::load_image(&photo.image_path).unwrap();
+        let scan = scanner.scan(&image).unwrap();
+        let score = score_scan(&scan, &photo.labels);
+        assert!(
+            score.exact,
+            "{set}/{name}: {} of 81 cells right",
+            score.cells_correct
+        );
+    }
+}
+
+/// Webcam frames of bold printed pages with shaded boxes (our generators;
+/// `tests/fixtures/bold-print-webcam/README.md`): measured against each cell's median, which
+/// is ink, their paper weighs as light ink, so the masses say light on dark, though not
+/// clearly. Read both ways, the dark-on-light reading is the surer, and it is right
+/// (`digits::polarity`; before it, 66 and 60 of their 81 cells were read right).
+#[test]
+fn a_page_whose_ink_masses_mislead_is_read_in_the_polarity_that_reads_surely() {
+    use sudoku_lens::vision::{Polarity, PolarityEvidence, rectify::grid_cell_crops};
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bold-print-webcam");
+    let set = sudoku_lens::dataset::Dataset::open(&dir).unwrap();
+    assert_eq!(set.photos.len(), 2);
+    let mut scanner = Scanner::with_default_model().unwrap();
+    for photo in &set.photos {
+        let labels = set.labels(photo).unwrap().unwrap();
+        let image = sudoku_lens::vision::load_image(&photo.image_path).unwrap();
+        let scan = scanner.scan(&image).unwrap();
+        let gray = image.to_luma8();
+        let crops = grid_cell_crops(
+            &gray,
+            &scan.detection.lattice(),
+            sudoku_lens::scan::CELL_SIZE_PX,
+        );
+        let evidence = PolarityEvidence::of(&crops);
+        assert!(
+            !evidence.is_clear() && evidence.polarity() == Polarity::LightOnDark,
+            "{}: the masses mislead ({evidence:?})",
+            photo.name
+        );
+        let score = score_scan(&scan, &labels);
+        assert!(
+            score.exact,
+            "{}: {} of 81 cells right",
+            photo.name, score.cells_correct
+        );
+    }
 }
 
 /// Six photos of wichtounet-v2-train's held-back fifth (`models/train/holdout/wichtounet.txt`):

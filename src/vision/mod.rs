@@ -31,7 +31,8 @@ pub use load::{
     to_gray,
 };
 pub use normalize::{
-    CELL_INPUT_LEN, CELL_INPUT_PX, Polarity, grid_polarity, normalize_cell, normalize_cells,
+    CELL_INPUT_LEN, CELL_INPUT_PX, CLEAR_POLARITY_SHARE, Polarity, PolarityEvidence, grid_polarity,
+    normalize_cell, normalize_cells, normalize_cells_as,
 };
 pub use tracker::{
     CellFingerprint, LatticeTracker, TrackerConfig, TrackerEvent, TrackerState, TrackerUpdate,
@@ -80,6 +81,31 @@ impl Lattice {
                 }
             }
         }
+        Lattice { points_in_image }
+    }
+
+    /// The lattice moved by `dx_cells` of a cell side along its rows and `dy_cells` along its
+    /// columns, each intersection by its own neighbourhood's spacing (the mean of the cells on
+    /// either side; the border lines by the one cell inside), so a perspective grid keeps its
+    /// shape. The spacing reads the same from either end of a line, so the lattice of a turned
+    /// picture, indexed the other way round, moves the same.
+    pub fn shifted_by_cells(&self, dx_cells: f32, dy_cells: f32) -> Lattice {
+        let p = &self.points_in_image;
+        // The cell side at line `i` of 10, from the points before and after it.
+        let spacing = |before: Point, at: Point, after: Point, i: usize| match i {
+            0 => after - at,
+            9 => at - before,
+            _ => (after - before).scaled(0.5),
+        };
+        let points_in_image = std::array::from_fn(|r| {
+            std::array::from_fn(|c| {
+                let along_row =
+                    spacing(p[r][c.saturating_sub(1)], p[r][c], p[r][(c + 1).min(9)], c);
+                let along_col =
+                    spacing(p[r.saturating_sub(1)][c], p[r][c], p[(r + 1).min(9)][c], r);
+                p[r][c] + along_row.scaled(dx_cells) + along_col.scaled(dy_cells)
+            })
+        });
         Lattice { points_in_image }
     }
 

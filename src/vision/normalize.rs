@@ -180,18 +180,65 @@ fn ink_masses(crop: &GrayImage) -> (f32, f32) {
 }
 
 /// The grid's ink polarity, from all its cell crops: whichever of darker or lighter ink
-/// carries more mass. A dark-mode screenshot has light digits; its lines may be lighter or
-/// darker than the cells (tiles on a darker ground), so the digits decide, not the lines.
-/// Ties (a blank grid) read as [`Polarity::DarkOnLight`].
+/// carries more mass ([`PolarityEvidence::polarity`]). A dark-mode screenshot has light
+/// digits; its lines may be lighter or darker than the cells (tiles on a darker ground), so
+/// the digits decide, not the lines. Ties (a blank grid) read as [`Polarity::DarkOnLight`].
 pub fn grid_polarity(crops: &[GrayImage]) -> Polarity {
-    let (dark, light) = crops
-        .iter()
-        .map(ink_masses)
-        .fold((0.0, 0.0), |(d, l), (cd, cl)| (d + cd, l + cl));
-    if light > dark {
-        Polarity::LightOnDark
-    } else {
-        Polarity::DarkOnLight
+    PolarityEvidence::of(crops).polarity()
+}
+
+/// The less massive polarity's ink must stay under this share of the other's for the masses
+/// alone to settle a grid's polarity ([`PolarityEvidence::is_clear`]). Photos of the shared
+/// sets measure under 0.3, screenshots under 0.3 or over 3.3 (one in 200 between); webcam
+/// frames of pages with bold digits that fill the cell's middle (its median is then ink, and
+/// the paper around the strokes counts as light ink) or with shaded boxes come out between
+/// 0.3 and 1.7.
+pub const CLEAR_POLARITY_SHARE: f32 = 0.5;
+
+/// The ink masses behind [`grid_polarity`]: summed over a grid's cell crops, the level
+/// differences from each crop's median of its darker and of its lighter pixels.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct PolarityEvidence {
+    /// Mass of the pixels darker than their crop's median.
+    pub dark: f32,
+    /// Mass of the pixels lighter than their crop's median.
+    pub light: f32,
+}
+
+impl PolarityEvidence {
+    /// The evidence of a grid's cell crops.
+    pub fn of(crops: &[GrayImage]) -> PolarityEvidence {
+        let (dark, light) = crops
+            .iter()
+            .map(ink_masses)
+            .fold((0.0, 0.0), |(d, l), (cd, cl)| (d + cd, l + cl));
+        PolarityEvidence { dark, light }
+    }
+
+    /// The polarity with more ink mass (dark on light for a tie).
+    pub fn polarity(&self) -> Polarity {
+        if self.light > self.dark {
+            Polarity::LightOnDark
+        } else {
+            Polarity::DarkOnLight
+        }
+    }
+
+    /// Whether the masses settle the polarity: the smaller is under [`CLEAR_POLARITY_SHARE`]
+    /// of the larger (a blank grid, with neither, is clear: there is nothing to read).
+    pub fn is_clear(&self) -> bool {
+        let (small, large) = (self.dark.min(self.light), self.dark.max(self.light));
+        small < CLEAR_POLARITY_SHARE * large || large <= 0.0
+    }
+}
+
+impl Polarity {
+    /// The other polarity.
+    pub fn other(self) -> Polarity {
+        match self {
+            Polarity::DarkOnLight => Polarity::LightOnDark,
+            Polarity::LightOnDark => Polarity::DarkOnLight,
+        }
     }
 }
 
@@ -201,7 +248,12 @@ pub fn grid_polarity(crops: &[GrayImage]) -> Polarity {
 /// of the other polarity (four times the mass, and a stroke's worth): a selected cell drawn as
 /// a white digit on a coloured fill in a light theme.
 pub fn normalize_cells(crops: &[GrayImage]) -> Vec<Vec<f32>> {
-    let grid = grid_polarity(crops);
+    normalize_cells_as(crops, grid_polarity(crops))
+}
+
+/// [`normalize_cells`] for crops of a grid whose polarity is already known (`grid`, from its
+/// 81 crops): some of its cells cut again.
+pub fn normalize_cells_as(crops: &[GrayImage], grid: Polarity) -> Vec<Vec<f32>> {
     crops
         .iter()
         .map(|crop| {

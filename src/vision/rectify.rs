@@ -6,7 +6,7 @@
 
 use image::{GrayImage, Luma, imageops};
 
-use super::{Lattice, Point};
+use super::{Lattice, Point, Polarity};
 use crate::vision::geometry::Homography;
 
 /// Warps the grid described by `lattice` into a square image of `9 · cell_size_px` pixels a
@@ -18,40 +18,99 @@ pub fn warp_grid(image: &GrayImage, lattice: &Lattice, cell_size_px: u32) -> Gra
     let s = cell_size_px.clamp(1, 1024);
     let side = 9 * s;
     let mut out = GrayImage::from_pixel(side, side, Luma([255]));
-    // A cell's pixel centres in its unit square, along a row (the same along a column).
-    let at: Vec<f32> = (0..s).map(|i| (i as f32 + 0.5) / s as f32).collect();
+    let at = pixel_centres(s);
     for row in 0..9 {
         for col in 0..9 {
-            let quad = lattice.cell_quad(row, col);
-            let Some(h) = Homography::from_unit_square(quad) else {
-                continue;
-            };
-            // The raster comes row by row, `s` points a row: each lands at the next pixel of
-            // the cell's row in `out` (no division and no `put_pixel` per pixel).
             let raw: &mut [u8] = &mut out;
-            let (x0, y0) = ((col as u32 * s) as usize, (row as u32 * s) as usize);
-            let (stride, s) = (side as usize, s as usize);
-            let (mut i, mut j) = (0usize, 0usize);
-            h.map_raster(&at, &at, |p| {
-                if let Some(px) = raw.get_mut((y0 + j) * stride + x0 + i) {
-                    *px = sample_bilinear(image, p);
-                }
-                i += 1;
-                if i == s {
-                    (i, j) = (0, j + 1);
-                }
-            });
+            let offset = (row * s * side + col * s) as usize;
+            warp_cell(image, lattice, (row, col), &at, raw, offset, side as usize);
         }
     }
     out
 }
 
-/// The classifier inputs of the grid under `lattice`: [`warp_grid`], [`cell_crops`], then
+/// A cell's pixel centres in its unit square, along a row (the same along a column), for
+/// cells of `s` pixels a side.
+fn pixel_centres(s: u32) -> Vec<f32> {
+    (0..s).map(|i| (i as f32 + 0.5) / s as f32).collect()
+}
+
+/// Warps cell `(row, col)` of `lattice` by its own 4-corner homography into `out`, whose
+/// rows are `stride` bytes apart, its top-left pixel at `offset`; `at` holds
+/// [`pixel_centres`]. A degenerate cell quad leaves `out` as it was.
+fn warp_cell(
+    image: &GrayImage,
+    lattice: &Lattice,
+    (row, col): (u32, u32),
+    at: &[f32],
+    out: &mut [u8],
+    offset: usize,
+    stride: usize,
+) {
+    let Some(h) = Homography::from_unit_square(lattice.cell_quad(row as usize, col as usize))
+    else {
+        return;
+    };
+    // The raster comes row by row, `s` points a row: each lands at the next pixel of the
+    // cell's row in `out` (no division and no `put_pixel` per pixel).
+    let s = at.len();
+    let (mut i, mut j) = (0usize, 0usize);
+    h.map_raster(at, at, |p| {
+        if let Some(px) = out.get_mut(offset + j * stride + i) {
+            *px = sample_bilinear(image, p);
+        }
+        i += 1;
+        if i == s {
+            (i, j) = (0, j + 1);
+        }
+    });
+}
+
+/// The classifier inputs of the grid under `lattice`: [`grid_cell_crops`], then
 /// [`super::normalize_cells`] (ink polarity decided over the whole grid). The one path from
 /// a photo to model input, used by inference and by training-data export alike.
 pub fn cell_inputs(image: &GrayImage, lattice: &Lattice, cell_size_px: u32) -> Vec<Vec<f32>> {
-    let grid = warp_grid(image, lattice, cell_size_px);
-    super::normalize_cells(&cell_crops(&grid, cell_size_px))
+    super::normalize_cells(&grid_cell_crops(image, lattice, cell_size_px))
+}
+
+/// The 81 cell crops of the grid under `lattice`, row-major: [`warp_grid`], then
+/// [`cell_crops`].
+pub fn grid_cell_crops(image: &GrayImage, lattice: &Lattice, cell_size_px: u32) -> Vec<GrayImage> {
+    cell_crops(&warp_grid(image, lattice, cell_size_px), cell_size_px)
+}
+
+/// The classifier inputs of only the cells `cells` (row-major indices; those past 80 are
+/// skipped) of the grid under `lattice`, in that order, for a grid of ink polarity
+/// `polarity`: what [`super::normalize_cells_as`] makes of their [`grid_cell_crops`], warping
+/// no other cell.
+pub fn cell_inputs_of(
+    image: &GrayImage,
+    lattice: &Lattice,
+    cells: &[usize],
+    cell_size_px: u32,
+    polarity: Polarity,
+) -> Vec<Vec<f32>> {
+    let s = cell_size_px.clamp(1, 1024);
+    let at = pixel_centres(s);
+    let crops: Vec<GrayImage> = cells
+        .iter()
+        .filter(|&&i| i < 81)
+        .map(|&i| {
+            let mut crop = GrayImage::from_pixel(s, s, Luma([255]));
+            let raw: &mut [u8] = &mut crop;
+            warp_cell(
+                image,
+                lattice,
+                (i as u32 / 9, i as u32 % 9),
+                &at,
+                raw,
+                0,
+                s as usize,
+            );
+            crop
+        })
+        .collect();
+    super::normalize_cells_as(&crops, polarity)
 }
 
 /// Cuts a rectified grid (as made by [`warp_grid`] with the same `cell_size_px`) into its 81
@@ -139,6 +198,51 @@ mod tests {
         assert!(cells.iter().all(|c| c.dimensions() == (10, 10)));
         // Cell r2c3 starts at pixel (20, 10).
         assert_eq!(cells[9 + 2].get_pixel(0, 0), grid.get_pixel(20, 10));
+    }
+
+    #[test]
+    fn cells_cut_on_their_own_match_the_whole_grid_cut() {
+        let mut img = GrayImage::from_pixel(200, 160, Luma([230]));
+        for y in 0..160 {
+            for x in 0..200 {
+                if (x * 7 + y * 3) % 23 < 5 {
+                    img.put_pixel(x, y, Luma([30]));
+                }
+            }
+        }
+        let lattice = Lattice::from_corners([
+            Point::new(20.5, 12.0),
+            Point::new(181.0, 18.5),
+            Point::new(176.0, 150.0),
+            Point::new(14.0, 141.5),
+        ])
+        .shifted_by_cells(0.06, -0.06);
+        let all = cell_inputs(&img, &lattice, 40);
+        let polarity = crate::vision::grid_polarity(&grid_cell_crops(&img, &lattice, 40));
+        let cells = [80, 0, 40, 13, 99];
+        let some = cell_inputs_of(&img, &lattice, &cells, 40, polarity);
+        assert_eq!(some.len(), 4, "index 99 is skipped");
+        for (input, &i) in some.iter().zip(&cells) {
+            assert_eq!(input, &all[i], "cell {i}");
+        }
+    }
+
+    #[test]
+    fn a_shifted_lattice_moves_by_its_own_cell_sides() {
+        // Cells 10 px wide and 20 px high: a tenth of a cell right and a quarter down.
+        let lattice = Lattice::from_corners([
+            Point::new(0.0, 0.0),
+            Point::new(90.0, 0.0),
+            Point::new(90.0, 180.0),
+            Point::new(0.0, 180.0),
+        ]);
+        let moved = lattice.shifted_by_cells(0.1, 0.25);
+        for r in 0..10 {
+            for c in 0..10 {
+                let (a, b) = (lattice.points_in_image[r][c], moved.points_in_image[r][c]);
+                assert!((b.x - a.x - 1.0).abs() < 1e-3 && (b.y - a.y - 5.0).abs() < 1e-3);
+            }
+        }
     }
 
     #[test]
