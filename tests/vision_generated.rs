@@ -224,3 +224,37 @@ fn a_finished_page_whose_thin_lines_a_soft_frame_lost_is_found_by_its_digits() {
     let err = corner_error_pct(found.corners_in_image, corners_in_frame);
     assert!(err < CORNER_TOLERANCE_PCT, "corners {err:.1} % off");
 }
+
+/// A kubiesa-train page (MIT, A. Kubiesa) in a frame as `synth webcam --seed 31 --size
+/// 640x480` makes it: the grid is a third of the frame's height (18-px cells), and at the
+/// frame's own pixels its lattice bends ("uneven line spacing"). Searched again in a crop
+/// around its outline enlarged twice (`vision::detect::zoom`), it is found and read exactly.
+/// The live path never zooms; still pictures do.
+#[test]
+fn a_small_grid_in_a_webcam_frame_is_found_in_an_enlarged_crop() {
+    use sudoku_lens::vision::{DetectOptions, detect_with, to_gray};
+    let name = "02_22_honor_view_10_0";
+    let (source, corners, labels) = kubiesa_train_page(name);
+    // The generator's own seeding of copy 0 (`synth webcam`).
+    let mut rng = Rng::for_item(
+        31,
+        sudoku_lens::synthetic::rng::stable_hash(name.as_bytes()),
+    );
+    let (image, corners_in_frame) = vga_webcam_jpeg(&source, corners, &mut rng);
+    let gray = to_gray(&image);
+    let no_zoom = DetectOptions {
+        zoom: false,
+        ..DetectOptions::default()
+    };
+    assert!(
+        detect_with(&gray, &no_zoom, None).is_err(),
+        "not found at the frame's own pixels"
+    );
+    let found = detect_with(&gray, &DetectOptions::default(), None)
+        .unwrap_or_else(|e| panic!("no grid in the enlarged crop: {e}"));
+    let err = corner_error_pct(found.corners_in_image, corners_in_frame);
+    assert!(err < CORNER_TOLERANCE_PCT, "corners {err:.1} % off");
+    let mut scanner = Scanner::with_default_model().expect("embedded model");
+    let scan = scanner.scan(&image).expect("a scan");
+    assert!(score_scan(&scan, &labels).exact, "read exactly");
+}

@@ -22,9 +22,10 @@
 //!    grid);
 //! 5. once a grid is found, the cell holes of a much larger outline that gave none (a puzzle
 //!    merged with a fold or shadow, beside a small printed solution): the larger grid wins;
-//! 6. when no try finds a grid in a picture larger than the working image, its largest
-//!    grid-shaped outline (often the page) is cropped and searched again at a finer scale
-//!    (`zoom`: a small grid in a large photo or an HD frame);
+//! 6. when no try finds a grid, the picture's largest grid-shaped outline (often the page)
+//!    is cropped and searched again at a finer scale (`zoom`: a small grid in a large photo
+//!    or an HD frame; in a picture no larger than the working image, a webcam frame, the crop
+//!    is enlarged);
 //! 7. when no try finds a grid at all, the best quad lattice whose eight box lines were fitted
 //!    to the mask as whole lines (`fit`), judged more strictly, is the last resort.
 //!
@@ -93,10 +94,11 @@ pub struct DetectOptions {
     /// refined, most of the cost of a detection that finds nothing on a page of print).
     /// Stills always; a video frame on some of the frames that find nothing (`live::tries`).
     pub traced_sides: bool,
-    /// Whether a picture larger than the working image that gave no grid is searched once
-    /// more in a crop around its largest grid-shaped outline, at a finer scale (a small grid
-    /// in a large photo or an HD frame, whose cells the working scale shrinks below what the
-    /// thin lines survive). The crop's own search never zooms again.
+    /// Whether a picture that gave no grid is searched once more in a crop around its
+    /// largest grid-shaped outline, at a finer scale (a small grid in a large photo or an HD
+    /// frame, whose cells the working scale shrinks below what the thin lines survive; in a
+    /// picture no larger than the working image, the crop enlarged). The crop's own search
+    /// never zooms again.
     pub zoom: bool,
 }
 

@@ -1,9 +1,12 @@
-//! Zoom: a second search of a large picture that gave no grid, in a crop around its largest
+//! Zoom: a second search of a picture that gave no grid, in a crop around its largest
 //! grid-shaped outline seen at a finer scale than the whole picture's working image. A small
 //! grid in a large photo or an HD webcam frame (a newspaper page photographed whole, a grid a
 //! third of a 1280×720 frame's height) shrinks at the working scale until its thin lines and
 //! cells are a pixel or two; cropped, the same pixels are searched nearer their own
-//! resolution.
+//! resolution. A picture no larger than the working image (a 640×480 webcam frame) is
+//! searched at its own pixels already; there the crop is enlarged (at most
+//! [`ZOOM_MAX_ENLARGE`] times), so that a grid of 17-px cells is searched at the scale the
+//! detector's steps expect of a grid filling the frame.
 //!
 //! Owns where to look again and the mapping back to the picture; the search itself is
 //! [`super::detect_with_colour`]'s, which never zooms twice.
@@ -18,9 +21,17 @@ use crate::vision::{GridDetection, Point};
 /// which [`detect_zoomed`] searches a crop.
 const ZOOM_MIN_GAIN: f32 = 1.4;
 
+/// How many times a crop of a picture no larger than the working image is enlarged at most.
+/// Chosen on webcam frames of printed pages (our generator) and of training photos: a grid
+/// a third of a 640×480 frame's height, searched at twice its size, is found in 5 more of
+/// 250 frames of printed pages, 2 more of 160 of kubiesa-train and 9 more of 237 of filled
+/// pages; no grid in 650 frames without a puzzle.
+pub const ZOOM_MAX_ENLARGE: f32 = 2.0;
+
 /// [`detect_with_colour`] in the crop `region` of `image` (image pixels: x0, y0, x1, y1) when
 /// the crop is seen at least [`ZOOM_MIN_GAIN`] times finer than the whole picture, with the
-/// result in `image`'s pixels.
+/// result in `image`'s pixels. The crop of a picture no larger than the working image is
+/// enlarged to be seen finer ([`ZOOM_MAX_ENLARGE`]).
 pub(super) fn detect_zoomed(
     image: &GrayImage,
     colour: Option<&RgbImage>,
@@ -35,20 +46,40 @@ pub(super) fn detect_zoomed(
     let (w, h) = (x1.saturating_sub(x0), y1.saturating_sub(y0));
     let work = options.work_long_side_px.max(64) as f32;
     let scale_of = |long: u32| (work / long as f32).min(1.0);
-    if w.min(h) < 32 || scale_of(w.max(h)) < ZOOM_MIN_GAIN * scale_of(width.max(height)) {
+    // A large picture's crop is searched nearer its own pixels; a small picture's is enlarged.
+    // Crops of large pictures keep their pixels as they are: enlarging them was not measured.
+    let enlarge = if width.max(height) as f32 <= work && w.max(h) > 0 {
+        (work / w.max(h) as f32).clamp(1.0, ZOOM_MAX_ENLARGE)
+    } else {
+        1.0
+    };
+    let gain = scale_of(w.max(h)) * enlarge / scale_of(width.max(height));
+    if w.min(h) < 32 || gain < ZOOM_MIN_GAIN {
         return None;
     }
-    let crop = image::imageops::crop_imm(image, x0, y0, w, h).to_image();
-    let colour_crop = colour
+    let mut crop = image::imageops::crop_imm(image, x0, y0, w, h).to_image();
+    let mut colour_crop = colour
         .filter(|c| c.dimensions() == (width, height))
         .map(|c| image::imageops::crop_imm(c, x0, y0, w, h).to_image());
+    if enlarge > 1.0 {
+        let (ew, eh) = ((w as f32 * enlarge) as u32, (h as f32 * enlarge) as u32);
+        let filter = image::imageops::FilterType::Triangle;
+        crop = image::imageops::resize(&crop, ew, eh, filter);
+        colour_crop = colour_crop.map(|c| image::imageops::resize(&c, ew, eh, filter));
+    }
     let inner = DetectOptions {
         zoom: false,
         ..options.clone()
     };
     let found = detect_with_colour(&crop, colour_crop.as_ref(), &inner, None).ok()?;
     tracing::debug!(x0, y0, w, h, "grid found in a zoomed crop");
-    let shift = |p: Point| Point::new(p.x + x0 as f32, p.y + y0 as f32);
+    // Pixel centres: the enlarged crop's pixel `i` covers the crop's `[i, i + 1) / enlarge`.
+    let shift = |p: Point| {
+        Point::new(
+            (p.x + 0.5) / enlarge - 0.5 + x0 as f32,
+            (p.y + 0.5) / enlarge - 0.5 + y0 as f32,
+        )
+    };
     Some(GridDetection {
         corners_in_image: found.corners_in_image.map(shift),
         lattice_in_image: found.lattice_in_image.map(|row| row.map(shift)),
@@ -142,11 +173,39 @@ mod tests {
     }
 
     #[test]
-    fn a_picture_no_larger_than_the_working_image_is_not_zoomed() {
-        // The same scene at the working size: a crop would be seen no finer.
+    fn a_crop_not_seen_finer_enough_is_not_searched() {
+        // The same scene at the working size: a crop of most of it, enlarged, would be seen
+        // under ZOOM_MIN_GAIN times finer.
         let (img, _) = small_grid_in_a_box();
         let small = image::imageops::resize(&img, 640, 480, image::imageops::FilterType::Triangle);
-        let region = [395.0, 195.0, 525.0, 325.0];
+        let region = [100.0, 20.0, 600.0, 470.0];
         assert!(super::detect_zoomed(&small, None, &DetectOptions::default(), region).is_none());
+    }
+
+    #[test]
+    #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
+    fn an_enlarged_crop_maps_back_to_the_pictures_pixels() {
+        // A clean grid of 20-px cells in a 640×480 picture, searched in a crop enlarged twice:
+        // the corners come back where they are in the picture.
+        let mut img = image::GrayImage::from_pixel(640, 480, Luma([220]));
+        let corners = [
+            (300.0, 150.0),
+            (480.0, 150.0),
+            (480.0, 330.0),
+            (300.0, 330.0),
+        ]
+        .map(|(x, y)| Point::new(x, y));
+        let p = Lattice::from_corners(corners).points_in_image;
+        for i in 0..10 {
+            let (thick, v) = if i % 3 == 0 { (3.0, 30) } else { (1.5, 60) };
+            put_line(&mut img, p[i][0], p[i][9], thick, v);
+            put_line(&mut img, p[0][i], p[9][i], thick, v);
+        }
+        let region = [270.0, 120.0, 510.0, 360.0];
+        let found = super::detect_zoomed(&img, None, &DetectOptions::default(), region)
+            .expect("the grid, in the enlarged crop");
+        for (a, b) in found.corners_in_image.iter().zip(corners) {
+            assert!(a.distance(b) < 2.0, "{a:?} vs {b:?} (picture pixels)");
+        }
     }
 }
