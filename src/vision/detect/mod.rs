@@ -459,6 +459,19 @@ fn put_line(img: &mut GrayImage, a: Point, b: Point, thick: f32, v: u8) {
     }
 }
 
+/// Draws a 9×9 grid with corners `corners` in gray level 30: box lines `box_px` thick, thin
+/// lines 1.5 px, for tests.
+#[cfg(test)]
+#[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
+fn draw_grid(img: &mut GrayImage, corners: [Point; 4], box_px: f32) {
+    let p = Lattice::from_corners(corners).points_in_image;
+    for i in 0..10 {
+        let thick = if i % 3 == 0 { box_px } else { 1.5 };
+        put_line(img, p[i][0], p[i][9], thick, 30);
+        put_line(img, p[0][i], p[9][i], thick, 30);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use image::Luma;
@@ -470,17 +483,6 @@ mod tests {
         let mut img = GrayImage::from_pixel(640, 480, Luma([210]));
         draw_grid(&mut img, corners, 4.0);
         img
-    }
-
-    /// Draws a 9×9 grid with corners `corners`: box lines `box_px` thick, thin lines 1.5 px.
-    #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
-    fn draw_grid(img: &mut GrayImage, corners: [Point; 4], box_px: f32) {
-        let p = Lattice::from_corners(corners).points_in_image;
-        for i in 0..10 {
-            let thick = if i % 3 == 0 { box_px } else { 1.5 };
-            put_line(img, p[i][0], p[i][9], thick, 30);
-            put_line(img, p[0][i], p[9][i], thick, 30);
-        }
     }
 
     /// A grid of 20-px cells whose box lines are black and whose thin lines are only 6 gray

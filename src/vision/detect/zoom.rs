@@ -114,7 +114,7 @@ const ZOOM_MARGIN: f32 = 0.15;
 mod tests {
     use image::Luma;
 
-    use super::super::{DetectOptions, detect_with, put_line};
+    use super::super::{DetectOptions, detect_with, draw_grid, put_line};
     use crate::vision::{Lattice, Point};
 
     /// A 2560×1920 photo of a newspaper page whose puzzle is printed in a box, a Sudoku grid
@@ -183,7 +183,6 @@ mod tests {
     }
 
     #[test]
-    #[allow(clippy::needless_range_loop)] // rows and columns of the lattice are indexed symmetrically
     fn an_enlarged_crop_maps_back_to_the_pictures_pixels() {
         // A clean grid of 20-px cells in a 640×480 picture, searched in a crop enlarged twice:
         // the corners come back where they are in the picture.
@@ -195,12 +194,7 @@ mod tests {
             (300.0, 330.0),
         ]
         .map(|(x, y)| Point::new(x, y));
-        let p = Lattice::from_corners(corners).points_in_image;
-        for i in 0..10 {
-            let (thick, v) = if i % 3 == 0 { (3.0, 30) } else { (1.5, 60) };
-            put_line(&mut img, p[i][0], p[i][9], thick, v);
-            put_line(&mut img, p[0][i], p[9][i], thick, v);
-        }
+        draw_grid(&mut img, corners, 3.0);
         let region = [270.0, 120.0, 510.0, 360.0];
         let found = super::detect_zoomed(&img, None, &DetectOptions::default(), region)
             .expect("the grid, in the enlarged crop");
