@@ -205,3 +205,22 @@ fn reads_held_back_rozet_photos_whose_grid_merges_with_a_box_behind_it() {
     eprintln!("rozet held-back, every 2nd photo: {correct}/{cells} cells");
     assert!(correct * 100 >= cells * 97, "{correct}/{cells} cells");
 }
+
+/// Two training photos of rozet's (MIT, F. Rozet) whose grid merged with the grey box behind
+/// it into one outline that still validated above the stage's "enough" score (0.87 and 0.90):
+/// the lattice was bent to the union or ran a row into the box, and 52 and 60 cells were
+/// misread. Such an outline's cell holes are tried too, and their lattice wins.
+#[test]
+fn a_grid_merged_with_its_box_yet_validating_well_is_read_along_its_cell_holes() {
+    let set =
+        sudoku_lens::dataset::Dataset::open(common::shared_dataset("rozet-handwritten")).unwrap();
+    let mut scanner = Scanner::with_default_model().unwrap();
+    for name in ["rozet_0095", "rozet_0276"] {
+        let photo = set.photos.iter().find(|p| p.name == name).unwrap();
+        let labels = set.labels(photo).unwrap().unwrap();
+        let image = sudoku_lens::vision::load_image(&photo.image_path).unwrap();
+        let scan = scanner.scan(&image).unwrap();
+        let score = score_scan(&scan, &labels);
+        assert_eq!(score.cells_correct, 81, "{name}: {score:?}");
+    }
+}

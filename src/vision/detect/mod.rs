@@ -12,9 +12,10 @@
 //!    convex hull (raw contour points, never polygon-simplified; `candidates`);
 //! 2. when an outline fails (it merged with a shadow or other print at a corner), quads rebuilt
 //!    from the sides traced near each corner (`outline`), tried before the next outline;
-//! 3. the lattice of the cell holes (`cells`): of an outline that gave a grid that fits poorly
-//!    (score ≤ 0.85: merged along whole sides with a box printed behind it, its lattice bent
-//!    to fit the union), kept when it fits better; of every contour when no outline gave one;
+//! 3. the lattice of the cell holes (`cells`): of an outline that gave a grid that fits less
+//!    than well (score ≤ 0.95: maybe merged along whole sides with a box printed behind it,
+//!    its lattice bent to fit the union or shifted a row into the box), kept when it fits
+//!    better; of every contour when no outline gave one;
 //!    then, when no cells line up either, the 3×3 lattice of the box holes (a blurred or small
 //!    grid whose thin lines the mask lost, merged with a header or the page edge);
 //! 4. last, Hough lines grouped into two perpendicular families of ten evenly spaced lines
