@@ -36,6 +36,11 @@ pub(super) struct Puzzle {
     /// The previous read's vote, for the stability rule.
     pub(super) last_voted: Option<[u8; 81]>,
     pub(super) frames_since_read: u32,
+    /// Reads in a row that [`read`] refused to vote (weak reads that rank a quarter turn
+    /// first). Along a lattice a cell off, every cell straddles a line and reads empty, and
+    /// such reads are all refused: no vote ever says the board is garbled, so this count
+    /// does (`reader::redetection_due`).
+    pub(super) reads_refused: u32,
     /// Whether the last vote would show an entry as the user's mistake and waits for the
     /// reads of a doubtful board (`trust::shown_mistakes_have_the_reads`); the lock progress
     /// asks for them.
@@ -54,6 +59,7 @@ impl Puzzle {
             written: None,
             last_voted: None,
             frames_since_read: 0,
+            reads_refused: 0,
             mistake_waits: false,
         }
     }
@@ -102,6 +108,21 @@ impl Puzzle {
 /// Reads the 81 cells under `lattice` (image order): the first read of a puzzle chooses its
 /// quarter turn, later ones read in it. Readings are as the puzzle reads.
 pub(super) fn read(
+    scanner: &mut Scanner,
+    puzzle: &mut Puzzle,
+    gray: &GrayImage,
+    lattice: &Lattice,
+) -> Result<Option<Vec<CellReading>>, ScanError> {
+    let read = read_settling_turn(scanner, puzzle, gray, lattice)?;
+    puzzle.reads_refused = match read {
+        Some(_) => 0,
+        None => puzzle.reads_refused.saturating_add(1),
+    };
+    Ok(read)
+}
+
+/// [`read`] without counting refused reads.
+fn read_settling_turn(
     scanner: &mut Scanner,
     puzzle: &mut Puzzle,
     gray: &GrayImage,

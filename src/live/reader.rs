@@ -267,6 +267,7 @@ impl LiveReader {
             puzzle.trusted.is_some(),
             puzzle.votes.len(),
             puzzle.votes.voted().map(|b| b.cells_below(GARBLED_BELOW)),
+            puzzle.reads_refused,
             &self.config,
         );
         if let Some(previous) = self.last_lattice
@@ -614,18 +615,22 @@ impl LiveReader {
 /// neighbouring line for the border, or a first detection on a blurred frame, then tracked):
 /// once it has had the reads even a doubtful board needs ([`REDETECT_UNTRUSTED_EVERY_FRAMES`]),
 /// and when after [`GARBLED_AFTER_READS`] reads `cells_below_half` (its cells voted below
-/// [`GARBLED_BELOW`]) reaches [`GARBLED_MIN_CELLS`] ([`REDETECT_GARBLED_EVERY_FRAMES`]).
+/// [`GARBLED_BELOW`]) reaches [`GARBLED_MIN_CELLS`], or after [`GARBLED_AFTER_READS`] reads in
+/// a row were refused (`reads_refused`: nothing read there gave a vote to judge)
+/// ([`REDETECT_GARBLED_EVERY_FRAMES`]).
 fn redetection_due(
     frames_since_detection: u32,
     trusted: bool,
     reads: usize,
     cells_below_half: Option<usize>,
+    reads_refused: u32,
     config: &LiveConfig,
 ) -> bool {
     let hopeless = !trusted && reads >= config.reads_to_trust_doubtful as usize;
     let garbled = !trusted
-        && reads >= GARBLED_AFTER_READS
-        && cells_below_half.is_some_and(|n| n >= GARBLED_MIN_CELLS);
+        && ((reads >= GARBLED_AFTER_READS
+            && cells_below_half.is_some_and(|n| n >= GARBLED_MIN_CELLS))
+            || reads_refused >= GARBLED_AFTER_READS as u32);
     frames_since_detection >= config.redetect_every_frames
         || (hopeless && frames_since_detection >= REDETECT_UNTRUSTED_EVERY_FRAMES)
         || (garbled && frames_since_detection >= REDETECT_GARBLED_EVERY_FRAMES)
@@ -669,8 +674,9 @@ mod tests {
     #[test]
     fn untrusted_boards_are_detected_again_sooner_the_more_garbled() {
         let config = LiveConfig::default();
-        let due =
-            |frames, trusted, reads, below| redetection_due(frames, trusted, reads, below, &config);
+        let due = |frames, trusted, reads, below| {
+            redetection_due(frames, trusted, reads, below, 0, &config)
+        };
         // A garbled board after two reads: every third frame.
         assert!(!due(2, false, 2, Some(30)));
         assert!(due(3, false, 2, Some(30)));
@@ -685,6 +691,19 @@ mod tests {
         // Any board: periodically.
         assert!(!due(config.redetect_every_frames - 1, true, 10, None));
         assert!(due(config.redetect_every_frames, true, 10, None));
+    }
+
+    #[test]
+    fn a_lattice_whose_reads_are_all_refused_is_detected_again_like_a_garbled_one() {
+        let config = LiveConfig::default();
+        let due =
+            |frames, trusted, refused| redetection_due(frames, trusted, 0, None, refused, &config);
+        // No vote to judge, two reads refused in a row: every third frame.
+        assert!(!due(2, false, 2));
+        assert!(due(3, false, 2));
+        // Not after one refused read, nor once trusted.
+        assert!(!due(3, false, 1));
+        assert!(!due(3, true, 2));
     }
 
     #[test]
