@@ -187,7 +187,15 @@ fn board_changes_undo_redo_and_revert() {
     h.step();
     assert_eq!(h.state().board().values[2], 3);
 
-    // Arrows move the selection while a cell is selected, and leave the step alone.
+    // Arrows move the selection while a cell is selected, and leave the step alone. Each edit
+    // above solved the board again on the solver's thread: the step is read once that is done
+    // (read before, it was none, and the solve that ended between the arrows set it).
+    step_until(
+        &mut h,
+        Duration::from_secs(60),
+        "the solve after the edits",
+        solved,
+    );
     let pos = step_pos(h.state());
     h.key_press(egui::Key::ArrowRight);
     h.step();
