@@ -27,8 +27,13 @@ use sudoku_lens::synthetic::{FontBank, FrameSize};
 /// fifths of wichtounet-v2-train).
 const SEED: u64 = 20_261_122;
 
-fn out_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sudoku-lens-live-clips-{}", std::process::id()));
+/// A folder of this test process's own for the clips of test `test` (tests run in parallel
+/// and each removes its folder when done).
+fn out_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "sudoku-lens-live-clips-{}-{test}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
 }
@@ -74,7 +79,7 @@ fn play(reader: &mut LiveReader, dir: &Path) -> (ClipTruth, Vec<FrameRecord>) {
 #[test]
 fn simulated_clips_never_show_a_wrong_overlay_and_lock_in_time() {
     let puzzles = common::held_back_sources("wichtounet-v2-train", "wichtounet.txt");
-    let out = out_dir();
+    let out = out_dir("never-wrong");
     let mut reader = LiveReader::with_default_model().expect("bundled model");
     let clips = [
         (0, ClipKind::Single, FrameSize::Vga),
@@ -322,7 +327,7 @@ fn a_page_whose_reads_are_all_refused_is_detected_again_and_shown() {
         steady_frames: None,
         threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
     };
-    let out = out_dir();
+    let out = out_dir("refused");
     let report = write_clip(
         &out,
         3535,
