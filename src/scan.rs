@@ -3,9 +3,9 @@
 //! (conflicts, number of solutions), suggest a repair when it is not a proper puzzle, and
 //! solve it (exactly; the explained solve is on demand through [`Scan::explain`]). Cells read
 //! with doubt are cut and read again a little to each side (`digits::second_look`); a grid
-//! whose ink does not say whether it is dark on light is read both ways (`digits::polarity`). A grid
-//! that reads better turned (a photo rotated by 90/180/270° without an EXIF tag) is read and
-//! re-indexed as the puzzle reads (`digits::orientation`).
+//! whose ink does not say whether it is dark on light is read both ways (`digits::polarity`).
+//! A grid that reads better turned (a photo rotated by 90/180/270° without an EXIF tag) is
+//! read and re-indexed as the puzzle reads (`digits::orientation`).
 //!
 //! Owns the glue and the scan result type, not the pieces: detection and cells are `vision`,
 //! the model and repair search `digits`, solving `sudoku`. A repair is only ever a

@@ -46,15 +46,7 @@ fn make(
     size: FrameSize,
     puzzles: &[PuzzleSource],
 ) -> PathBuf {
-    let fonts = (kind == ClipKind::Nopuzzle).then(|| {
-        FontBank::from_dirs(&[PathBuf::from("/usr/share/fonts")])
-            .expect("this test needs fonts under /usr/share/fonts (.ci/setup-system.sh)")
-    });
-    let options = ClipOptions {
-        size,
-        steady_frames: Some((20, Some(24))),
-        threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
-    };
+    let fonts = (kind == ClipKind::Nopuzzle).then(page_fonts);
     write_clip(
         out,
         SEED,
@@ -62,10 +54,26 @@ fn make(
         KindChoice::Only(kind),
         puzzles,
         fonts.as_ref(),
-        &options,
+        &clip_options(size, Some((20, Some(24)))),
     )
     .expect("clip written")
     .dir
+}
+
+/// The fonts the simulator prints no-puzzle pages with.
+fn page_fonts() -> FontBank {
+    FontBank::from_dirs(&[PathBuf::from("/usr/share/fonts")])
+        .expect("this test needs fonts under /usr/share/fonts (.ci/setup-system.sh)")
+}
+
+/// Clip options for frames of `size`, held steady `steady_frames` (`None`: the simulator's
+/// default), written on every core.
+fn clip_options(size: FrameSize, steady_frames: Option<(usize, Option<usize>)>) -> ClipOptions {
+    ClipOptions {
+        size,
+        steady_frames,
+        threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+    }
 }
 
 fn play(reader: &mut LiveReader, dir: &Path) -> (ClipTruth, Vec<FrameRecord>) {
@@ -320,13 +328,6 @@ fn a_page_that_sharpens_while_held_still_is_found() {
 #[test]
 fn a_page_whose_reads_are_all_refused_is_detected_again_and_shown() {
     let puzzles = common::puzzle_sources("wichtounet-v2-train");
-    let fonts = FontBank::from_dirs(&[PathBuf::from("/usr/share/fonts")])
-        .expect("this test needs fonts under /usr/share/fonts (.ci/setup-system.sh)");
-    let options = ClipOptions {
-        size: FrameSize::Mixed,
-        steady_frames: None,
-        threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
-    };
     let out = out_dir("refused");
     let report = write_clip(
         &out,
@@ -334,8 +335,8 @@ fn a_page_whose_reads_are_all_refused_is_detected_again_and_shown() {
         1,
         KindChoice::Mix,
         &puzzles,
-        Some(&fonts),
-        &options,
+        Some(&page_fonts()),
+        &clip_options(FrameSize::Mixed, None),
     )
     .expect("clip written");
     assert_eq!(report.photos, ["image1077", "image174"], "the clip's pages");

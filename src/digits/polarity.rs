@@ -105,16 +105,22 @@ mod tests {
             .collect())
     }
 
-    #[test]
-    fn clear_masses_are_read_once() {
-        // Small dark marks on white paper: dark on light, one model run.
-        let crops: Vec<GrayImage> = (0..81).map(|_| cell(230, (20, 6), (20, 6))).collect();
+    /// [`read_in_clearer_polarity`] with the fake model, and how many times it ran.
+    fn read_counting_runs(crops: &[GrayImage]) -> (Read, usize) {
         let mut runs = 0;
-        let read = read_in_clearer_polarity(&crops, |c| {
+        let read = read_in_clearer_polarity(crops, |c| {
             runs += 1;
             classify(c)
         })
         .unwrap();
+        (read, runs)
+    }
+
+    #[test]
+    fn clear_masses_are_read_once() {
+        // Small dark marks on white paper: dark on light, one model run.
+        let crops: Vec<GrayImage> = (0..81).map(|_| cell(230, (20, 6), (20, 6))).collect();
+        let (read, runs) = read_counting_runs(&crops);
         assert_eq!(runs, 1);
         assert_eq!(read.polarity, Polarity::DarkOnLight);
     }
@@ -140,12 +146,7 @@ mod tests {
         let evidence = PolarityEvidence::of(&crops);
         assert!(!evidence.is_clear(), "{evidence:?}");
         assert_eq!(evidence.polarity(), Polarity::LightOnDark, "{evidence:?}");
-        let mut runs = 0;
-        let read = read_in_clearer_polarity(&crops, |c| {
-            runs += 1;
-            classify(c)
-        })
-        .unwrap();
+        let (read, runs) = read_counting_runs(&crops);
         assert_eq!(runs, 2);
         assert_eq!(read.polarity, Polarity::DarkOnLight);
         assert!(read.readings.iter().all(|r| r.class.value() == 1));
