@@ -4,7 +4,8 @@
 //! optional: a set without it, or a photo without a row, is read for its cells only),
 //! optional printed-givens masks (`givens/NAME.txt`, see [`givens_file`] and
 //! [`parse_givens`]), plus photo-name lists (one name a line, `#` comments) that define
-//! held-back splits.
+//! held-back splits, and corrected label files kept outside the set
+//! ([`Dataset::with_label_fixes`]).
 //!
 //! Owns reading and checking that layout, with errors that name the file and line. It does not
 //! decode images (see `vision::load_image`) nor compute metrics (see `eval`).
@@ -174,6 +175,61 @@ impl Dataset {
         }
         for p in &mut self.photos {
             p.givens_path = givens_file(dir, &p.name);
+        }
+        Ok(self)
+    }
+
+    /// The set with corrected label files from `fixes`, a folder of per-set folders: each
+    /// `FIXES/SET/NAME.txt` (SET = this set's folder name) replaces the photo's own
+    /// `labels/NAME.txt`, for a label file found wrong (`models/train/label-fixes/`). A set
+    /// with no folder in `fixes` keeps its labels. A `fixes` that is not a folder, or a fix
+    /// naming no photo of the set, is an error; apply it before [`Dataset::select`], which
+    /// may drop the photo.
+    pub fn with_label_fixes(mut self, fixes: &Path) -> Result<Dataset, DatasetError> {
+        if !fixes.is_dir() {
+            return Err(DatasetError::Io {
+                path: fixes.to_path_buf(),
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
+            });
+        }
+        let set_name = match self.root.file_name() {
+            Some(name) => name.to_os_string(),
+            // `.` or `..`: the folder's own name.
+            None => std::fs::canonicalize(&self.root)
+                .ok()
+                .and_then(|p| p.file_name().map(|n| n.to_os_string()))
+                .unwrap_or_default(),
+        };
+        let dir = fixes.join(set_name);
+        if !dir.is_dir() {
+            return Ok(self);
+        }
+        let io = |source| DatasetError::Io {
+            path: dir.clone(),
+            source,
+        };
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map_err(io)?
+            .map(|e| e.map(|e| e.path()).map_err(io))
+            .collect::<Result<_, _>>()?;
+        files.retain(|p| p.extension().is_some_and(|e| e == "txt"));
+        files.sort();
+        for file in files {
+            let name = file
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let Some(photo) = self.photos.iter_mut().find(|p| p.name == name) else {
+                return Err(DatasetError::Format {
+                    path: file,
+                    line: 0,
+                    message: format!(
+                        "a label fix for `{name}`, which has no image in {}",
+                        self.root.join("images").display()
+                    ),
+                });
+            };
+            photo.label_path = Some(file);
         }
         Ok(self)
     }
@@ -530,6 +586,40 @@ mod tests {
         if let Some(text) = corners {
             std::fs::write(dir.join("corners.csv"), text).unwrap();
         }
+    }
+
+    #[test]
+    fn a_label_fix_replaces_the_photos_label_file_and_must_name_a_photo() {
+        let dir = tempfile::tempdir().unwrap();
+        let set = dir.path().join("someset");
+        tiny_set(&set, None);
+        let fixes = dir.path().join("fixes");
+        std::fs::create_dir_all(fixes.join("someset")).unwrap();
+        std::fs::create_dir_all(fixes.join("otherset")).unwrap();
+        let fixed = format!("5{}", "0 0 0 0 0 0 0 0 0\n".repeat(9).split_at(1).1);
+        std::fs::write(fixes.join("someset/b.txt"), &fixed).unwrap();
+        std::fs::write(fixes.join("otherset/zz.txt"), &fixed).unwrap();
+        let ds = Dataset::open(&set)
+            .unwrap()
+            .with_label_fixes(&fixes)
+            .unwrap();
+        assert_eq!(ds.labels(&ds.photos[1]).unwrap().unwrap()[0], 5);
+        assert_eq!(ds.labels(&ds.photos[0]).unwrap().unwrap()[0], 0);
+        // The photo a fix names may then be selected away.
+        let only = NameList::parse("a\n", Path::new("only.txt"));
+        assert_eq!(ds.select(Some(&only), None).unwrap().photos.len(), 1);
+
+        std::fs::write(fixes.join("someset/nosuch.txt"), &fixed).unwrap();
+        let e = Dataset::open(&set)
+            .unwrap()
+            .with_label_fixes(&fixes)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("nosuch.txt") && e.contains("`nosuch`"), "{e}");
+        let missing = Dataset::open(&set)
+            .unwrap()
+            .with_label_fixes(&dir.path().join("absent"));
+        assert!(missing.is_err());
     }
 
     #[test]

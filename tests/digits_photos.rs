@@ -183,8 +183,10 @@ fn reads_held_back_rozet_photos_whose_grid_merges_with_a_box_behind_it() {
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("models/train/holdout/rozet-handwritten.txt");
     let held_back = sudoku_lens::dataset::NameList::read(&path).unwrap();
-    let set =
-        sudoku_lens::dataset::Dataset::open(common::shared_dataset("rozet-handwritten")).unwrap();
+    let set = sudoku_lens::dataset::Dataset::open(common::shared_dataset("rozet-handwritten"))
+        .unwrap()
+        .with_label_fixes(&label_fixes())
+        .unwrap();
     let mut photos: Vec<_> = set
         .photos
         .iter()
@@ -223,4 +225,35 @@ fn a_grid_merged_with_its_box_yet_validating_well_is_read_along_its_cell_holes()
         let score = score_scan(&scan, &labels);
         assert_eq!(score.cells_correct, 81, "{name}: {score:?}");
     }
+}
+
+fn label_fixes() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/train/label-fixes")
+}
+
+/// Every committed label fix (models/train/label-fixes: rozet_0270 and rozet_0271 of rozet's
+/// set, MIT, F. Rozet, carry each other's label files) is what the photo shows: read through
+/// the detector, the photo agrees with its fix in every cell and with its own label file in
+/// fewer than half its cells.
+#[test]
+fn the_committed_label_fixes_are_what_the_photos_show() {
+    let set = || {
+        sudoku_lens::dataset::Dataset::open(common::shared_dataset("rozet-handwritten")).unwrap()
+    };
+    let (own, fixed) = (set(), set().with_label_fixes(&label_fixes()).unwrap());
+    let mut scanner = Scanner::with_default_model().unwrap();
+    let mut checked = 0;
+    for (photo, fix) in own.photos.iter().zip(&fixed.photos) {
+        if photo.label_path == fix.label_path {
+            continue;
+        }
+        let image = sudoku_lens::vision::load_image(&photo.image_path).unwrap();
+        let scan = scanner.scan(&image).unwrap();
+        let with_fix = score_scan(&scan, &fixed.labels(fix).unwrap().unwrap());
+        let with_own = score_scan(&scan, &own.labels(photo).unwrap().unwrap());
+        assert_eq!(with_fix.cells_correct, 81, "{}: {with_fix:?}", photo.name);
+        assert!(with_own.cells_correct < 41, "{}: {with_own:?}", photo.name);
+        checked += 1;
+    }
+    assert_eq!(checked, 2, "the two swapped rozet label files");
 }

@@ -29,7 +29,8 @@ mkdir -p "$OUT" "$GEN"
 # screenshots are print only.
 GIVENS=(--givens $G --givens $G/wichtounet-mixed-train --givens $G/rozet-handwritten
         --all-printed wichtounet-v2-train --all-printed screens --all-printed webcam-wichtounet
-        --all-printed print)
+        --all-printed print
+        --label-fixes models/train/label-fixes)
 
 PARTS=${PARTS:-real generated synth}
 part() { [[ " $PARTS " == *" $1 "* ]]; }

@@ -42,6 +42,10 @@ pub struct DatasetArgs {
     /// `PUZZLE_…`, 9 rows of 0/1), searched before a set's own `givens/`; repeatable.
     #[arg(long = "givens")]
     pub givens: Vec<PathBuf>,
+    /// Corrected label files: `DIR/SET/NAME.txt` replaces `labels/NAME.txt` of the photo
+    /// NAME of the set whose folder is named SET (see models/train/label-fixes).
+    #[arg(long, value_name = "DIR")]
+    pub label_fixes: Option<PathBuf>,
     /// A set (folder name) whose digits are all printed where a photo has no givens mask;
     /// repeatable.
     #[arg(long = "all-printed")]
@@ -118,6 +122,7 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
         ink_repeats: args.ink_repeats,
         exclude,
         givens_dirs: args.givens.clone(),
+        label_fixes: args.label_fixes.clone(),
         printed_sets: args.all_printed.iter().cloned().collect(),
         handwriting_copies: args.handwriting_copies,
         handwriting_share: args.handwriting_share,

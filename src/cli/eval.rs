@@ -36,6 +36,10 @@ pub struct EvalArgs {
     /// 0/1 with 1 where the cell holds a printed digit.
     #[arg(long, value_name = "DIR")]
     pub givens: Option<PathBuf>,
+    /// Corrected label files: `DIR/SET/NAME.txt` replaces `labels/NAME.txt` of the photo
+    /// NAME of the set whose folder is named SET (see models/train/label-fixes).
+    #[arg(long, value_name = "DIR")]
+    pub label_fixes: Option<PathBuf>,
     /// Print one JSON object per image and the summary object as the last line.
     #[arg(long)]
     pub json: bool,
@@ -50,8 +54,11 @@ pub struct EvalArgs {
 
 /// Runs `eval`.
 pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
-    let ds = Dataset::open(&args.dataset)
+    let mut ds = Dataset::open(&args.dataset)
         .with_context(|| format!("reading data set {}", args.dataset.display()))?;
+    if let Some(dir) = &args.label_fixes {
+        ds = ds.with_label_fixes(dir)?;
+    }
     let only = args.only.as_deref().map(NameList::read).transpose()?;
     let exclude = args.exclude.as_deref().map(NameList::read).transpose()?;
     let mut ds = ds.select(only.as_ref(), exclude.as_ref())?;

@@ -167,6 +167,8 @@ pub struct PhotoExportOptions {
     pub exclude: HashSet<String>,
     /// Folders of printed-givens masks searched before a set's own `givens/`.
     pub givens_dirs: Vec<PathBuf>,
+    /// Corrected label files, `DIR/SET/NAME.txt` (see [`Dataset::with_label_fixes`]).
+    pub label_fixes: Option<PathBuf>,
     /// Sets (by name) whose digits are all printed where a photo has no givens mask.
     pub printed_sets: HashSet<String>,
     /// Extra cuts per photo (`hw`) with synthetic handwriting written into empty cells, each
@@ -236,7 +238,10 @@ pub fn export_photo_set(
     rng: &mut Rng,
     mut verifier: Option<&mut Classifier>,
 ) -> Result<PhotoExportStats, ExportError> {
-    let set = Dataset::open(set_dir)?;
+    let mut set = Dataset::open(set_dir)?;
+    if let Some(dir) = &options.label_fixes {
+        set = set.with_label_fixes(dir)?;
+    }
     let all_printed = options.printed_sets.contains(set_name);
     let mut stats = PhotoExportStats::default();
     for photo in &set.photos {
