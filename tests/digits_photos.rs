@@ -257,3 +257,24 @@ fn the_committed_label_fixes_are_what_the_photos_show() {
     }
     assert_eq!(checked, 2, "the two swapped rozet label files");
 }
+
+/// A printed page of our generator (`tests/fixtures/print-page-stray-holes/README.md`) whose
+/// grid merges with the box round the puzzle: found from its cell holes, though the walk over
+/// them reaches a few holes of the small printed solution under it (until that walk was cut
+/// to the 9×9 window holding most holes, it was refused and no grid was found), and read
+/// exactly.
+#[test]
+fn a_grid_whose_cell_holes_reach_into_other_print_is_found_from_them() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/print-page-stray-holes");
+    let set = sudoku_lens::dataset::Dataset::open(&dir).unwrap();
+    let photo = &set.photos[0];
+    let labels = set.labels(photo).unwrap().unwrap();
+    let image = sudoku_lens::vision::load_image(&photo.image_path).unwrap();
+    let scan = Scanner::with_default_model().unwrap().scan(&image).unwrap();
+    let truth = photo.corners_in_image.unwrap();
+    let err = sudoku_lens::eval::corner_error_pct(scan.detection.corners_in_image, truth);
+    assert!(err < 3.0, "corners {err:.1} % of the side off");
+    let score = score_scan(&scan, &labels);
+    assert!(score.exact, "{} of 81 cells right", score.cells_correct);
+}

@@ -5,7 +5,8 @@
 //! mask, of one size and laid out on a lattice. [`quads_from_holes`] keeps the holes of the
 //! commonest size, walks from one to its neighbours one cell away to give each a (row,
 //! column) index, and fits a homography from those indices to the hole centres; the grid's
-//! outline is that homography applied to the unit square. Working-image pixels; knows
+//! outline is that homography applied to the unit square. A walk that strays a few holes
+//! into other print beside the grid is cut to the 9×9 window holding most of them. Working-image pixels; knows
 //! nothing of refinement or validation (see `detect`).
 
 use std::collections::{HashMap, VecDeque};
@@ -167,8 +168,12 @@ pub(crate) fn quads_from_holes<'a>(
         .take(kind.seeds())
         .filter_map(|seed| {
             let (u, v) = axes_at(&cells, seed)?;
-            let index = walk(&cells, seed, u, v, n);
-            tracing::trace!(holes = cells.len(), indexed = index.len(), ?kind, "holes");
+            let walked = walk(&cells, seed, u, v, n);
+            tracing::trace!(holes = cells.len(), indexed = walked.len(), ?kind, "holes");
+            let index = match kind {
+                Holes::Cells => within_one_grid(walked, n)?,
+                Holes::Boxes => walked,
+            };
             let (i0, i1, j0, j1) = bounds(&index);
             (index.len() >= kind.least() && i1 - i0 < n && j1 - j0 < n).then_some(index)
         })
@@ -209,6 +214,51 @@ pub(crate) fn quads_from_holes<'a>(
         }
     }
     quads
+}
+
+/// Most holes a walk may index beyond the `n`×`n` window that holds most of them, per ten
+/// inside it, for the window to be taken as the grid.
+const STRAY_HOLES_PER_TEN: usize = 1;
+
+/// `index` cut to one grid: as it is when it spans at most `n` rows and columns; else the
+/// `n`×`n` window holding most of its holes, when at most [`STRAY_HOLES_PER_TEN`] per ten
+/// lie outside (a few cell-sized holes of other print reached by the walk: a small printed
+/// solution or a table's cells under the grid); `None` when more do (the holes of a larger
+/// lattice, a crossword, or two grids side by side: not one Sudoku).
+fn within_one_grid(
+    index: HashMap<(i32, i32), usize>,
+    n: i32,
+) -> Option<HashMap<(i32, i32), usize>> {
+    let (i0, i1, j0, j1) = bounds(&index);
+    if i1 - i0 < n && j1 - j0 < n {
+        return Some(index);
+    }
+    let holes_in = |top: i32, left: i32| {
+        index
+            .keys()
+            .filter(|&&(i, j)| (top..top + n).contains(&i) && (left..left + n).contains(&j))
+            .count()
+    };
+    let (mut best, mut at) = (0, (i0, j0));
+    for top in i0..=(i1 - (n - 1)).max(i0) {
+        for left in j0..=(j1 - (n - 1)).max(j0) {
+            let count = holes_in(top, left);
+            if count > best {
+                (best, at) = (count, (top, left));
+            }
+        }
+    }
+    let strays = index.len() - best;
+    if strays * 10 > STRAY_HOLES_PER_TEN * best {
+        return None;
+    }
+    let (top, left) = at;
+    Some(
+        index
+            .into_iter()
+            .filter(|&((i, j), _)| (top..top + n).contains(&i) && (left..left + n).contains(&j))
+            .collect(),
+    )
 }
 
 /// The least and greatest row and column of an indexing: `(i0, i1, j0, j1)`.
@@ -321,6 +371,48 @@ mod tests {
     /// Its centre lies half a cell off the lattice, nearer than the seed's true upper
     /// neighbour under this perspective; taken as an axis it made the walk index every other
     /// row, and the grid went unfound.
+    #[test]
+    fn a_few_stray_holes_beside_the_grid_are_cut_off_but_a_larger_lattice_is_none() {
+        let n = 9;
+        let grid = |rows: std::ops::Range<i32>, cols: std::ops::Range<i32>| {
+            let mut index = HashMap::new();
+            for i in rows {
+                for j in cols.clone() {
+                    index.insert((i, j), index.len());
+                }
+            }
+            index
+        };
+        // 81 cells from (-4, -4), and five cell-sized holes of a small printed solution
+        // reached below the grid's bottom-left.
+        let mut index = grid(-4..5, -4..5);
+        for (k, key) in [(5, -4), (5, -3), (6, -4), (6, -3), (7, -4)]
+            .into_iter()
+            .enumerate()
+        {
+            index.insert(key, 100 + k);
+        }
+        let cut = within_one_grid(index, n).expect("the grid");
+        assert_eq!(cut.len(), 81);
+        assert_eq!(bounds(&cut), (-4, 4, -4, 4));
+        // A 9×9 walk is kept as it is; 12×12 holes (a crossword) and two grids side by side
+        // are not one Sudoku.
+        assert_eq!(
+            within_one_grid(grid(0..9, 0..9), n).map(|c| c.len()),
+            Some(81)
+        );
+        assert!(within_one_grid(grid(0..12, 0..12), n).is_none());
+        assert!(within_one_grid(grid(0..9, 0..19), n).is_none());
+        // Eight strays per 81 are allowed; a tenth row of nine cells is a larger lattice.
+        let mut strays = grid(0..9, 0..9);
+        for j in 0..8 {
+            strays.insert((9, j), 200 + j as usize);
+        }
+        assert!(within_one_grid(strays.clone(), n).is_some());
+        strays.insert((9, 8), 300);
+        assert!(within_one_grid(strays, n).is_none());
+    }
+
     #[test]
     fn a_merged_pair_of_cells_is_no_lattice_step() {
         let cells = [
