@@ -8,9 +8,9 @@
 #
 #   BIN=path/to/sudoku-lens models/train/make_data.sh [OUT]
 #
-# Counts (environment): SCREENS screenshots (1500), PRINTS photographed printed pages (400),
-# JITTER_COPIES jittered cuts of each real photo (5). The committed model's cells were made
-# before the printed pages were added: PRINTS=0 SCREENS=1500 reproduces them.
+# Counts (environment): SCREENS screenshots (2000), PRINTS photographed printed pages (300),
+# WEBCAM_PRINTS webcam frames of each printed page (2), JITTER_COPIES jittered cuts of each real
+# photo (5). The defaults make the committed model's cells (2026-11-29, stop 39).
 # PARTS (default "real generated synth"): which of the three folders to write, e.g.
 # PARTS=real re-exports only the photo cells after a detector change (rozet's photos have no
 # corners and are cut along the detector's lattice).
@@ -29,7 +29,7 @@ mkdir -p "$OUT" "$GEN"
 # screenshots are print only.
 GIVENS=(--givens $G --givens $G/wichtounet-mixed-train --givens $G/rozet-handwritten
         --all-printed wichtounet-v2-train --all-printed screens --all-printed webcam-wichtounet
-        --all-printed print
+        --all-printed print --all-printed webcam-print
         --label-fixes models/train/label-fixes)
 
 PARTS=${PARTS:-real generated synth}
@@ -41,11 +41,16 @@ held_frames=$OUT/held-frames.txt
 grep -v '^#' $H/wichtounet.txt | sed 's/$/_cam0/' > "$held_frames"
 
 if part generated; then
-    "$BIN" synth screens --out "$GEN/screens" --count "${SCREENS:-1500}" --seed 1 --fonts train
+    "$BIN" synth screens --out "$GEN/screens" --count "${SCREENS:-2000}" --seed 1 --fonts train
     PRINT_PHOTOS=()
-    if [ "${PRINTS:-400}" -gt 0 ]; then
-        "$BIN" synth print --out "$GEN/print" --count "${PRINTS:-400}" --seed 6 --fonts train
+    if [ "${PRINTS:-300}" -gt 0 ]; then
+        "$BIN" synth print --out "$GEN/print" --count "${PRINTS:-300}" --seed 6 --fonts train
         PRINT_PHOTOS=(--photos "$GEN/print")
+        if [ "${WEBCAM_PRINTS:-2}" -gt 0 ]; then
+            "$BIN" synth webcam --from "$GEN/print" --out "$GEN/webcam-print" --seed 11 \
+                --copies "${WEBCAM_PRINTS:-2}" --harsh
+            PRINT_PHOTOS+=(--photos "$GEN/webcam-print")
+        fi
     fi
     "$BIN" synth webcam --from "$D/kubiesa-train" --out "$GEN/webcam-kubiesa" --seed 2 --copies 1 --harsh
     "$BIN" synth webcam --from "$D/wichtounet-v2-train" --out "$GEN/webcam-wichtounet" --seed 3 --copies 1 --harsh
