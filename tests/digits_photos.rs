@@ -70,36 +70,52 @@ fn reads_every_validation_photo_through_the_detector() {
     assert!(exact >= 74, "{exact} of {boards} boards exact");
 }
 
-/// Photos whose one misread cell (a digit read in an empty cell, or the other way round) was
-/// read right once the doubtful cells got their second look along the lattice moved a little
-/// (`digits::second_look`): without it, each of these reads one cell wrong (checked with the
-/// build before it, `eval`).
+/// The second look at doubtful cells (`digits::second_look`: each is cut again along the
+/// lattice moved a little four ways and its readings averaged) over every training photo of
+/// kubiesa-train and wichtounet-v2-train (the held-back fifth left out): against the first
+/// look along the same detected lattice, it must put right many cells and spoil almost none.
+/// With the embedded model of 2026-11-29 (stop 39) it puts 13 cells right in 10 photos, each
+/// of which it makes exact, and spoils none (until then this test named seven photos the
+/// second look made exact with the former model).
 #[test]
 fn a_second_look_at_doubtful_cells_reads_them_right() {
-    let wanted = [
-        ("kubiesa-train", "03_07_iphone_14_1"),
-        ("kubiesa-train", "03_09_iphone_14_1"),
-        ("kubiesa-train", "03_10_iphone_14_0"),
-        ("wichtounet-v2-train", "image1020"),
-        ("wichtounet-v2-train", "image1031"),
-        ("wichtounet-v2-train", "image1043"),
-        ("wichtounet-v2-train", "image195"),
-    ];
+    let held_back = sudoku_lens::dataset::NameList::read(
+        &std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("models/train/holdout/wichtounet.txt"),
+    )
+    .unwrap();
     let mut scanner = Scanner::with_default_model().unwrap();
-    for (set, name) in wanted {
-        let photo = common::puzzle_sources(set)
-            .into_iter()
-            .find(|p| p.name == name)
-            .unwrap_or_else(|| panic!("{set}/{name} is in the shared data"));
-        let image = sudoku_lens::vision::load_image(&photo.image_path).unwrap();
-        let scan = scanner.scan(&image).unwrap();
-        let score = score_scan(&scan, &photo.labels);
-        assert!(
-            score.exact,
-            "{set}/{name}: {} of 81 cells right",
-            score.cells_correct
-        );
+    let (mut put_right, mut spoiled, mut made_exact) = (0, 0, 0);
+    for set in ["kubiesa-train", "wichtounet-v2-train"] {
+        for photo in common::puzzle_sources(set) {
+            if held_back.names.iter().any(|(_, n)| *n == photo.name) {
+                continue;
+            }
+            let image = sudoku_lens::vision::load_image(&photo.image_path).unwrap();
+            let gray = image.to_luma8();
+            let Ok(detection) = sudoku_lens::vision::detect_gray(&gray) else {
+                continue;
+            };
+            let lattice = detection.lattice();
+            let first = scanner.read_oriented(&gray, &lattice).unwrap();
+            let closely = scanner.read_closely(&gray, &lattice).unwrap();
+            let right = |readings: Vec<sudoku_lens::digits::CellReading>| {
+                let scan = sudoku_lens::scan::Scan::from_readings(detection.clone(), readings);
+                score_scan(&scan, &photo.labels).cells_correct
+            };
+            let (before, after) = (right(first.readings), right(closely.readings));
+            if after != before {
+                eprintln!("{set}/{}: {before} -> {after} cells right", photo.name);
+            }
+            put_right += after.saturating_sub(before);
+            spoiled += before.saturating_sub(after);
+            made_exact += usize::from(after == 81 && before < 81);
+        }
     }
+    assert!(
+        put_right >= 8 && made_exact >= 6 && spoiled <= 1,
+        "second look: {put_right} cells put right ({made_exact} photos made exact), {spoiled} spoiled"
+    );
 }
 
 /// Webcam frames of bold printed pages with shaded boxes (our generators;
