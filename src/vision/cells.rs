@@ -6,8 +6,8 @@
 //! commonest size, walks from one to its neighbours one cell away to give each a (row,
 //! column) index, and fits a homography from those indices to the hole centres; the grid's
 //! outline is that homography applied to the unit square. A walk that strays a few holes
-//! into other print beside the grid is cut to the 9×9 window holding most of them. Working-image pixels; knows
-//! nothing of refinement or validation (see `detect`).
+//! into other print beside the grid is cut to the 9×9 window holding most of them.
+//! Working-image pixels; knows nothing of refinement or validation (see `detect`).
 
 use std::collections::{HashMap, VecDeque};
 
@@ -366,11 +366,8 @@ mod tests {
         }
     }
 
-    /// A webcam frame of a printed page (seen on `synth print --camera webcam`): two cells
-    /// above-left of the seed merged into one hole by a digit touching the line between them.
-    /// Its centre lies half a cell off the lattice, nearer than the seed's true upper
-    /// neighbour under this perspective; taken as an axis it made the walk index every other
-    /// row, and the grid went unfound.
+    /// A walk over a grid's cells that reached a few holes of a small printed solution under
+    /// it is cut to the grid; a larger lattice of holes is not taken for one grid.
     #[test]
     fn a_few_stray_holes_beside_the_grid_are_cut_off_but_a_larger_lattice_is_none() {
         let n = 9;
@@ -413,6 +410,11 @@ mod tests {
         assert!(within_one_grid(strays, n).is_none());
     }
 
+    /// A webcam frame of a printed page (seen on `synth print --camera webcam`): two cells
+    /// above-left of the seed merged into one hole by a digit touching the line between them.
+    /// Its centre lies half a cell off the lattice, nearer than the seed's true upper
+    /// neighbour under this perspective; taken as an axis it made the walk index every other
+    /// row, and the grid went unfound.
     #[test]
     fn a_merged_pair_of_cells_is_no_lattice_step() {
         let cells = [
