@@ -32,13 +32,19 @@ pub fn puzzle_sources(name: &str) -> Vec<PuzzleSource> {
         .collect()
 }
 
-/// The photos of the shared set `name` that the held-back list `list` (a file under
-/// `models/train/holdout/`) names, as clip sources: photos never trained on.
-pub fn held_back_sources(name: &str, list: &str) -> Vec<PuzzleSource> {
+/// The held-back list `list` (a file under `models/train/holdout/`) and its path.
+fn held_back_list(list: &str) -> (PathBuf, NameList) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("models/train/holdout")
         .join(list);
     let names = NameList::read(&path).expect("the held-back list reads");
+    (path, names)
+}
+
+/// The photos of the shared set `name` that the held-back list `list` (a file under
+/// `models/train/holdout/`) names, as clip sources: photos never trained on.
+pub fn held_back_sources(name: &str, list: &str) -> Vec<PuzzleSource> {
+    let (path, names) = held_back_list(list);
     let sources: Vec<PuzzleSource> = puzzle_sources(name)
         .into_iter()
         .filter(|p| names.names.iter().any(|(_, n)| *n == p.name))
@@ -49,4 +55,14 @@ pub fn held_back_sources(name: &str, list: &str) -> Vec<PuzzleSource> {
         path.display()
     );
     sources
+}
+
+/// The photos of the shared set `name` that the held-back list `list` does not name: its
+/// training part.
+pub fn training_sources(name: &str, list: &str) -> Vec<PuzzleSource> {
+    let (_, names) = held_back_list(list);
+    puzzle_sources(name)
+        .into_iter()
+        .filter(|p| !names.names.iter().any(|(_, n)| *n == p.name))
+        .collect()
 }

@@ -332,9 +332,8 @@ impl Search<'_> {
                 self.long_side_px,
             );
             self.try_each(Stage::CellHoles, quads.into_iter().map(order_corners));
-            if offered == Offer::Enough
-                || self.best.as_ref().is_some_and(|b| b.score > ENOUGH_SCORE)
-            {
+            // An `Enough` offer left the best above this too.
+            if self.best.as_ref().is_some_and(|b| b.score > ENOUGH_SCORE) {
                 return;
             }
         }
