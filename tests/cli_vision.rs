@@ -373,6 +373,41 @@ fn a_bad_model_is_reported_without_a_grid() {
     );
 }
 
+/// `replay --model` loads the named model for the clip (the same as `scan`'s): an unusable
+/// one stops the replay with an error naming it, before any frame is played.
+#[test]
+fn replay_names_a_bad_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let clip = dir.path().join("clip");
+    std::fs::create_dir(&clip).unwrap();
+    image::GrayImage::from_pixel(320, 240, image::Luma([200]))
+        .save(clip.join("frame_0000.png"))
+        .unwrap();
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/nan_scores.onnx");
+    let o = run(&[
+        "replay",
+        clip.to_str().unwrap(),
+        "--json",
+        "--model",
+        model.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("nan_scores.onnx") && err.contains("NaN"),
+        "{err}"
+    );
+    // With --json the only line is the error object: no frame was played.
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert!(
+        v["error"].as_str().unwrap().contains("nan_scores.onnx"),
+        "{v}"
+    );
+}
+
 /// `SUDOKU_LENS_ORT_LIB` left set for another build does not stop a build without ONNX
 /// Runtime: a warning, and the scan runs on tract.
 #[cfg(not(feature = "onnxruntime"))]

@@ -1,5 +1,6 @@
-//! The digit-model arguments every reading command shares (`scan`, `check`, `eval`, `fill`): which
-//! ONNX model and which runtime. It loads the classifier; it does not read pictures.
+//! The digit-model arguments every reading command shares (`scan`, `check`, `eval`, `fill`,
+//! `replay`): which ONNX model and which runtime. It loads the classifier; it does not read
+//! pictures.
 
 use std::path::PathBuf;
 

@@ -12,8 +12,10 @@ use serde_json::json;
 
 use sudoku_lens::clip::{ClipTruth, clip_dirs, clip_frames};
 use sudoku_lens::live::replay::{ClipSummary, FrameRecord, overall, replay_frames, summarize};
-use sudoku_lens::live::{LiveReader, digits_text};
+use sudoku_lens::live::{LiveConfig, LiveReader, digits_text};
+use sudoku_lens::scan::Scanner;
 
+use super::model::ModelArgs;
 use super::progress::{Progress, ProgressArgs};
 
 /// Arguments of `replay`.
@@ -37,6 +39,8 @@ pub struct ReplayArgs {
     /// Lock latency bound of the overall line, milliseconds (0 to 10,000,000).
     #[arg(long, default_value_t = 500.0, value_parser = super::number_in(0.0f64..=1e7))]
     pub within_ms: f64,
+    #[command(flatten)]
+    pub model: ModelArgs,
     #[command(flatten)]
     pub progress: ProgressArgs,
 }
@@ -63,7 +67,8 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let mut results = Vec::new();
     for clip in &clips {
         // A fresh reader per clip: a clip is one camera session.
-        let mut reader = LiveReader::with_default_model().context("loading the digit model")?;
+        let classifier = args.model.load().context("loading the digit model")?;
+        let mut reader = LiveReader::new(Scanner::new(classifier), LiveConfig::default());
         bar.set_message(
             clip.file_name()
                 .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
