@@ -253,6 +253,9 @@ pub struct LiveConfig {
     pub pin_max_empty_weight: f32,
     /// Once trusted, the cells are read again every this many frames (to notice new ink).
     pub reread_every_frames: u32,
+    /// A board whose full vote window has not earned trust is read every this many frames
+    /// (its oldest, often blurrier reads slide out as new ones come).
+    pub reread_untrusted_every_frames: u32,
     /// While tracking, a full detection runs at least every this many frames.
     pub redetect_every_frames: u32,
 }
@@ -276,6 +279,10 @@ impl Default for LiveConfig {
             trust_max_doubtful_cells: 8,
             pin_max_empty_weight: 0.25,
             reread_every_frames: 10,
+            // 5 before stop 40. At 2, dev clips of kubiesa-train photos locked within 0.5 s
+            // 33 → 34 of 36 (26 → 29 with a model trained without those photos), other dev
+            // clips the same, no wrong frame; a hopeless board costs a read every other frame.
+            reread_untrusted_every_frames: 2,
             redetect_every_frames: 45,
         }
     }

@@ -405,10 +405,11 @@ impl LiveReader {
         let due = match (&puzzle.trusted, puzzle.confirmed) {
             (Some(_), false) => true,
             // A full window that still earns no trust (a cell that reads two ways, a board
-            // with no or several solutions) will not change with every frame: read it less
-            // often, so a hopeless board does not cost a model run per frame.
+            // with no or several solutions) changes as its first, blurrier reads slide out:
+            // read it on every few frames only, so a hopeless board does not cost a model run
+            // per frame.
             (None, _) if puzzle.votes.len() >= self.config.vote_window => {
-                puzzle.frames_since_read >= self.config.reread_every_frames / 2
+                puzzle.frames_since_read >= self.config.reread_untrusted_every_frames
             }
             (None, _) => true,
             // A still picture read once says all it will.
