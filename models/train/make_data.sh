@@ -10,10 +10,12 @@
 #
 # Counts (environment): SCREENS screenshots (2000), PRINTS photographed printed pages (300),
 # WEBCAM_PRINTS webcam frames of each printed page (2), JITTER_COPIES jittered cuts of each real
-# photo (5). The defaults make the committed model's cells (2026-11-29, stop 39).
-# PARTS (default "real generated synth"): which of the three folders to write, e.g.
-# PARTS=real re-exports only the photo cells after a detector change (rozet's photos have no
-# corners and are cut along the detector's lattice).
+# photo (5), MORE_KUBIESA_WEBCAM frames of each kubiesa-train photo in `more` (2). The defaults
+# make the committed model's cells (2026-11-29, stop 39).
+# PARTS (default "real generated synth"): which folders to write, e.g. PARTS=real re-exports
+# only the photo cells after a detector change (rozet's photos have no corners and are cut
+# along the detector's lattice). PARTS=more writes webcam-kubiesa-more, stop 40's extra webcam
+# frames of the kubiesa-train photos (not in the committed model; models/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-/tmp/cells}
@@ -60,6 +62,16 @@ if part generated; then
         "${GIVENS[@]}" \
         --photos "$GEN/screens" --photos "$GEN/webcam-kubiesa" --photos "$GEN/webcam-wichtounet" \
         --photos "$GEN/webcam-mixed" "${PRINT_PHOTOS[@]}" --exclude "$held_frames"
+fi
+# Further harsh webcam frames of each kubiesa-train photo, in a folder of their own (stop 40:
+# webcam frames of kubiesa photos held out with them read better; not in the committed model,
+# see models/README.md "More webcam frames of real handwriting").
+if part more; then
+    MORE=$OUT/generated-more
+    "$BIN" synth webcam --from "$D/kubiesa-train" --out "$MORE/webcam-kubiesa" --seed 12 \
+        --copies "${MORE_KUBIESA_WEBCAM:-2}" --harsh
+    "$BIN" dataset --out "$OUT/webcam-kubiesa-more" --seed 13 --jitter-copies 2 --jitter 0.015 \
+        "${GIVENS[@]}" --photos "$MORE/webcam-kubiesa"
 fi
 if part real; then
     "$BIN" dataset --out "$OUT/real" --seed 1 --jitter-copies "${JITTER_COPIES:-5}" --jitter 0.015 \

@@ -12,6 +12,8 @@ Held-out split: whole photos, never single cells. kubiesa photos are grouped by 
 `NN_MM` prefix of the name: the same puzzle photographed with two phones, twice), so no
 held-out puzzle is ever seen in training: the 5 earliest (names are dates, and kubiesa-val
 holds earlier puzzles than kubiesa-train); wichtounet photos are held out one by one.
+With `--hold-webcam-with-photo` the webcam frames made from a held-out photo are held out
+with it (a fold of photos the model never saw in any form; off for the committed model).
 `--holdout-groups 0 --holdout-kubiesa 0` trains on everything (the final model, after the settings were chosen
 on the split).
 
@@ -147,13 +149,30 @@ def macs_per_cell(model):
 # Data
 
 
-def group_of(source):
-    """Hold-out group of a meta.csv source: kubiesa puzzle, wichtounet photo, or None."""
+# The photo set each folder of webcam frames was made from (models/train/make_data.sh).
+WEBCAM_OF = {
+    "webcam-kubiesa": "kubiesa-train",
+    "webcam-wichtounet": "wichtounet-v2-train",
+    "webcam-mixed": "wichtounet-mixed-train",
+    "webcam-print": "print",
+}
+
+
+def group_of(source, webcam_with_photo=False):
+    """Hold-out group of a meta.csv source: kubiesa puzzle, wichtounet photo, or None. With
+    `webcam_with_photo` a webcam frame made from a photo is in that photo's group; without
+    it (the committed model's split) each frame is a group of its own, so a held-out frame's
+    photo may be trained on."""
     parts = source.split("/")
     if parts[0] in ("synthetic", "handwriting") or len(parts) < 2:
         return None
     photo = parts[1]
     name = parts[0]
+    # A webcam frame made from a photo (`synth webcam`: PHOTO_camK in webcam-SET) belongs to
+    # that photo's group, so a held-out photo's frames are held out with it.
+    if webcam_with_photo and name in WEBCAM_OF and "_cam" in photo:
+        name = WEBCAM_OF[name]
+        photo = photo.rsplit("_cam", 1)[0]
     if name.startswith("kubiesa"):
         photo = "_".join(photo.split("_")[:2])
     # wichtounet-v2-train and wichtounet-mixed-train hold the same photos: one group each,
@@ -184,14 +203,14 @@ def load(dirs):
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(ks), np.array(srcs)
 
 
-def split(src, holdout_groups, holdout_kubiesa, seed, keep_held=None):
+def split(src, holdout_groups, holdout_kubiesa, seed, keep_held=None, webcam_with_photo=False):
     """Boolean masks (train, held_out) and the held-out groups. kubiesa: the
     `holdout_kubiesa` earliest puzzles (names are dates; kubiesa-val holds the earlier ones,
     so the nearest in time stand in for it); other sets: a random `holdout_groups` share.
     With `keep_held` (the held-out groups of the model training starts from) exactly those
     groups are held out of the sets it had, so nothing it learned from lands in the
     hold-out; sets it never had get a random share as above."""
-    groups = np.array([group_of(s) or "" for s in src])
+    groups = np.array([group_of(s, webcam_with_photo) or "" for s in src])
     rng = np.random.default_rng(seed)
     held = set()
     by_set = collections.defaultdict(list)
@@ -305,11 +324,14 @@ def augment(x):
     return x.clamp(0, 1)
 
 
-def pencil_composites(x, y, k, share):
+def pencil_composites(x, y, k, share, handwritten_share=0.0):
     """Turns about `share` of the batch into pencil-mark cells (class 10) made of 1-3 real
     digit cells of the batch shrunk to 38-55 % and set side by side from the top-left, as
-    candidates are written (sometimes large, in pen)."""
+    candidates are written (sometimes large, in pen). Each small digit is drawn from the
+    batch's handwritten digits with probability `handwritten_share` (where it has any):
+    candidates are handwritten, and small print looks unlike them."""
     digits = torch.nonzero((y >= 1) & (y <= 9)).flatten()
+    hand = torch.nonzero((y >= 1) & (y <= 9) & (k == 2)).flatten()
     targets = torch.nonzero(torch.rand(len(y)) < share).flatten()
     if len(digits) == 0 or len(targets) == 0:
         return x, y, k
@@ -324,7 +346,8 @@ def pencil_composites(x, y, k, share):
         canvas = torch.zeros(1, SIDE, SIDE)
         for j in range(count):
             # The digit without the grid-line remnants at the cell's edges.
-            src = F.pad(x[digits[np.random.randint(len(digits))]][:, 4:-4, 4:-4], (4, 4, 4, 4))
+            pool = hand if handwritten_share > 0 and len(hand) and np.random.rand() < handwritten_share else digits
+            src = F.pad(x[pool[np.random.randint(len(pool))]][:, 4:-4, 4:-4], (4, 4, 4, 4))
             small = F.interpolate(src.unsqueeze(0), size=(size, size), mode="bilinear", align_corners=False)[0]
             cx = x0 + (j % per_row) * step
             cy = y0 + (j // per_row) * int(size * 0.75)
@@ -440,6 +463,8 @@ def main():
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--holdout-groups", type=float, default=0.1, help="share of wichtounet photos held out")
     ap.add_argument("--holdout-kubiesa", type=int, default=5, help="earliest kubiesa puzzles held out")
+    ap.add_argument("--hold-webcam-with-photo", action="store_true",
+                    help="hold a photo's webcam frames out with it (a fold of unseen photos)")
     ap.add_argument("--empty-weight", type=float, default=0.35, help="sampling weight of class-0 cells")
     ap.add_argument("--kubiesa-weight", type=float, default=2.0)
     ap.add_argument("--synthetic-weight", type=float, default=0.7)
@@ -449,6 +474,8 @@ def main():
     ap.add_argument("--no-augment", action="store_true")
     ap.add_argument("--ghosts", type=float, default=0.05, help="share of empty cells given a faint digit")
     ap.add_argument("--pencil-composites", type=float, default=0.03, help="share of each batch made pencil cells")
+    ap.add_argument("--pencil-handwritten", type=float, default=0.0,
+                    help="share of a pencil composite's digits drawn from handwritten cells")
     ap.add_argument("--kind-weight", type=float, default=0.5, help="weight of the printed/handwritten loss")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--init", default=None, metavar="ONNX",
@@ -469,7 +496,8 @@ def main():
     if args.init_report:
         with open(args.init_report) as f:
             keep_held = set(json.load(f)["held_out_groups"])
-    train_mask, held_mask, held_groups = split(src, args.holdout_groups, args.holdout_kubiesa, args.seed, keep_held)
+    train_mask, held_mask, held_groups = split(src, args.holdout_groups, args.holdout_kubiesa, args.seed, keep_held,
+                                                 args.hold_webcam_with_photo)
     train_idx, held_idx = np.nonzero(train_mask)[0], np.nonzero(held_mask)[0]
     print(f"held out {len(held_groups)} groups ({len(held_idx)} cells): {held_groups}")
     w = sample_weights(x[train_idx], y[train_idx], src[train_idx], args.empty_weight, args.kubiesa_weight,
@@ -505,7 +533,7 @@ def main():
             if args.ghosts > 0:
                 xb = ghost_composites(xb, yb, args.ghosts)
             if args.pencil_composites > 0:
-                xb, yb, kb = pencil_composites(xb, yb, kb, args.pencil_composites)
+                xb, yb, kb = pencil_composites(xb, yb, kb, args.pencil_composites, args.pencil_handwritten)
             if not args.no_augment:
                 xb = augment(xb)
             logits, kind = model(xb)
