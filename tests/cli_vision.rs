@@ -355,18 +355,32 @@ fn scan_json_is_json_on_every_failure() {
 fn a_bad_model_is_reported_without_a_grid() {
     let dir = tempfile::tempdir().unwrap();
     let blank = dir.path().join("blank.png");
-    image::GrayImage::from_pixel(320, 240, image::Luma([200]))
-        .save(&blank)
-        .unwrap();
-    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/nan_scores.onnx");
+    save_blank_frame(&blank);
+    let model = nan_model();
     let o = run(&[
         "scan",
         blank.to_str().unwrap(),
         "--model",
         model.to_str().unwrap(),
     ]);
+    assert_fails_naming_the_nan_model(&o);
+}
+
+/// A plain grey 320×240 picture (no grid): only the model can fail on it.
+fn save_blank_frame(path: &Path) {
+    image::GrayImage::from_pixel(320, 240, image::Luma([200]))
+        .save(path)
+        .unwrap();
+}
+
+/// A model whose scores are NaN (`scripts/make_bad_models.py`).
+fn nan_model() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/nan_scores.onnx")
+}
+
+fn assert_fails_naming_the_nan_model(o: &Output) {
     assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
+    let err = stderr(o);
     assert!(
         err.contains("nan_scores.onnx") && err.contains("NaN"),
         "{err}"
@@ -380,10 +394,8 @@ fn replay_names_a_bad_model() {
     let dir = tempfile::tempdir().unwrap();
     let clip = dir.path().join("clip");
     std::fs::create_dir(&clip).unwrap();
-    image::GrayImage::from_pixel(320, 240, image::Luma([200]))
-        .save(clip.join("frame_0000.png"))
-        .unwrap();
-    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/nan_scores.onnx");
+    save_blank_frame(&clip.join("frame_0000.png"));
+    let model = nan_model();
     let o = run(&[
         "replay",
         clip.to_str().unwrap(),
@@ -391,12 +403,7 @@ fn replay_names_a_bad_model() {
         "--model",
         model.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
-    assert!(
-        err.contains("nan_scores.onnx") && err.contains("NaN"),
-        "{err}"
-    );
+    assert_fails_naming_the_nan_model(&o);
     // With --json the only line is the error object: no frame was played.
     let out = String::from_utf8_lossy(&o.stdout);
     let lines: Vec<&str> = out.lines().collect();
