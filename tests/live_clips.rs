@@ -19,7 +19,8 @@ use image::imageops::FilterType;
 use sudoku_lens::clip::{ClipKind, ClipTruth, TRUTH_FILE, clip_frames};
 use sudoku_lens::dataset::Dataset;
 use sudoku_lens::live::replay::{FrameRecord, replay_frames, summarize};
-use sudoku_lens::live::{FrameWork, LiveReader, LiveState};
+use sudoku_lens::live::{FrameWork, LiveConfig, LiveReader, LiveState};
+use sudoku_lens::scan::Scanner;
 use sudoku_lens::synthetic::clip::{ClipOptions, KindChoice, PuzzleSource, write_clip};
 use sudoku_lens::synthetic::{FontBank, FrameSize};
 
@@ -188,6 +189,41 @@ fn a_still_picture_locks_then_costs_nothing_and_asks_for_no_repaint() {
     let o = reader.push_frame(&turned, 12 * 33);
     assert_ne!(o.work, FrameWork::Unchanged);
     assert!(o.changed);
+}
+
+/// A board whose full vote window earns no trust is read again every
+/// `reread_untrusted_every_frames` frames: not on every frame (a hopeless board would cost a
+/// model run per frame) and not never (its oldest, blurrier reads must slide out). Trust is
+/// made unreachable here, so the window fills and stays untrusted.
+#[test]
+fn an_untrusted_full_window_is_read_every_few_frames() {
+    let (frame, _) = still_photo("kubiesa-val", "01_28_iphone_14_1");
+    let config = LiveConfig {
+        // No vote reaches a mean probability above 1.
+        trust_min_confidence: 1.5,
+        ..LiveConfig::default()
+    };
+    let scanner = Scanner::with_default_model().expect("bundled model");
+    let mut reader = LiveReader::new(scanner, config.clone());
+    let outputs: Vec<_> = (0..40).map(|i| reader.push_frame(&frame, i * 33)).collect();
+    assert!(outputs.iter().all(|o| o.overlay.is_none()));
+    let reads: Vec<usize> = (0..outputs.len())
+        .filter(|&i| outputs[i].read_cells)
+        .collect();
+    eprintln!("reads on frames {reads:?}");
+    let window = config.vote_window;
+    assert!(reads.len() > window + 5, "{reads:?}");
+    let every = config.reread_untrusted_every_frames as usize;
+    assert!(every > 1);
+    // Until the window is full, every frame is read; then every `every`-th.
+    assert!(
+        reads[..window].windows(2).all(|w| w[1] == w[0] + 1),
+        "{reads:?}"
+    );
+    assert!(
+        reads[window - 1..].windows(2).all(|w| w[1] == w[0] + every),
+        "{reads:?}"
+    );
 }
 
 /// The app feeds a still picture again only while the output changes (and with its one
