@@ -331,7 +331,8 @@ def pencil_composites(x, y, k, share, handwritten_share=0.0):
     batch's handwritten digits with probability `handwritten_share` (where it has any):
     candidates are handwritten, and small print looks unlike them."""
     digits = torch.nonzero((y >= 1) & (y <= 9)).flatten()
-    hand = torch.nonzero((y >= 1) & (y <= 9) & (k == 2)).flatten()
+    # Handwritten digits are looked up only when asked for (every batch pays for it).
+    hand = torch.nonzero((y >= 1) & (y <= 9) & (k == 2)).flatten() if handwritten_share > 0 else digits[:0]
     targets = torch.nonzero(torch.rand(len(y)) < share).flatten()
     if len(digits) == 0 or len(targets) == 0:
         return x, y, k
@@ -346,7 +347,7 @@ def pencil_composites(x, y, k, share, handwritten_share=0.0):
         canvas = torch.zeros(1, SIDE, SIDE)
         for j in range(count):
             # The digit without the grid-line remnants at the cell's edges.
-            pool = hand if handwritten_share > 0 and len(hand) and np.random.rand() < handwritten_share else digits
+            pool = hand if len(hand) and np.random.rand() < handwritten_share else digits
             src = F.pad(x[pool[np.random.randint(len(pool))]][:, 4:-4, 4:-4], (4, 4, 4, 4))
             small = F.interpolate(src.unsqueeze(0), size=(size, size), mode="bilinear", align_corners=False)[0]
             cx = x0 + (j % per_row) * step
