@@ -242,7 +242,7 @@ const FAINTEST_LINE: f32 = 3.0;
 /// that run its way.
 fn all_lines_dark(contrasts: [f32; 20], what: &str) -> bool {
     tracing::trace!(?contrasts, what, "line contrasts");
-    let is_box = |i: usize| (i % 10) % 3 == 0;
+    let is_box = |i: usize| (i % 10).is_multiple_of(3);
     let kinds = [
         (0..20).filter(|&i| is_box(i)).collect::<Vec<_>>(),
         (0..10).filter(|&i| !is_box(i)).collect(),
