@@ -39,6 +39,27 @@ fn batch(c: &mut Criterion) {
                 .collect()
         })
         .collect();
+    // The peer in the same run: the first model alone (the cost without the second opinion).
+    let mut first_alone = Classifier::load(model.as_deref(), Backend::Tract)
+        .expect("digit model loads")
+        .without_second_opinion();
+    let doubtful = first_alone
+        .classify(&cells)
+        .expect("runs")
+        .iter()
+        .filter(|r| r.confidence < sudoku_lens::digits::second_look::DOUBTFUL_BELOW)
+        .count();
+    eprintln!(
+        "batch81 second opinion: {:?} ({doubtful} of 81 cells doubtful)",
+        classifier.second_opinion_name()
+    );
+    c.bench_function("digits/batch81_tract_first_alone", |b| {
+        b.iter(|| {
+            first_alone
+                .classify(std::hint::black_box(&cells))
+                .expect("runs")
+        })
+    });
     c.bench_function("digits/batch81_tract", |b| {
         b.iter(|| {
             classifier

@@ -415,6 +415,35 @@ fn replay_names_a_bad_model() {
     );
 }
 
+/// `--second-model` loads the named second model beside the first: an unusable one stops
+/// the scan with an error naming it; `--no-second-model` reads with the first alone and
+/// cannot be combined with `--second-model`.
+#[test]
+fn scan_names_a_bad_second_model_and_reads_without_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let frame = dir.path().join("frame.png");
+    save_blank_frame(&frame);
+    let model = nan_model();
+    let o = run(&[
+        "scan",
+        frame.to_str().unwrap(),
+        "--second-model",
+        model.to_str().unwrap(),
+    ]);
+    assert_fails_naming_the_nan_model(&o);
+    let o = run(&["scan", frame.to_str().unwrap(), "--no-second-model"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no Sudoku grid"), "{}", stderr(&o));
+    let o = run(&[
+        "scan",
+        frame.to_str().unwrap(),
+        "--no-second-model",
+        "--second-model",
+        model.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
 /// `SUDOKU_LENS_ORT_LIB` left set for another build does not stop a build without ONNX
 /// Runtime: a warning, and the scan runs on tract.
 #[cfg(not(feature = "onnxruntime"))]

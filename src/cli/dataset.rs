@@ -111,8 +111,8 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
         );
     }
     // Photos without ground-truth corners are cut along the detector's lattice when the
-    // embedded model confirms it.
-    let mut verifier = Classifier::new().context("loading the embedded digit model")?;
+    // embedded first model confirms it (alone: the committed cells were exported so).
+    let mut verifier = Classifier::embedded_first().context("loading the embedded digit model")?;
     let options = PhotoExportOptions {
         cell_size_px: CELL_SIZE_PX,
         jitter_fraction: args.jitter,

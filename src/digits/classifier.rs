@@ -1,7 +1,8 @@
-//! The digit classifier: an 11-class ONNX CNN run through `ort`.
+//! The digit classifier: an 11-class ONNX CNN run through `ort`, with an optional second
+//! model that reads the cells the first doubts (`second_opinion`).
 //!
-//! Owns model loading (from the embedded copy of `models/digits.onnx` or any file), backend
-//! selection and batched inference. The default backend is tract (pure Rust, through
+//! Owns model loading (from the embedded copies of `models/digits.onnx` and
+//! `models/digits-second.onnx`, or any file), backend selection and batched inference. The default backend is tract (pure Rust, through
 //! `ort-tract`); with the `onnxruntime` feature, ONNX Runtime's shared library can be loaded
 //! at run time instead. `ort` holds one backend per process: the first [`Classifier`] built
 //! chooses it, and asking for another later is an error rather than a silent switch.
@@ -14,12 +15,18 @@ use ort::session::Session;
 use ort::session::builder::GraphOptimizationLevel;
 use ort::value::TensorRef;
 
+use super::second_opinion::second_opinion;
 use super::{CellReading, NUM_CLASSES};
 use crate::vision::{CELL_INPUT_LEN, CELL_INPUT_PX};
 
 /// The trained model shipped with the crate (`models/digits.onnx`), compiled in so the binary
 /// works from any directory.
 pub const EMBEDDED_MODEL: &[u8] = include_bytes!("../../models/digits.onnx");
+
+/// The second model shipped with the crate (`models/digits-second.onnx`): the same network
+/// trained with more webcam frames of real handwriting, asked about the cells the first
+/// model doubts ([`super::second_opinion`]).
+pub const EMBEDDED_SECOND_MODEL: &[u8] = include_bytes!("../../models/digits-second.onnx");
 
 /// Name of the model output holding the 11 class logits (the first output when no output has
 /// this name).
@@ -281,6 +288,8 @@ pub struct Classifier {
     logits_output: usize,
     /// Index of the handwriting output, when the model has one.
     kind_output: Option<usize>,
+    /// The model asked about the cells this one doubts, when there is one.
+    second_opinion: Option<Box<Classifier>>,
 }
 
 impl std::fmt::Debug for Classifier {
@@ -288,20 +297,61 @@ impl std::fmt::Debug for Classifier {
         f.debug_struct("Classifier")
             .field("backend", &self.backend)
             .field("model", &self.model)
+            .field("second_opinion", &self.second_opinion_name())
             .finish_non_exhaustive()
     }
 }
 
 impl Classifier {
-    /// The embedded model on tract.
+    /// The embedded models (the first and its second opinion) on tract.
     pub fn new() -> Result<Classifier, ModelError> {
+        Classifier::embedded(Backend::Tract)
+    }
+
+    /// The embedded first model alone on tract, without its second opinion: what the
+    /// training-cell export confirms detector lattices with (the committed cells were
+    /// exported so).
+    pub fn embedded_first() -> Result<Classifier, ModelError> {
         Classifier::from_bytes(EMBEDDED_MODEL, "embedded model", Backend::Tract)
     }
 
-    /// Loads the model at `path` (or the embedded one when `None`) on `backend`.
+    /// The embedded models on `backend`: the first, with the second as its second opinion.
+    fn embedded(backend: Backend) -> Result<Classifier, ModelError> {
+        let second = Classifier::from_bytes(
+            EMBEDDED_SECOND_MODEL,
+            "embedded second model",
+            backend.clone(),
+        )?;
+        Ok(
+            Classifier::from_bytes(EMBEDDED_MODEL, "embedded model", backend)?
+                .with_second_opinion(second),
+        )
+    }
+
+    /// This classifier with `second` asked about the cells it doubts
+    /// ([`super::second_opinion`]); `second`'s own second opinion, if any, is dropped.
+    pub fn with_second_opinion(mut self, mut second: Classifier) -> Classifier {
+        second.second_opinion = None;
+        self.second_opinion = Some(Box::new(second));
+        self
+    }
+
+    /// This classifier alone, without a second opinion.
+    pub fn without_second_opinion(mut self) -> Classifier {
+        self.second_opinion = None;
+        self
+    }
+
+    /// The second opinion's model label, when there is one.
+    pub fn second_opinion_name(&self) -> Option<&str> {
+        self.second_opinion.as_deref().map(|s| s.model.as_str())
+    }
+
+    /// Loads the model at `path` on `backend`, alone; `None` loads the embedded models (the
+    /// first with its second opinion).
     pub fn load(path: Option<&Path>, backend: Backend) -> Result<Classifier, ModelError> {
         match path {
-            None => Classifier::from_bytes(EMBEDDED_MODEL, "embedded model", backend),
+            None => Classifier::embedded(backend),
             Some(p) => {
                 let bytes = std::fs::read(p).map_err(|source| ModelError::Read {
                     path: p.to_path_buf(),
@@ -349,6 +399,7 @@ impl Classifier {
             model: name.to_string(),
             logits_output,
             kind_output,
+            second_opinion: None,
         };
         let outputs = classifier.session.outputs().len();
         if classifier.session.inputs().len() != 1 || !(1..=2).contains(&outputs) {
@@ -429,9 +480,29 @@ impl Classifier {
     }
 
     /// Classifies a batch of normalized cells (each [`CELL_INPUT_LEN`] values, as made by
-    /// `vision::normalize_cell`) in one model run: one reading per cell, in order. A model
-    /// that gives a NaN or infinite score is an error, never a reading.
+    /// `vision::normalize_cell`) in one model run: one reading per cell, in order. With a
+    /// second opinion, the cells this model doubts are read by it too, in a second run, and
+    /// their probabilities averaged ([`super::second_opinion`]). A model that gives a NaN or
+    /// infinite score is an error, never a reading.
     pub fn classify(&mut self, cells: &[Vec<f32>]) -> Result<Vec<CellReading>, ModelError> {
+        let mut readings = self.classify_alone(cells)?;
+        if let Some(second) = self.second_opinion.as_deref_mut() {
+            second_opinion(&mut readings, |doubtful| {
+                let batch: Vec<Vec<f32>> = doubtful.iter().map(|&i| cells[i].clone()).collect();
+                Ok::<_, ModelError>(
+                    second
+                        .classify_alone(&batch)?
+                        .into_iter()
+                        .map(|r| r.probabilities)
+                        .collect(),
+                )
+            })?;
+        }
+        Ok(readings)
+    }
+
+    /// [`Classifier::classify`] by this model alone.
+    fn classify_alone(&mut self, cells: &[Vec<f32>]) -> Result<Vec<CellReading>, ModelError> {
         if cells.is_empty() {
             return Ok(Vec::new());
         }

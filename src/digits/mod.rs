@@ -19,13 +19,17 @@ pub mod polarity;
 pub mod reliability;
 pub mod repair;
 pub mod second_look;
+pub mod second_opinion;
 pub mod style;
 mod style_weights;
 pub mod symmetry;
 pub mod synth;
 pub mod writing;
 
-pub use classifier::{Backend, Classifier, EMBEDDED_MODEL, KIND_OUTPUT, LOGITS_OUTPUT, ModelError};
+pub use classifier::{
+    Backend, Classifier, EMBEDDED_MODEL, EMBEDDED_SECOND_MODEL, KIND_OUTPUT, LOGITS_OUTPUT,
+    ModelError,
+};
 pub use repair::{Repair, RepairChange, suggest_repair};
 
 use crate::sudoku::Digit;
