@@ -6,13 +6,11 @@ mod common;
 
 use std::path::Path;
 
-use sudoku_lens::dataset::Dataset;
 use sudoku_lens::digits::Classifier;
 use sudoku_lens::eval::score_scan;
 use sudoku_lens::scan::Scanner;
 use sudoku_lens::synthetic::rng::stable_hash;
 use sudoku_lens::synthetic::{Degradation, FrameSize, Rng, webcam_frame};
-use sudoku_lens::vision::load_image;
 
 #[test]
 fn second_model_file_equals_the_embedded_one() {
@@ -35,15 +33,7 @@ fn second_model_file_equals_the_embedded_one() {
 #[test]
 fn a_webcam_frame_the_first_model_misreads_is_read_exactly_with_the_second_opinion() {
     let name = "02_22_honor_view_10_0";
-    let set = Dataset::open(common::shared_dataset("kubiesa-train")).expect("kubiesa-train opens");
-    let photo = set
-        .photos
-        .iter()
-        .find(|p| p.name == name)
-        .expect("the photo is in kubiesa-train");
-    let corners = photo.corners_in_image.expect("kubiesa-train has corners");
-    let labels = set.labels(photo).expect("labels").expect("labelled");
-    let source = load_image(&photo.image_path).expect("photo").to_rgb8();
+    let (source, corners, labels) = common::kubiesa_train_page(name);
     // As `synth webcam` seeds the frame: the set's seed, the photo's name, copy 0.
     let mut rng = Rng::for_item(31, stable_hash(name.as_bytes()));
     let size = FrameSize::Vga.pick(&mut rng);

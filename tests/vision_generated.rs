@@ -144,20 +144,6 @@ fn slight_webcam_frames_of_kubiesa_val_are_found_and_read() {
     assert!(counts.exact >= 10, "{counts:?}");
 }
 
-/// The kubiesa-train photo `name` (MIT, A. Kubiesa): its pixels, labelled corners and labels.
-fn kubiesa_train_page(name: &str) -> (image::RgbImage, [sudoku_lens::vision::Point; 4], [u8; 81]) {
-    let set = Dataset::open(common::shared_dataset("kubiesa-train")).expect("kubiesa-train opens");
-    let photo = set
-        .photos
-        .iter()
-        .find(|p| p.name == name)
-        .expect("the photo is in kubiesa-train");
-    let corners = photo.corners_in_image.expect("kubiesa-train has corners");
-    let labels = set.labels(photo).expect("labels").expect("labelled");
-    let source = load_image(&photo.image_path).expect("photo").to_rgb8();
-    (source, corners, labels)
-}
-
 /// A half-done kubiesa-train page (MIT, A. Kubiesa) as `synth webcam --size 640x480` makes it
 /// at three seeds: a grid of ~21-px cells whose thin lines the ink mask loses while its digits'
 /// blurred strokes stay, merged with the page edge above it. Before the box holes and the
@@ -167,7 +153,7 @@ fn kubiesa_train_page(name: &str) -> (image::RgbImage, [sudoku_lens::vision::Poi
 #[test]
 fn soft_webcam_frames_whose_thin_lines_the_mask_loses_are_found() {
     let name = "02_18_iphone_14_0";
-    let (source, corners, _) = kubiesa_train_page(name);
+    let (source, corners, _) = common::kubiesa_train_page(name);
     for seed in [31, 32, 9002] {
         // The generator's own seeding of copy 0 (`synth webcam`).
         let mut rng = Rng::for_item(
@@ -211,7 +197,7 @@ fn cells_merged_by_a_digit_do_not_mislead_the_cell_walk() {
 #[test]
 fn a_finished_page_whose_thin_lines_a_soft_frame_lost_is_found_by_its_digits() {
     let name = "02_17_honor_view_10_1";
-    let (source, corners, labels) = kubiesa_train_page(name);
+    let (source, corners, labels) = common::kubiesa_train_page(name);
     let hash = sudoku_lens::synthetic::rng::stable_hash;
     // The generators' own seeding (`synth fill`, then `synth webcam` of its NAME_fill).
     let mut fill_rng = Rng::for_item(1, hash(name.as_bytes()));
@@ -236,7 +222,7 @@ fn a_finished_page_whose_thin_lines_a_soft_frame_lost_is_found_by_its_digits() {
 fn a_small_grid_in_a_webcam_frame_is_found_in_an_enlarged_crop() {
     use sudoku_lens::vision::{DetectOptions, detect_with, to_gray};
     let name = "02_22_honor_view_10_0";
-    let (source, corners, labels) = kubiesa_train_page(name);
+    let (source, corners, labels) = common::kubiesa_train_page(name);
     // The generator's own seeding of copy 0 (`synth webcam`).
     let mut rng = Rng::for_item(
         31,

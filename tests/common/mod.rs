@@ -14,6 +14,7 @@ use std::path::PathBuf;
 pub use data::{shared_dataset, shared_datasets, shared_puzzle_path, shared_puzzles};
 use sudoku_lens::dataset::{Dataset, NameList};
 use sudoku_lens::synthetic::clip::PuzzleSource;
+use sudoku_lens::vision::load_image;
 
 /// Every labelled photo with corners of the shared set `name` (image, corners, labels; also
 /// the clip simulator's sources).
@@ -65,4 +66,20 @@ pub fn training_sources(name: &str, list: &str) -> Vec<PuzzleSource> {
         .into_iter()
         .filter(|p| !names.names.iter().any(|(_, n)| *n == p.name))
         .collect()
+}
+
+/// The kubiesa-train photo `name` (MIT, A. Kubiesa): its pixels, labelled corners and labels.
+pub fn kubiesa_train_page(
+    name: &str,
+) -> (image::RgbImage, [sudoku_lens::vision::Point; 4], [u8; 81]) {
+    let set = Dataset::open(shared_dataset("kubiesa-train")).expect("kubiesa-train opens");
+    let photo = set
+        .photos
+        .iter()
+        .find(|p| p.name == name)
+        .expect("the photo is in kubiesa-train");
+    let corners = photo.corners_in_image.expect("kubiesa-train has corners");
+    let labels = set.labels(photo).expect("labels").expect("labelled");
+    let source = load_image(&photo.image_path).expect("photo").to_rgb8();
+    (source, corners, labels)
 }
