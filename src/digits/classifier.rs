@@ -2,11 +2,12 @@
 //! model that reads the cells the first doubts (`second_opinion`).
 //!
 //! Owns model loading (from the embedded copies of `models/digits.onnx` and
-//! `models/digits-second.onnx`, or any file), backend selection and batched inference. The default backend is tract (pure Rust, through
-//! `ort-tract`); with the `onnxruntime` feature, ONNX Runtime's shared library can be loaded
-//! at run time instead. `ort` holds one backend per process: the first [`Classifier`] built
-//! chooses it, and asking for another later is an error rather than a silent switch.
-//! It knows nothing of images: input is `vision::normalize_cell` output.
+//! `models/digits-second.onnx`, or any file), backend selection and batched inference. The
+//! default backend is tract (pure Rust, through `ort-tract`); with the `onnxruntime` feature,
+//! ONNX Runtime's shared library can be loaded at run time instead. `ort` holds one backend
+//! per process: the first [`Classifier`] built chooses it, and asking for another later is an
+//! error rather than a silent switch. It knows nothing of images: input is
+//! `vision::normalize_cell` output.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -189,81 +190,7 @@ fn activate(backend: &Backend) -> Result<ort::environment::Environment, ModelErr
 }
 
 #[cfg(feature = "onnxruntime")]
-mod native {
-    //! Loading ONNX Runtime's C API from a shared library chosen at run time.
-    use std::ffi::CStr;
-    use std::path::Path;
-
-    use super::{MIN_ORT_VERSION, ModelError};
-
-    fn err(message: String) -> ModelError {
-        ModelError::Backend {
-            backend: "onnxruntime",
-            message,
-        }
-    }
-
-    /// Parses "1.31.1" into (1, 31).
-    pub(super) fn parse_version(text: &str) -> Option<(u32, u32)> {
-        let mut parts = text.split('.');
-        let major = parts.next()?.trim().parse().ok()?;
-        let minor = parts.next()?.trim().parse().ok()?;
-        Some((major, minor))
-    }
-
-    /// Loads `library`, checks its version and returns its `OrtApi` table. The library stays
-    /// loaded for the rest of the process (the table points into it).
-    #[allow(unsafe_code)]
-    pub(super) fn load_api(library: &Path) -> Result<ort::sys::OrtApi, ModelError> {
-        let shown = library.display();
-        // SAFETY: loading a shared library runs its initializers; we only accept a path the
-        // user named as ONNX Runtime. The symbol type matches ONNX Runtime's C header
-        // (`const OrtApiBase* OrtGetApiBase(void)`); both returned pointers are checked for
-        // null, the version string is NUL-terminated per the API contract, and the `OrtApi`
-        // table is copied while the library is loaded, which it then stays (forgotten below).
-        unsafe {
-            let lib = libloading::Library::new(library)
-                .map_err(|e| err(format!("cannot load {shown}: {e}")))?;
-            let get_base: libloading::Symbol<
-                unsafe extern "system" fn() -> *const ort::sys::OrtApiBase,
-            > = lib.get(b"OrtGetApiBase").map_err(|e| {
-                err(format!(
-                    "{shown} is not ONNX Runtime (no OrtGetApiBase): {e}"
-                ))
-            })?;
-            let base = get_base();
-            if base.is_null() {
-                return Err(err(format!("{shown}: OrtGetApiBase returned null")));
-            }
-            let version_ptr = ((*base).GetVersionString)();
-            let version = if version_ptr.is_null() {
-                String::from("?")
-            } else {
-                CStr::from_ptr(version_ptr).to_string_lossy().into_owned()
-            };
-            match parse_version(&version) {
-                Some(v) if v >= MIN_ORT_VERSION => {}
-                _ => {
-                    return Err(err(format!(
-                        "{shown} is ONNX Runtime {version}; need {}.{} or newer",
-                        MIN_ORT_VERSION.0, MIN_ORT_VERSION.1
-                    )));
-                }
-            }
-            let api = ((*base).GetApi)(ort::sys::ORT_API_VERSION);
-            if api.is_null() {
-                return Err(err(format!(
-                    "ONNX Runtime {version} at {shown} does not offer C API version {}",
-                    ort::sys::ORT_API_VERSION
-                )));
-            }
-            let table = (*api).clone();
-            std::mem::forget(lib);
-            tracing::info!("using ONNX Runtime {version} from {shown}");
-            Ok(table)
-        }
-    }
-}
+mod native;
 
 #[cfg(not(feature = "onnxruntime"))]
 mod native {
@@ -607,16 +534,5 @@ fn handwriting(dims: &[i64], kind: &[f32], n: usize, model: &str) -> Result<Vec<
                 "output `{KIND_OUTPUT}` has shape {dims:?}, expected [{n}, 2] or [{n}, 1]"
             ),
         }),
-    }
-}
-
-#[cfg(all(test, feature = "onnxruntime"))]
-mod tests {
-    use super::native::parse_version;
-
-    #[test]
-    fn parses_versions() {
-        assert_eq!(parse_version("1.31.1"), Some((1, 31)));
-        assert_eq!(parse_version("garbage"), None);
     }
 }
