@@ -43,12 +43,10 @@ fn batch(c: &mut Criterion) {
     let mut first_alone = Classifier::load(model.as_deref(), Backend::Tract)
         .expect("digit model loads")
         .without_second_opinion();
-    let doubtful = first_alone
-        .classify(&cells)
-        .expect("runs")
-        .iter()
-        .filter(|r| r.confidence < sudoku_lens::digits::second_look::DOUBTFUL_BELOW)
-        .count();
+    let doubtful = sudoku_lens::digits::second_look::doubtful_cells(
+        &first_alone.classify(&cells).expect("runs"),
+    )
+    .len();
     eprintln!(
         "batch81 second opinion: {:?} ({doubtful} of 81 cells doubtful)",
         classifier.second_opinion_name()

@@ -35,6 +35,14 @@ pub const SHIFTS: [(f32, f32); 4] = [
     (0.0, SHIFT_CELLS),
 ];
 
+/// The indices of the readings whose confidence is below [`DOUBTFUL_BELOW`], in order: the
+/// cells a second look (and `second_opinion`'s second model) reads again.
+pub fn doubtful_cells(readings: &[CellReading]) -> Vec<usize> {
+    (0..readings.len())
+        .filter(|&i| readings[i].confidence < DOUBTFUL_BELOW)
+        .collect()
+}
+
 /// Gives every reading of `readings` (81, as the puzzle reads, in a picture where the puzzle
 /// appears turned `quarter_turns` clockwise) whose confidence is below [`DOUBTFUL_BELOW`] a
 /// second look: `cut_shifted(dx, dy, cells)` cuts the inputs of `cells` (row-major indices in
@@ -52,9 +60,7 @@ pub fn second_look<E>(
     if readings.len() != 81 {
         return Ok(0);
     }
-    let doubtful: Vec<usize> = (0..81)
-        .filter(|&i| readings[i].confidence < DOUBTFUL_BELOW)
-        .collect();
+    let doubtful = doubtful_cells(readings);
     if doubtful.is_empty() {
         return Ok(0);
     }

@@ -1,6 +1,7 @@
 //! A second opinion on the cells the digit model doubts: a second model, trained on another
-//! mix of the same data, reads every cell whose first reading is below [`DOUBTFUL_BELOW`],
-//! and the cell's probabilities become the mean of the two readings.
+//! mix of the same data, reads every cell whose first reading is below
+//! [`DOUBTFUL_BELOW`](super::second_look::DOUBTFUL_BELOW), and the cell's probabilities
+//! become the mean of the two readings.
 //!
 //! Why: two models trained apart err apart. On puzzles neither had seen (the kubiesa fold of
 //! `models/README.md`, "A second opinion"), the bundled recipe alone read 139 of 160 boards
@@ -13,10 +14,11 @@
 //! run models: [`Classifier`](super::Classifier) passes its second model's reading function.
 //! The printed/handwritten call (`CellReading::handwritten`) stays the first reading's.
 
-use super::second_look::DOUBTFUL_BELOW;
+use super::second_look::doubtful_cells;
 use super::{CellReading, NUM_CLASSES};
 
-/// Gives every reading of `readings` whose confidence is below [`DOUBTFUL_BELOW`] a second
+/// Gives every reading of `readings` whose confidence is below
+/// [`DOUBTFUL_BELOW`](super::second_look::DOUBTFUL_BELOW) ([`doubtful_cells`]) a second
 /// opinion: `read_again(cells)` reads the cells of those indices (in that order) with the
 /// second model and returns their class probabilities; each such reading becomes the mean of
 /// the two distributions (its `handwritten` kept). Returns how many cells were read again; a
@@ -25,9 +27,7 @@ pub fn second_opinion<E>(
     readings: &mut [CellReading],
     read_again: impl FnOnce(&[usize]) -> Result<Vec<[f32; NUM_CLASSES]>, E>,
 ) -> Result<usize, E> {
-    let doubtful: Vec<usize> = (0..readings.len())
-        .filter(|&i| readings[i].confidence < DOUBTFUL_BELOW)
-        .collect();
+    let doubtful = doubtful_cells(readings);
     if doubtful.is_empty() {
         return Ok(0);
     }
