@@ -8,13 +8,21 @@
 //! ([`Dataset::with_label_fixes`]).
 //!
 //! Owns reading and checking that layout, with errors that name the file and line. It does not
-//! decode images (see `vision::load_image`) nor compute metrics (see `eval`).
+//! decode images (see `vision::load_image`) nor compute metrics (see `eval`). The set, its
+//! photos, label files and name lists are here; the givens masks are in `givens` and
+//! `corners.csv` in `corners`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::sudoku::parse::{ParseError, parse_labels};
 use crate::vision::Point;
+
+mod corners;
+mod givens;
+
+pub use corners::{MAX_CORNER_COORD, parse_corners, read_corners};
+pub use givens::{givens_file, parse_givens, read_givens};
 
 /// Why a data set could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -268,67 +276,6 @@ impl Dataset {
     }
 }
 
-/// The printed-givens mask of the photo `name` in the folder `dir`: `dir/NAME.txt`, else the
-/// longest `dir/PREFIX.txt` where `NAME` is `PREFIX_…` (cut at an underscore), so one mask
-/// serves every photo of a puzzle (`01_27.txt` for `01_27_iphone_14_0` and for its webcam
-/// frames `01_27_iphone_14_0_cam0`). `None` when there is no such file.
-pub fn givens_file(dir: &Path, name: &str) -> Option<PathBuf> {
-    let mut prefix = name;
-    loop {
-        let candidate = dir.join(format!("{prefix}.txt"));
-        if candidate.is_file() {
-            return Some(candidate);
-        }
-        prefix = &prefix[..prefix.rfind('_')?];
-    }
-}
-
-/// Reads a printed-givens mask file (see [`parse_givens`]).
-pub fn read_givens(path: &Path) -> Result<[bool; 81], DatasetError> {
-    let text = std::fs::read_to_string(path).map_err(|source| DatasetError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    parse_givens(&text, path)
-}
-
-/// Parses a printed-givens mask: 9 non-blank rows of 9 values `0` or `1` (space-separated or
-/// not), 1 where the cell holds a printed digit (a given of the puzzle), 0 for handwriting,
-/// pencil marks and empty cells. `path` labels errors, which name the line.
-pub fn parse_givens(text: &str, path: &Path) -> Result<[bool; 81], DatasetError> {
-    let err = |line: usize, message: String| DatasetError::Format {
-        path: path.to_path_buf(),
-        line,
-        message,
-    };
-    let mut mask = [false; 81];
-    let mut row = 0;
-    for (i, raw) in text.lines().enumerate() {
-        let values: Vec<char> = raw.chars().filter(|c| !c.is_whitespace()).collect();
-        if values.is_empty() {
-            continue;
-        }
-        if row == 9 {
-            return Err(err(i + 1, "more than 9 rows".into()));
-        }
-        if values.len() != 9 {
-            return Err(err(i + 1, format!("{} values, expected 9", values.len())));
-        }
-        for (col, &c) in values.iter().enumerate() {
-            mask[row * 9 + col] = match c {
-                '0' => false,
-                '1' => true,
-                other => return Err(err(i + 1, format!("`{other}` is not 0 or 1"))),
-            };
-        }
-        row += 1;
-    }
-    if row != 9 {
-        return Err(err(0, format!("{row} rows, expected 9")));
-    }
-    Ok(mask)
-}
-
 /// The 1-based line a label-file error points at: the faulty row, the tenth row of a file
 /// with too many, the end of a file with too few (line 1 for an empty file).
 fn label_error_line(e: &ParseError, text: &str) -> usize {
@@ -399,174 +346,9 @@ fn strip_image_extension(name: &str) -> &str {
     }
 }
 
-/// Largest corner coordinate `corners.csv` may give, in pixels (beyond any photo this
-/// program decodes, see `vision::MAX_IMAGE_PIXELS`, yet far from `f32` overflow).
-pub const MAX_CORNER_COORD: f32 = 1e7;
-
-/// Parses `corners.csv`: a header line starting with `name`, then one row per photo.
-/// Returns name → (line number, corners).
-pub fn read_corners(path: &Path) -> Result<HashMap<String, (usize, [Point; 4])>, DatasetError> {
-    let text = std::fs::read_to_string(path).map_err(|source| DatasetError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    parse_corners(&text, path)
-}
-
-/// Parses the text of a `corners.csv`; `path` labels errors.
-pub fn parse_corners(
-    text: &str,
-    path: &Path,
-) -> Result<HashMap<String, (usize, [Point; 4])>, DatasetError> {
-    let err = |line: usize, message: String| DatasetError::Format {
-        path: path.to_path_buf(),
-        line,
-        message,
-    };
-    let mut out = HashMap::new();
-    let mut saw_header = false;
-    // Spreadsheet programs save CSV with a UTF-8 byte-order mark.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    for (i, raw) in text.lines().enumerate() {
-        let line_no = i + 1;
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if !saw_header {
-            saw_header = true;
-            if line.starts_with("name,") {
-                continue;
-            }
-            return Err(err(
-                line_no,
-                "expected the header `name,tl_x,tl_y,tr_x,tr_y,br_x,br_y,bl_x,bl_y`".into(),
-            ));
-        }
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        if fields.len() != 9 {
-            return Err(err(
-                line_no,
-                format!("expected 9 fields, found {}", fields.len()),
-            ));
-        }
-        let mut v = [0.0f32; 8];
-        for (k, f) in fields[1..].iter().enumerate() {
-            let x = f
-                .parse::<f32>()
-                .ok()
-                .filter(|x| x.is_finite())
-                .ok_or_else(|| err(line_no, format!("field {} `{f}` is not a number", k + 2)))?;
-            if x.abs() > MAX_CORNER_COORD {
-                return Err(err(
-                    line_no,
-                    format!(
-                        "field {} `{f}` is not a pixel coordinate (at most {MAX_CORNER_COORD:e} in size)",
-                        k + 2
-                    ),
-                ));
-            }
-            v[k] = x;
-        }
-        let name = fields[0].to_string();
-        if name.is_empty() {
-            return Err(err(line_no, "empty name".into()));
-        }
-        let corners = [
-            Point::new(v[0], v[1]),
-            Point::new(v[2], v[3]),
-            Point::new(v[4], v[5]),
-            Point::new(v[6], v[7]),
-        ];
-        if out.insert(name.clone(), (line_no, corners)).is_some() {
-            return Err(err(line_no, format!("second row for `{name}`")));
-        }
-    }
-    if !saw_header {
-        return Err(err(0, "file is empty (no header)".into()));
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn givens_masks_parse_and_errors_name_the_line() {
-        let p = Path::new("m.txt");
-        let mut text = String::from("1 0 0 0 0 0 0 0 1\n");
-        text.push_str(&"000000000\n".repeat(8));
-        let mask = parse_givens(&text, p).unwrap();
-        assert!(mask[0] && mask[8] && !mask[1]);
-        assert_eq!(mask.iter().filter(|&&g| g).count(), 2);
-        let bad = text.replacen("000000000", "000020000", 1);
-        let e = parse_givens(&bad, p).unwrap_err().to_string();
-        assert!(e.contains("m.txt:2") && e.contains("`2`"), "{e}");
-        let short = text.replacen("000000000\n", "", 1);
-        assert!(
-            parse_givens(&short, p)
-                .unwrap_err()
-                .to_string()
-                .contains("8 rows")
-        );
-        let wide = text.replacen("000000000", "0000000000", 1);
-        assert!(
-            parse_givens(&wide, p)
-                .unwrap_err()
-                .to_string()
-                .contains("10 values")
-        );
-    }
-
-    #[test]
-    fn givens_file_is_found_by_the_longest_underscore_prefix() {
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path();
-        std::fs::write(d.join("01_27.txt"), "").unwrap();
-        std::fs::write(d.join("01_27_iphone_14_0.txt"), "").unwrap();
-        assert_eq!(
-            givens_file(d, "01_27_iphone_14_0_cam3"),
-            Some(d.join("01_27_iphone_14_0.txt"))
-        );
-        assert_eq!(
-            givens_file(d, "01_27_honor_view_10_1"),
-            Some(d.join("01_27.txt"))
-        );
-        assert_eq!(givens_file(d, "01_28_honor_view_10_1"), None);
-        assert_eq!(givens_file(d, "image1"), None);
-    }
-
-    #[test]
-    fn parses_rows_and_reports_bad_lines() {
-        let p = Path::new("corners.csv");
-        let ok = "name,tl_x,tl_y,tr_x,tr_y,br_x,br_y,bl_x,bl_y\na,1,2,3,4,5,6,7,8\n";
-        let m = parse_corners(ok, p).unwrap();
-        assert_eq!(m["a"].1[2], Point::new(5.0, 6.0));
-        let bad =
-            "name,tl_x,tl_y,tr_x,tr_y,br_x,br_y,bl_x,bl_y\na,1,2,3,4,5,6,7,8\nb,1,2,x,4,5,6,7,8\n";
-        let e = parse_corners(bad, p).unwrap_err().to_string();
-        assert!(e.contains("corners.csv:3") && e.contains("`x`"), "{e}");
-        let short = "name,x\nb,1,2\n";
-        assert!(
-            parse_corners(short, p)
-                .unwrap_err()
-                .to_string()
-                .contains(":2:")
-        );
-        assert!(parse_corners("", p).is_err());
-        let bom = format!("\u{feff}{ok}");
-        assert_eq!(parse_corners(&bom, p).unwrap()["a"].1, m["a"].1);
-        let huge = "name,tl_x,tl_y,tr_x,tr_y,br_x,br_y,bl_x,bl_y\na,1,2,3,1e38,5,6,7,8\n";
-        let e = parse_corners(huge, p).unwrap_err().to_string();
-        assert!(e.contains(":2:") && e.contains("field 5"), "{e}");
-        assert!(
-            parse_corners("a,1,2,3,4,5,6,7,8\n", p)
-                .unwrap_err()
-                .to_string()
-                .contains(":1:")
-        );
-    }
 
     /// A set of three blank photos (`a`, `b`, `c`) with labels, and `corners` as its
     /// corners.csv when given.
