@@ -15,7 +15,9 @@
 # PARTS (default "real generated synth"): which folders to write, e.g. PARTS=real re-exports
 # only the photo cells after a detector change (rozet's photos have no corners and are cut
 # along the detector's lattice). PARTS=more writes webcam-kubiesa-more, stop 40's extra webcam
-# frames of the kubiesa-train photos (not in the committed model; models/README.md).
+# frames of the kubiesa-train photos (the second model's data, not the first's);
+# PARTS=rozetcam writes webcam-rozet, webcam frames of rozet's training photos (stop 42's
+# experiment, in no committed model; models/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-/tmp/cells}
@@ -64,14 +66,26 @@ if part generated; then
         --photos "$GEN/webcam-mixed" "${PRINT_PHOTOS[@]}" --exclude "$held_frames"
 fi
 # Further harsh webcam frames of each kubiesa-train photo, in a folder of their own (stop 40:
-# webcam frames of kubiesa photos held out with them read better; not in the committed model,
-# see models/README.md "More webcam frames of real handwriting").
+# webcam frames of kubiesa photos held out with them read better; the second model's data, see
+# models/README.md "More webcam frames of real handwriting" and "A second opinion").
 if part more; then
     MORE=$OUT/generated-more
     "$BIN" synth webcam --from "$D/kubiesa-train" --out "$MORE/webcam-kubiesa" --seed 12 \
         --copies "${MORE_KUBIESA_WEBCAM:-2}" --harsh
     "$BIN" dataset --out "$OUT/webcam-kubiesa-more" --seed 13 --jitter-copies 2 --jitter 0.015 \
         "${GIVENS[@]}" --photos "$MORE/webcam-kubiesa"
+fi
+# Harsh webcam frames of rozet-handwritten's training photos (stop 42: blue-pen handwriting
+# seen through a webcam; tried for the second model, not committed). rozet has no corner
+# truth: the detector's corners where its reading agrees with the labels
+# (detected_corners.py), the held-back fifth left out.
+if part rozetcam; then
+    python3 models/train/detected_corners.py --bin "$BIN" --from "$D/rozet-handwritten" \
+        --exclude $H/rozet-handwritten.txt --out "$GEN/rozet"
+    "$BIN" synth webcam --from "$GEN/rozet" --out "$GEN/webcam-rozet" --seed 14 \
+        --copies "${ROZET_WEBCAM:-2}" --harsh
+    "$BIN" dataset --out "$OUT/webcam-rozet" --seed 15 --jitter-copies 2 --jitter 0.015 \
+        "${GIVENS[@]}" --photos "$GEN/webcam-rozet"
 fi
 if part real; then
     "$BIN" dataset --out "$OUT/real" --seed 1 --jitter-copies "${JITTER_COPIES:-5}" --jitter 0.015 \

@@ -155,6 +155,7 @@ WEBCAM_OF = {
     "webcam-wichtounet": "wichtounet-v2-train",
     "webcam-mixed": "wichtounet-mixed-train",
     "webcam-print": "print",
+    "webcam-rozet": "rozet-handwritten",
 }
 
 

@@ -77,7 +77,10 @@ impl Try {
             // more of 261 locked within 0.5 s), but on two clips it gave reads a wrong
             // board was then trusted on (a pencil-mark cell read as a sure 5 along a lattice a
             // quarter cell off; a finished page's faint 4 read empty for 27 reads), while
-            // the same clips without it showed nothing wrong. Stills keep it.
+            // the same clips without it showed nothing wrong. Stills keep it. Measured again
+            // with the second opinion (stop 42, 176 dev clips): no wrong frame either way, but
+            // no more clips locked within 0.5 s (158 both; wichtounet-v2 clips 30 → 28) and
+            // a failed frame's cost grew (per-frame p95 of the sets 16–21 → 23–33 ms).
             zoom: false,
             ..DetectOptions::default()
         }
