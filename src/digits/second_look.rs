@@ -12,7 +12,9 @@
 //! cut cells (the caller passes a function that cuts given cells along a shifted lattice, as
 //! `vision::rectify::cell_inputs_of` does) nor run the model (the caller passes the classify
 //! function), so the rule is testable without either. The live path does not use it:
-//! there, readings of successive frames are already averaged (`live::votes`).
+//! there, readings of successive frames are already averaged (`live::votes`). Tried there at
+//! stop 42 (every read of a settled turn): no wrong overlay, but fewer dev clips shown right
+//! within 0.5 s (158 → 155 of 165).
 
 use super::CellReading;
 use super::orientation::{cell_index_in_image, cell_input_upright};
