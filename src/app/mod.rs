@@ -4,7 +4,7 @@
 //! [`crate::session`], the annotated PNG [`crate::annotate`].
 //!
 //! Shape: views (`panels`, `board_view`, `steps_view`, `image_view`) draw state and emit
-//! [`Command`]s; [`SudokuLensApp::apply`] (`apply.rs`) is the one place that changes state, and
+//! [`Command`]s; [`SudokuLensApp::apply`] (`apply/`) is the one place that changes state, and
 //! `poll.rs` the one place worker results come in. Work happens on named threads
 //! (`camera-capture`/`camera-watchdog`, `scanner`, `solver`, `photo-scan`, and for the screen
 //! `screen-list`, `screen-freeze`, `screen-fill`) that reach the UI only

@@ -4,24 +4,28 @@
 //!
 //! Views never come here directly: they emit commands. Nothing here blocks on a worker (file
 //! dialogs and the clipboard are the user's own modal actions).
+//!
+//! Laid out by area: this module holds `apply` itself and the status-bar message; `board` the
+//! board's changes (solving, undo, the steps), `sources` starting and stopping the picture
+//! sources, `files` the file chooser and the clipboard image.
+
+mod board;
+mod files;
+mod sources;
 
 use std::path::Path;
 use std::sync::Arc;
 
-use image::RgbImage;
-
 use crate::camera::{self, FrameSource, ImageSequenceSource, NokhwaSource, Opener};
-use crate::session::{Board, BoardAt, HintLevel, History, SolveState};
+use crate::session::{Board, HintLevel};
 use crate::sudoku::Cell;
 
 use super::SudokuLensApp;
 use super::command::Command;
-use super::diagnostics::RateMeter;
-use super::file_picker::{FilePicker, PickerMode};
-use super::pipeline::PhotoScanner;
-use super::state::{CameraSession, DialogAnswer, Message, Severity, SourceStatus};
-use super::workers::{Notify, PhotoInput, ScanWorker, SolveRequest, spawn_photo_scan};
-use crate::live::LiveState;
+use super::file_picker::PickerMode;
+use super::state::{Message, Severity, SourceStatus};
+use super::workers::{Notify, PhotoInput};
+use files::rgba_to_rgb;
 
 impl SudokuLensApp {
     /// The UI's wake-up callback (a no-op before the first frame).
@@ -40,71 +44,6 @@ impl SudokuLensApp {
             _ => tracing::info!(%text, "status"),
         }
         self.ui.message = Some(Message { severity, text });
-    }
-
-    /// The board changed (new scan or edit): new generation, solve off the UI thread.
-    pub(super) fn board_changed(&mut self, new_puzzle: bool) {
-        self.puzzle.generation += 1;
-        self.puzzle.check = None;
-        if new_puzzle {
-            self.ui.selected = None;
-        }
-        if self.puzzle.board.filled() == 0 {
-            self.puzzle.solve = SolveState::Idle;
-            return;
-        }
-        if let Some(why) = self.puzzle.board.unsolvable_reason() {
-            self.puzzle.solve = SolveState::Unsolvable(why);
-            return;
-        }
-        match &self.threads.solver {
-            Some(solver) => {
-                solver.request(SolveRequest {
-                    generation: self.puzzle.generation,
-                    values: self.puzzle.board.values,
-                    entries: self.puzzle.board.entries,
-                    from_start: self.puzzle.full_path,
-                });
-                self.puzzle.solve = SolveState::Solving;
-            }
-            None => self.puzzle.solve = SolveState::Unsolvable("the solver is not running".into()),
-        }
-    }
-
-    /// Shows a new puzzle: a fresh history, nothing revealed, solved off the UI thread.
-    pub(super) fn load_board(&mut self, board: Board) {
-        self.puzzle.board = board;
-        self.puzzle.edited = false;
-        self.puzzle.camera = None;
-        self.puzzle.history = History::default();
-        self.puzzle.revealed = [false; 81];
-        self.board_changed(true);
-    }
-
-    /// The board and the step the user is at on it, as undo and redo keep them.
-    fn board_at(&self) -> BoardAt {
-        BoardAt {
-            board: self.puzzle.board.clone(),
-            step: self.puzzle.solve.walkthrough().map_or(0, |w| w.pos()),
-        }
-    }
-
-    /// A user action on the board: remembered for undo, then re-solved.
-    fn edit_board(&mut self, action: impl FnOnce(&mut Board)) {
-        let before = self.board_at();
-        self.puzzle.history.record(before);
-        action(&mut self.puzzle.board);
-        self.puzzle.edited = true;
-        self.puzzle.restore_step = None;
-        self.board_changed(false);
-    }
-
-    /// A board from the history (undo/redo), back at the step the user was at on it.
-    fn restore_board(&mut self, at: BoardAt) {
-        self.puzzle.board = at.board;
-        self.puzzle.edited = true;
-        self.puzzle.restore_step = Some(at.step);
-        self.board_changed(false);
     }
 
     // ----- the one place that changes state -----
@@ -372,262 +311,5 @@ impl SudokuLensApp {
                 }
             }
         }
-    }
-
-    /// Asks for a file: the system chooser on its own thread (the UI keeps drawing; the
-    /// answer comes through `ui.dialog_answers`), or the app's picker when the system one
-    /// cannot open, saying why.
-    fn choose_file(&mut self, mode: PickerMode) {
-        if self.ui.dialog_open || self.ui.picker.is_some() {
-            return;
-        }
-        let name = match mode {
-            PickerMode::Open => String::new(),
-            PickerMode::Save => format!("{}-annotated.png", file_stem(&self.puzzle.label)),
-        };
-        let why = if self.options.in_app_file_picker {
-            Err(String::new())
-        } else {
-            crate::browse::system_chooser().map_err(|why| {
-                format!("The system file chooser cannot open: {why}. Choose the file here.")
-            })
-        };
-        if let Err(why) = why {
-            self.open_picker(mode, name, why);
-            return;
-        }
-        let dir = self.settings.last_dir.clone();
-        let answers = Arc::clone(&self.ui.dialog_answers);
-        let notify = self.notify();
-        let spawned = std::thread::Builder::new()
-            .name("file-dialog".into())
-            .spawn(move || {
-                let opened = std::time::Instant::now();
-                let mut dialog = rfd::FileDialog::new();
-                if let Some(dir) = &dir {
-                    dialog = dialog.set_directory(dir);
-                }
-                let path = match mode {
-                    PickerMode::Open => dialog
-                        .set_title("Open a Sudoku photo")
-                        .add_filter("Images", &crate::browse::IMAGE_EXTENSIONS)
-                        .pick_file(),
-                    PickerMode::Save => dialog
-                        .set_title("Save the picture as PNG")
-                        .set_file_name(name)
-                        .add_filter("PNG", &["png"])
-                        .save_file(),
-                };
-                answers.put(DialogAnswer {
-                    mode,
-                    path,
-                    open_for: opened.elapsed(),
-                });
-                notify();
-            });
-        match spawned {
-            Ok(_) => self.ui.dialog_open = true,
-            Err(e) => self.open_picker(
-                mode,
-                String::new(),
-                format!("The system file chooser cannot open ({e}). Choose the file here."),
-            ),
-        }
-    }
-
-    /// Opens the app's own file picker.
-    pub(super) fn open_picker(&mut self, mode: PickerMode, mut name: String, why: String) {
-        if mode == PickerMode::Save && name.is_empty() {
-            name = format!("{}-annotated.png", file_stem(&self.puzzle.label));
-        }
-        self.ui.picker = Some(FilePicker::new(
-            mode,
-            self.settings.last_dir.clone(),
-            name,
-            why,
-        ));
-    }
-
-    /// Stops the camera and scans a photo on the `photo-scan` thread. The picture, grid and
-    /// puzzle shown stay as they are until the photo reads; a photo that does not read
-    /// changes nothing but the message.
-    pub(super) fn start_photo_scan(&mut self, input: PhotoInput, label: String) {
-        let scanner = Arc::clone(&self.pipeline.photo);
-        self.start_photo_load(input, label, scanner);
-    }
-
-    /// [`Self::start_photo_scan`] with a given scanner.
-    pub(super) fn start_photo_load(
-        &mut self,
-        input: PhotoInput,
-        label: String,
-        scanner: Arc<dyn PhotoScanner>,
-    ) {
-        self.stop_camera();
-        if !self.source.photo_pending {
-            self.source.status_before_scan = self.source.status.clone();
-        }
-        self.source.pending_path = match &input {
-            PhotoInput::File(path) => Some(path.clone()),
-            PhotoInput::Image(_) => None,
-        };
-        self.source.pending_label = label.clone();
-        self.source.status = SourceStatus::Scanning(label);
-        self.source.photo_generation += 1;
-        self.source.photo_pending = true;
-        spawn_photo_scan(
-            scanner,
-            input,
-            self.source.photo_generation,
-            Arc::clone(&self.source.photo_results),
-            self.notify(),
-        );
-    }
-
-    fn walk(&mut self, target: impl FnOnce(usize, usize) -> usize) {
-        if let Some(w) = self.puzzle.solve.walkthrough_mut() {
-            let pos = target(w.pos(), w.len());
-            w.go_to(pos);
-        }
-    }
-
-    pub(super) fn start_capture(&mut self, label: String, opener: Opener) {
-        self.stop_camera();
-        let notify = self.notify();
-        let scanner = match ScanWorker::start(&self.pipeline.live, Arc::clone(&notify)) {
-            Ok(s) => Some(s),
-            Err(msg) => {
-                self.say(Severity::Error, format!("live scanning unavailable: {msg}"));
-                None
-            }
-        };
-        let mut sinks = vec![Arc::clone(&self.source.ui_frames)];
-        if let Some(s) = &scanner {
-            sinks.push(Arc::clone(&s.frames));
-        }
-        match camera::capture::start(opener, sinks, notify, self.options.capture) {
-            Ok(capture) => {
-                // With a scanner the view shows the frames it analysed (their lattice and
-                // overlay belong to them), and the scanner wakes the UI when one shows
-                // something new; raw frames are shown only without one.
-                capture.set_frame_notify(scanner.is_none());
-                self.source.status = SourceStatus::CameraOpening(label.clone());
-                self.live.forget_grid(LiveState::Searching);
-                self.puzzle.edited = false;
-                // Puzzle ids are the new session's own: none of them is the board's.
-                self.puzzle.camera = None;
-                // The scanner counts this session's frames from zero.
-                self.diag.scans = RateMeter::default();
-                self.diag.frames_analysed = 0;
-                self.source.camera = Some(CameraSession {
-                    capture,
-                    scanner,
-                    label,
-                });
-            }
-            Err(e) => self.say(
-                Severity::Error,
-                format!("cannot start the capture thread: {e}"),
-            ),
-        }
-    }
-
-    /// Lists the monitors and windows again, on the `screen-list` thread (one listing at a
-    /// time).
-    fn refresh_screens(&mut self) {
-        if self.source.screens_pending {
-            return;
-        }
-        let desk = Arc::clone(&self.source.desk);
-        let answers = Arc::clone(&self.source.screens_results);
-        match super::screen_worker::spawn_lists(desk, answers, self.notify()) {
-            Ok(()) => self.source.screens_pending = true,
-            Err(e) => self.say(
-                Severity::Error,
-                format!("cannot start the screen listing thread: {e}"),
-            ),
-        }
-    }
-
-    /// Starts "Fill in the game" on the screen target being captured, if a puzzle with one
-    /// solution is locked there and no fill runs.
-    fn start_fill(&mut self, next_step: bool) {
-        let Some(target) = self.source.screen.clone() else {
-            self.say(Severity::Warning, "fill needs the screen as the source");
-            return;
-        };
-        if !self.can_fill() {
-            return;
-        }
-        let scope = if next_step {
-            crate::screen::fill::FillScope::NextStep
-        } else {
-            crate::screen::fill::FillScope::All
-        };
-        let notes = Arc::clone(&self.source.fill_notes);
-        match super::fill_worker::start(target.clone(), scope, notes, self.notify()) {
-            Ok(()) => {
-                self.source.filling = true;
-                self.source.fill_outcome = None;
-                // The live view rests while the game is typed into: its captures and reads
-                // would take the processor from the game (which then lags behind the keys);
-                // it comes back when the fill ends.
-                self.stop_camera();
-                self.source.resume_after_fill = Some(target);
-                self.say(
-                    Severity::Info,
-                    "reading the game before filling it… (the live view pauses meanwhile)",
-                );
-            }
-            Err(e) => self.say(Severity::Error, format!("cannot start the fill: {e}")),
-        }
-    }
-
-    pub(super) fn stop_camera(&mut self) {
-        self.source.screen = None;
-        if let Some(cam) = self.source.camera.take() {
-            tracing::debug!(label = %cam.label, "camera stopped");
-            cam.capture.stop();
-        }
-        // A frame already in the mailbox belongs to the stopped session.
-        let _ = self.source.ui_frames.take();
-    }
-}
-
-fn rgba_to_rgb(width: usize, height: usize, rgba: &[u8]) -> Option<RgbImage> {
-    if rgba.len() != width * height * 4 {
-        return None;
-    }
-    let rgb: Vec<u8> = rgba
-        .chunks_exact(4)
-        .flat_map(|p| [p[0], p[1], p[2]])
-        .collect();
-    RgbImage::from_raw(width as u32, height as u32, rgb)
-}
-
-fn file_stem(label: &str) -> String {
-    let stem = Path::new(label)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if stem.is_empty() {
-        "sudoku".into()
-    } else {
-        stem
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clipboard_rgba_converts_and_rejects_bad_sizes() {
-        let rgba = [1, 2, 3, 255, 4, 5, 6, 255];
-        let rgb = rgba_to_rgb(2, 1, &rgba).unwrap();
-        assert_eq!(rgb.as_raw(), &vec![1, 2, 3, 4, 5, 6]);
-        assert!(rgba_to_rgb(3, 1, &rgba).is_none());
-        assert_eq!(file_stem("image12.jpg"), "image12");
-        assert_eq!(file_stem(""), "sudoku");
     }
 }

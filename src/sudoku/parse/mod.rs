@@ -6,130 +6,23 @@
 //!
 //! Owns no solving logic and no output (see `format`); conflicts between givens are reported
 //! here because a puzzle with duplicate givens is not a puzzle.
+//!
+//! Laid out along those formats: this module reads puzzle text (the 81-cell and pencil-mark
+//! forms, handing library lines to `hodoku`), `collection` the lines of collection files,
+//! `labels` the data sets' label files, and `error` holds the [`ParseError`] they all return.
+//! Callers use them through the re-exports here.
+
+mod collection;
+mod error;
+mod labels;
+
+pub use collection::{Entry, collection_entry, collection_puzzles};
+pub use error::ParseError;
+pub use labels::{grid_from_labels, parse_labels};
 
 use super::format::SOLVED_MARK;
 use super::grid::Grid;
-use super::types::{Candidates, Cell, Digit, House};
-
-/// Why a puzzle text could not be read.
-#[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
-pub enum ParseError {
-    /// Nothing but whitespace, separators or comments.
-    #[error("empty puzzle: no cells found")]
-    Empty,
-    /// A character that is not a digit, `.`, or an ignored separator.
-    #[error("line {line}, column {column}: unexpected character {ch:?} (expected 1-9, '.' or '0')")]
-    BadChar {
-        /// One-based line.
-        line: usize,
-        /// One-based column (in characters).
-        column: usize,
-        /// The character found.
-        ch: char,
-    },
-    /// Neither 81 cells nor 729 pencil-mark characters.
-    #[error(
-        "found {found} cell characters, expected 81 (a puzzle) or 729 (pencil marks); {detail}"
-    )]
-    WrongLength {
-        /// How many significant characters there were.
-        found: usize,
-        /// Where the text stopped or overflowed.
-        detail: String,
-    },
-    /// In a 729-char string, a digit out of its place (position `k` of a cell may only hold
-    /// digit `k` or `.`).
-    #[error(
-        "line {line}, column {column}: pencil mark {ch:?} in the slot of digit {slot} of {cell}"
-    )]
-    MisplacedMark {
-        /// One-based line.
-        line: usize,
-        /// One-based column.
-        column: usize,
-        /// The character found.
-        ch: char,
-        /// The digit whose slot it is in.
-        slot: Digit,
-        /// The cell.
-        cell: Cell,
-    },
-    /// An empty cell with no candidate left in a position.
-    #[error("{cell} is empty and has no candidate left")]
-    NoCandidates {
-        /// The cell.
-        cell: Cell,
-    },
-    /// Nine characters of a pencil-mark string that use the solved-cell marker `*` but are not
-    /// one digit in its own slot with `*` in the eight others.
-    #[error(
-        "line {line}, column {column}: {cell} is marked solved ('*') but is not its digit in its own slot and '*' in the eight others"
-    )]
-    SolvedCell {
-        /// One-based line.
-        line: usize,
-        /// One-based column of the first character at fault.
-        column: usize,
-        /// The cell.
-        cell: Cell,
-    },
-    /// A HoDoKu library line that does not follow the layout.
-    #[error("line {line}, column {column} of the library line: {problem}")]
-    Library {
-        /// One-based line.
-        line: usize,
-        /// One-based column (in characters).
-        column: usize,
-        /// What is wrong there.
-        problem: String,
-    },
-    /// Text longer than [`MAX_PUZZLE_TEXT`], refused unread.
-    #[error(
-        "the puzzle text is {bytes} bytes, over the limit of 1 MiB (a puzzle is 81 or 729 characters)"
-    )]
-    TooLong {
-        /// Its length in bytes.
-        bytes: usize,
-    },
-    /// The same digit twice in one house.
-    #[error("duplicate given {digit} in {house}: {first} and {second}")]
-    DuplicateGiven {
-        /// The digit.
-        digit: Digit,
-        /// The first cell (reading order).
-        first: Cell,
-        /// The second cell.
-        second: Cell,
-        /// A house holding both.
-        house: House,
-    },
-    /// A label file row with the wrong number of entries.
-    #[error("line {line}: expected 9 numbers, found {found}")]
-    LabelRowLength {
-        /// One-based line.
-        line: usize,
-        /// Numbers found.
-        found: usize,
-    },
-    /// A label entry that is not an integer 0–10.
-    #[error(
-        "line {line}, entry {entry}: {text:?} is not a label (0 empty, 1-9 digit, 10 pencil marks)"
-    )]
-    BadLabel {
-        /// One-based line.
-        line: usize,
-        /// One-based entry within the row.
-        entry: usize,
-        /// The token.
-        text: String,
-    },
-    /// A label file without exactly 9 rows.
-    #[error("expected 9 rows of labels, found {found}")]
-    LabelRows {
-        /// Rows found.
-        found: usize,
-    },
-}
+use super::types::{Candidates, Cell, Digit};
 
 /// The longest puzzle text [`parse_puzzle`] reads: 1 MiB. A puzzle is 81 or 729 characters,
 /// a library line a few hundred; anything longer is refused before it is looked at, so no
@@ -391,72 +284,6 @@ fn solved_digit(cell: Cell, chunk: &[Sig]) -> Result<Digit, ParseError> {
     })
 }
 
-/// One puzzle line of a collection file, as [`collection_entry`] reads it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Entry<'a> {
-    /// The puzzle text, for [`parse_puzzle`].
-    pub puzzle: &'a str,
-    /// The reference rating written after the puzzle (`id puzzle rating`), when there is one.
-    pub rating: Option<f32>,
-}
-
-/// Reads one line of a collection file: `None` for a blank line or a `#` comment; a line
-/// starting with `:` is a HoDoKu library line, taken whole; otherwise the first
-/// whitespace-separated token of 81 or 729 characters is the puzzle and a number right after
-/// it the reference rating (so `puzzle`, `puzzle rating` and `id puzzle rating` lines all
-/// work), and a line without such a token is given whole, so that [`parse_puzzle`] reports
-/// what is wrong with it.
-pub fn collection_entry(line: &str) -> Option<Entry<'_>> {
-    let line = line.trim_start_matches('\u{feff}').trim();
-    if line.is_empty() || line.starts_with('#') {
-        return None;
-    }
-    if line.starts_with(':') {
-        return Some(Entry {
-            puzzle: line,
-            rating: None,
-        });
-    }
-    let mut tokens = line.split_whitespace();
-    while let Some(t) = tokens.next() {
-        if matches!(t.chars().count(), 81 | 729) {
-            let rating = tokens
-                .next()
-                .and_then(|r| r.parse::<f32>().ok())
-                .filter(|r| r.is_finite());
-            return Some(Entry { puzzle: t, rating });
-        }
-    }
-    Some(Entry {
-        puzzle: line,
-        rating: None,
-    })
-}
-
-/// The puzzles of a collection text, one per line, as [`collection_entry`] reads them, with
-/// the one-based line number.
-pub fn collection_puzzles(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.lines()
-        .enumerate()
-        .filter_map(|(i, line)| collection_entry(line).map(|e| (i + 1, e.puzzle)))
-}
-
-impl ParseError {
-    /// The same error, placed on line `line` when it is about a library line.
-    fn on_line(self, line: usize) -> ParseError {
-        match self {
-            ParseError::Library {
-                column, problem, ..
-            } => ParseError::Library {
-                line,
-                column,
-                problem,
-            },
-            e => e,
-        }
-    }
-}
-
 /// Checks that no house repeats a filled digit.
 pub fn check_conflicts(grid: &Grid) -> Result<(), ParseError> {
     match grid.conflicts().first() {
@@ -470,59 +297,6 @@ pub fn check_conflicts(grid: &Grid) -> Result<(), ParseError> {
     }
 }
 
-/// Parses a data-set label file: 9 rows of 9 whitespace-separated integers (0 empty, 1–9 digit,
-/// 10 pencil marks). Returns the raw labels, row-major. Blank lines are skipped.
-pub fn parse_labels(text: &str) -> Result<[u8; 81], ParseError> {
-    let mut out = [0u8; 81];
-    let mut rows = 0;
-    for (li, line) in text.lines().enumerate() {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        if tokens.is_empty() {
-            continue;
-        }
-        if tokens.len() != 9 {
-            return Err(ParseError::LabelRowLength {
-                line: li + 1,
-                found: tokens.len(),
-            });
-        }
-        if rows == 9 {
-            return Err(ParseError::LabelRows { found: rows + 1 });
-        }
-        for (ei, t) in tokens.iter().enumerate() {
-            match t.parse::<u8>() {
-                Ok(v) if v <= 10 => out[rows * 9 + ei] = v,
-                _ => {
-                    return Err(ParseError::BadLabel {
-                        line: li + 1,
-                        entry: ei + 1,
-                        text: (*t).to_string(),
-                    });
-                }
-            }
-        }
-        rows += 1;
-    }
-    if rows != 9 {
-        return Err(ParseError::LabelRows { found: rows });
-    }
-    Ok(out)
-}
-
-/// The puzzle a label file describes: digits 1–9 become givens, 0 and 10 (pencil marks) empty.
-/// Conflicting labels are an error.
-pub fn grid_from_labels(labels: &[u8; 81]) -> Result<Grid, ParseError> {
-    let mut v = *labels;
-    for x in v.iter_mut() {
-        if *x > 9 {
-            *x = 0;
-        }
-    }
-    let g = Grid::from_values(&v);
-    check_conflicts(&g)?;
-    Ok(g)
-}
-
 impl std::str::FromStr for Grid {
     type Err = ParseError;
     fn from_str(s: &str) -> Result<Grid, ParseError> {
@@ -533,14 +307,6 @@ impl std::str::FromStr for Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn collection_lines_give_their_puzzle_token() {
-        let p = "1".repeat(81);
-        let text = format!("# header\n\n{p}\n  id7 {p} 4.2\nnot a puzzle\n");
-        let got: Vec<(usize, &str)> = collection_puzzles(&text).collect();
-        assert_eq!(got, [(3, p.as_str()), (4, p.as_str()), (5, "not a puzzle")]);
-    }
 
     const P: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -614,20 +380,5 @@ mod tests {
         bad.replace_range(0..1, ".");
         let e = parse_puzzle(&bad).unwrap_err();
         assert!(matches!(e, ParseError::SolvedCell { column: 1, .. }), "{e}");
-    }
-
-    #[test]
-    fn labels() {
-        let text = "0 0 3 0 0 0 0 0 10\n".repeat(9);
-        let e = parse_labels(&text);
-        assert!(e.is_ok());
-        assert!(matches!(
-            grid_from_labels(&e.unwrap()),
-            Err(ParseError::DuplicateGiven { .. })
-        ));
-        let e = parse_labels("1 2 3\n").unwrap_err();
-        assert_eq!(e, ParseError::LabelRowLength { line: 1, found: 3 });
-        let e = parse_labels(&"0 0 0 0 0 0 0 0 11\n".repeat(9)).unwrap_err();
-        assert!(matches!(e, ParseError::BadLabel { entry: 9, .. }));
     }
 }
