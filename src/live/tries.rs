@@ -80,7 +80,16 @@ impl Try {
             // the same clips without it showed nothing wrong. Stills keep it. Measured again
             // with the second opinion (stop 42, 176 dev clips): no wrong frame either way, but
             // no more clips locked within 0.5 s (158 both; wichtounet-v2 clips 30 → 28) and
-            // a failed frame's cost grew (per-frame p95 of the sets 16–21 → 23–33 ms).
+            // a failed frame's cost grew (per-frame p95 of the sets 16–21 → 23–33 ms). Its
+            // losses were re-detections of a held lattice that fell back to the zoom and moved
+            // it; as a try of its own (failures 3, 7, 11 and 15 of the rotation, only while no
+            // grid is held) it locked 160, but a 640×480 crop is enlarged twice and the VGA
+            // bench's p95 went 14.6 → 36.3 ms. Zoomed so only in HD frames (a crop at the
+            // frame's own pixels), it locked 160 with no wrong frame (fresh printed-page clips
+            // 39 of 40 either way), HD bench p95 within 5 %, but the VGA bench's p95 (same code
+            // for VGA frames) read 15.3–15.4 ms in one of its two plays, over the 15 ms the
+            // rule written for it asked, while the unchanged reader read 16.1 in one: not
+            // adopted at stop 42; a peer-compared cost rule and fresh HD clips can settle it.
             zoom: false,
             ..DetectOptions::default()
         }
