@@ -20,9 +20,9 @@ use crate::vision::cells::{self, Holes};
 use crate::vision::geometry::polygon_area;
 use crate::vision::{Lattice, Point, outline};
 
-/// The stages that propose candidate quads, in the order [`detect_with`] runs them; each
-/// candidate is tagged with the stage it came from. After them, the chosen grid may still be
-/// refined once more in gray-level valleys ([`refine_in_gray_valleys`]).
+/// The stages that propose candidate quads, in the order [`detect_with`](super::detect_with)
+/// runs them; each candidate is tagged with the stage it came from. After them, the chosen grid
+/// may still be refined once more in gray-level valleys ([`refine_in_gray_valleys`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Stage {
     /// The hull quads of the largest ink outlines, largest first.
