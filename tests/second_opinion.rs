@@ -9,8 +9,8 @@ use std::path::Path;
 use sudoku_lens::digits::Classifier;
 use sudoku_lens::eval::score_scan;
 use sudoku_lens::scan::Scanner;
+use sudoku_lens::synthetic::Rng;
 use sudoku_lens::synthetic::rng::stable_hash;
-use sudoku_lens::synthetic::{Degradation, FrameSize, Rng, webcam_frame};
 
 #[test]
 fn second_model_file_equals_the_embedded_one() {
@@ -36,14 +36,7 @@ fn a_webcam_frame_the_first_model_misreads_is_read_exactly_with_the_second_opini
     let (source, corners, labels) = common::kubiesa_train_page(name);
     // As `synth webcam` seeds the frame: the set's seed, the photo's name, copy 0.
     let mut rng = Rng::for_item(31, stable_hash(name.as_bytes()));
-    let size = FrameSize::Vga.pick(&mut rng);
-    let frame =
-        webcam_frame(&source, corners, &mut rng, size, Degradation::Slight).expect("a frame");
-    let mut jpeg = Vec::new();
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, frame.jpeg_quality)
-        .encode_image(&frame.image)
-        .expect("encode");
-    let image = image::load_from_memory(&jpeg).expect("decode");
+    let (image, _) = common::vga_webcam_jpeg(&source, corners, &mut rng);
 
     let mut alone = Scanner::new(Classifier::embedded_first().unwrap());
     let scan = alone.scan(&image).expect("the grid is found");

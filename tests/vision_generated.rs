@@ -14,8 +14,7 @@ use sudoku_lens::dataset::Dataset;
 use sudoku_lens::eval::{CORNER_TOLERANCE_PCT, corner_error_pct, score_scan};
 use sudoku_lens::scan::Scanner;
 use sudoku_lens::synthetic::{
-    Degradation, FontBank, FontSplit, PrintCamera, Rng, ScreenSpec, fill_photo, print_photo,
-    render_screen, webcam_frame,
+    FontBank, FontSplit, PrintCamera, Rng, ScreenSpec, fill_photo, print_photo, render_screen,
 };
 use sudoku_lens::vision::load_image;
 
@@ -100,30 +99,6 @@ fn screenshots_the_ink_mask_missed_are_read_exactly() {
     }
 }
 
-/// A slightly degraded 640×480 webcam frame of `source`, through the camera's MJPEG
-/// compression as `synth webcam` stores it, with the grid's corners in the frame.
-fn vga_webcam_jpeg(
-    source: &image::RgbImage,
-    corners: [sudoku_lens::vision::Point; 4],
-    rng: &mut Rng,
-) -> (image::DynamicImage, [sudoku_lens::vision::Point; 4]) {
-    let frame =
-        webcam_frame(source, corners, rng, (640, 480), Degradation::Slight).expect("a frame");
-    (
-        through_jpeg(&frame.image, frame.jpeg_quality),
-        frame.corners_in_image,
-    )
-}
-
-/// `image` as a generator stores it (JPEG of `quality`) and a loader reads it back.
-fn through_jpeg(image: &image::RgbImage, quality: u8) -> image::DynamicImage {
-    let mut jpeg = Vec::new();
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, quality)
-        .encode_image(image)
-        .expect("encode");
-    image::load_from_memory(&jpeg).expect("decode")
-}
-
 #[test]
 fn slight_webcam_frames_of_kubiesa_val_are_found_and_read() {
     let set = Dataset::open(common::shared_dataset("kubiesa-val")).expect("kubiesa-val opens");
@@ -135,7 +110,7 @@ fn slight_webcam_frames_of_kubiesa_val_are_found_and_read() {
         let labels = set.labels(photo).expect("labels").expect("labelled");
         let source = load_image(&photo.image_path).expect("photo").to_rgb8();
         let mut rng = Rng::for_item(9002, k as u64);
-        let (image, corners_in_frame) = vga_webcam_jpeg(&source, corners, &mut rng);
+        let (image, corners_in_frame) = common::vga_webcam_jpeg(&source, corners, &mut rng);
         check(&mut counts, &mut scanner, &image, &labels, corners_in_frame);
     }
     println!("kubiesa-val webcam frames: {counts:?}");
@@ -160,7 +135,7 @@ fn soft_webcam_frames_whose_thin_lines_the_mask_loses_are_found() {
             seed,
             sudoku_lens::synthetic::rng::stable_hash(name.as_bytes()),
         );
-        let (image, corners_in_frame) = vga_webcam_jpeg(&source, corners, &mut rng);
+        let (image, corners_in_frame) = common::vga_webcam_jpeg(&source, corners, &mut rng);
         let found = sudoku_lens::vision::detect(&image)
             .unwrap_or_else(|e| panic!("seed {seed}: no grid: {e}"));
         let err = corner_error_pct(found.corners_in_image, corners_in_frame);
@@ -182,7 +157,7 @@ fn cells_merged_by_a_digit_do_not_mislead_the_cell_walk() {
     let fonts = fonts(FontSplit::Train);
     let photo = print_photo(&mut Rng::for_item(777, 54), &fonts, PrintCamera::Webcam)
         .expect("a printed page");
-    let image = through_jpeg(&photo.image, photo.jpeg_quality);
+    let image = common::through_jpeg(&photo.image, photo.jpeg_quality);
     let found = sudoku_lens::vision::detect(&image).unwrap_or_else(|e| panic!("no grid: {e}"));
     let err = corner_error_pct(found.corners_in_image, photo.corners_in_image);
     assert!(err < CORNER_TOLERANCE_PCT, "corners {err:.1} % off");
@@ -203,9 +178,9 @@ fn a_finished_page_whose_thin_lines_a_soft_frame_lost_is_found_by_its_digits() {
     let mut fill_rng = Rng::for_item(1, hash(name.as_bytes()));
     let filled = fill_photo(&source, corners, &labels, 1.0, &mut fill_rng).expect("solvable");
     assert!(filled.written > 30, "a page far along: {}", filled.written);
-    let filled_jpeg = through_jpeg(&filled.image, 92).to_rgb8();
+    let filled_jpeg = common::through_jpeg(&filled.image, 92).to_rgb8();
     let mut rng = Rng::for_item(31, hash(format!("{name}_fill").as_bytes()));
-    let (image, corners_in_frame) = vga_webcam_jpeg(&filled_jpeg, corners, &mut rng);
+    let (image, corners_in_frame) = common::vga_webcam_jpeg(&filled_jpeg, corners, &mut rng);
     let found = sudoku_lens::vision::detect(&image).unwrap_or_else(|e| panic!("no grid: {e}"));
     let err = corner_error_pct(found.corners_in_image, corners_in_frame);
     assert!(err < CORNER_TOLERANCE_PCT, "corners {err:.1} % off");
@@ -228,7 +203,7 @@ fn a_small_grid_in_a_webcam_frame_is_found_in_an_enlarged_crop() {
         31,
         sudoku_lens::synthetic::rng::stable_hash(name.as_bytes()),
     );
-    let (image, corners_in_frame) = vga_webcam_jpeg(&source, corners, &mut rng);
+    let (image, corners_in_frame) = common::vga_webcam_jpeg(&source, corners, &mut rng);
     let gray = to_gray(&image);
     let no_zoom = DetectOptions {
         zoom: false,

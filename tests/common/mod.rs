@@ -83,3 +83,29 @@ pub fn kubiesa_train_page(
     let source = load_image(&photo.image_path).expect("photo").to_rgb8();
     (source, corners, labels)
 }
+
+/// A slightly degraded 640×480 webcam frame of `source` as `synth webcam --size 640x480` makes
+/// it from `rng`, through the camera's MJPEG compression as the generator stores it, with the
+/// grid's corners in the frame.
+pub fn vga_webcam_jpeg(
+    source: &image::RgbImage,
+    corners: [sudoku_lens::vision::Point; 4],
+    rng: &mut sudoku_lens::synthetic::Rng,
+) -> (image::DynamicImage, [sudoku_lens::vision::Point; 4]) {
+    use sudoku_lens::synthetic::{Degradation, webcam_frame};
+    let frame =
+        webcam_frame(source, corners, rng, (640, 480), Degradation::Slight).expect("a frame");
+    (
+        through_jpeg(&frame.image, frame.jpeg_quality),
+        frame.corners_in_image,
+    )
+}
+
+/// `image` as a generator stores it (JPEG of `quality`) and a loader reads it back.
+pub fn through_jpeg(image: &image::RgbImage, quality: u8) -> image::DynamicImage {
+    let mut jpeg = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, quality)
+        .encode_image(image)
+        .expect("encode");
+    image::load_from_memory(&jpeg).expect("decode")
+}
