@@ -233,6 +233,14 @@ pub(crate) fn half_way_lines_clear(gray: &GrayImage, lattice: &Lattice) -> bool 
 /// The contrast every line needs at least (gray levels): [`all_lines_dark`]'s first test.
 const FAINTEST_LINE: f32 = 3.0;
 
+/// The indices of [`all_lines_dark`]'s contrasts by kind: the eight box lines (lines 0, 3, 6
+/// and 9 each way), the six thin row lines, the six thin column lines.
+const LINE_KINDS: [&[usize]; 3] = [
+    &[0, 3, 6, 9, 10, 13, 16, 19],
+    &[1, 2, 4, 5, 7, 8],
+    &[11, 12, 14, 15, 17, 18],
+];
+
 /// Whether all 20 contrasts (10 row lines, then 10 column lines) say printed lines: the
 /// faintest at least [`FAINTEST_LINE`] gray levels darker than the paper, and each at least a
 /// fifth of the median of its kind. The kinds are the eight box lines (the border and the
@@ -242,13 +250,7 @@ const FAINTEST_LINE: f32 = 3.0;
 /// that run its way.
 fn all_lines_dark(contrasts: [f32; 20], what: &str) -> bool {
     tracing::trace!(?contrasts, what, "line contrasts");
-    let is_box = |i: usize| (i % 10).is_multiple_of(3);
-    let kinds = [
-        (0..20).filter(|&i| is_box(i)).collect::<Vec<_>>(),
-        (0..10).filter(|&i| !is_box(i)).collect(),
-        (10..20).filter(|&i| !is_box(i)).collect(),
-    ];
-    kinds.iter().all(|kind| {
+    LINE_KINDS.iter().all(|kind| {
         let mut of_kind: Vec<f32> = kind.iter().map(|&i| contrasts[i]).collect();
         of_kind.sort_by(f32::total_cmp);
         let (faintest, median) = (of_kind[0], of_kind[of_kind.len() / 2]);
