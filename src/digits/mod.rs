@@ -13,9 +13,11 @@
 
 pub mod classifier;
 pub mod export;
+pub mod font;
 pub mod orientation;
 pub mod pen_colour;
 pub mod polarity;
+pub mod puzzle_settle;
 pub mod reliability;
 pub mod repair;
 pub mod second_look;

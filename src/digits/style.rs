@@ -5,22 +5,25 @@
 //! grid's; handwriting varies. So the print of a photo is found first, as the largest set of
 //! digit cells that look alike (`print_cluster`: glyph height, ink darkness and colour,
 //! stroke, close to one another; seeded, where the photo allows, by cells whose ink has the
-//! grid lines' colour, and weighing most where glyphs of one digit repeat exactly, as a
-//! font's do). Every digit cell is then described by how far it lies from the print
+//! grid lines' colour, and weighing a member steeply more the more exactly its glyph
+//! repeats another of its digit, as a font's do and a hand's do not, so a hand that wrote
+//! more cells than the print does not outweigh it). Every digit cell is then described by how far it lies from the print
 //! of its neighbourhood (the nearest cells of that set), in units of the print's own spread
 //! in the photo ([`cell_features`]), and a small fixed network (`style_weights.rs`, fitted by
 //! `models/train/fit_style.py` on training photos only) turns that into a probability of
 //! handwriting. The calls are then settled per photo: by the pen's colour where it differs
 //! clearly from the print's (`digits::pen_colour`), by the half-turn symmetry most published
 //! givens have (`digits::symmetry`), and finally by the puzzle itself
-//! ([`settle_by_puzzle`]): printed givens alone have exactly one solution, so when the
+//! (`digits::puzzle_settle`): printed givens alone have exactly one solution, so when the
 //! split's givens do not, the least sure calls are flipped until they do (if a few flips
-//! can do it). Pure arithmetic over
-//! measurements and readings; it does not sample images (see `vision::ink`).
+//! can do it); and on a page far along, whose split calls more givens than a published
+//! puzzle has, by how exactly each glyph repeats the print's (`digits::font`). Pure
+//! arithmetic over measurements and readings; it does not sample images (see `vision::ink`).
 
 use super::CellReading;
+use super::font::settle_by_font;
 use super::pen_colour::settle_by_colour;
-use super::repair::is_valid_unique;
+use super::puzzle_settle::settle_by_puzzle;
 use super::style_weights::{B1, B2, HIDDEN, INPUTS, W1, W2};
 use super::symmetry::settle_by_symmetry;
 use crate::vision::ink::{CellInk, GridInk, LineInk, luma};
@@ -59,14 +62,12 @@ const LINE_COLOUR_NEAR: f32 = 0.2;
 /// Seeds needed before the print is sought among line-coloured cells only.
 const MIN_SEEDS: usize = 10;
 
+/// [`repeat_weight`]: the power the likeness is raised to, and the weight of any member.
+const REPEAT_POWER: i32 = 8;
+const REPEAT_FLOOR: f32 = 0.05;
+
 /// Print cells of the neighbourhood a cell is compared with.
 const NEIGHBOURS: usize = 6;
-
-/// The most calls [`settle_by_puzzle`] flips, and how unsure (|logit|) a call must be to be
-/// flipped.
-const MAX_FLIPS: usize = 2;
-const FLIP_BELOW_LOGIT: f32 = 4.0;
-const FLIP_CANDIDATES: usize = 8;
 
 /// The measurements of one digit's ink that are compared across cells.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -165,6 +166,15 @@ fn likeness(shapes: &[&CellInk], digits: &[u8]) -> Vec<Option<f32>> {
         .collect()
 }
 
+/// How much one member weighs in [`print_cluster`] by its glyph's `likeness`: a font
+/// repeats almost exactly (correlation ~0.98 between two prints of one digit) and a hand does
+/// not (~0.7), so the weight rises steeply towards an exact repeat; a little weight stays
+/// with any member, so between two prints the larger set still wins. With a gentler weight
+/// a hand that wrote more cells than the print (a page far along) outweighed it.
+fn repeat_weight(likeness: Option<f32>) -> f32 {
+    REPEAT_FLOOR + likeness.unwrap_or(0.0).max(0.0).powi(REPEAT_POWER)
+}
+
 /// The print of a photo: the indices (into `cells`) of the set of cells that measure alike
 /// around one of them (see the module doc) and weighs most, a cell weighing more the more
 /// its glyph repeats (`likeness`). `seeds` marks the cells that may be the centre.
@@ -187,10 +197,7 @@ fn print_cluster(cells: &[Measures], likeness: &[Option<f32>], seeds: &[bool]) -
         let heights: Vec<f32> = members.iter().map(|&j| cells[j].height).collect();
         let mean = heights.iter().sum::<f32>() / heights.len().max(1) as f32;
         let spread = heights.iter().map(|h| (h - mean).powi(2)).sum::<f32>();
-        let weight: f32 = members
-            .iter()
-            .map(|&j| 0.5 + likeness[j].unwrap_or(0.0).max(0.0))
-            .sum();
+        let weight: f32 = members.iter().map(|&j| repeat_weight(likeness[j])).sum();
         if weight > best_weight || (weight == best_weight && spread < best_spread) {
             best_weight = weight;
             best_spread = spread;
@@ -207,9 +214,27 @@ fn print_cluster(cells: &[Measures], likeness: &[Option<f32>], seeds: &[bool]) -
 /// grid lines' and `ln(1 − confidence)` of the digit reading, then how alike the glyph is to
 /// the most alike other glyph of the same digit (0 without one) and whether there is one.
 pub fn cell_features(ink: &GridInk, readings: &[CellReading]) -> Vec<Option<[f32; FEATURES]>> {
+    analyse(ink, readings).features
+}
+
+/// What [`analyse`] finds on one photo, per cell (row-major, `None` where not measured).
+struct Analysis {
+    /// The network's inputs ([`cell_features`]).
+    features: Vec<Option<[f32; FEATURES]>>,
+    /// How alike each digit's glyph is to the most alike glyph of the same digit in the
+    /// print (itself left out): see `digits::font`.
+    font_match: Vec<Option<f32>>,
+}
+
+/// Finds the print of a photo and describes every digit cell against it.
+fn analyse(ink: &GridInk, readings: &[CellReading]) -> Analysis {
     let mut out = vec![None; ink.cells.len()];
+    let mut font_match = vec![None; ink.cells.len()];
     let Some(lines) = &ink.lines else {
-        return out;
+        return Analysis {
+            features: out,
+            font_match,
+        };
     };
     let (line_dark, line_blue, line_green) = line_measures(lines);
     // Digit cells with a measured glyph.
@@ -237,7 +262,10 @@ pub fn cell_features(ink: &GridInk, readings: &[CellReading]) -> Vec<Option<[f32
     };
     let print = print_cluster(&cells, &alike, &seeds);
     if print.is_empty() {
-        return out;
+        return Analysis {
+            features: out,
+            font_match,
+        };
     }
     let column = |k: usize, of: &[usize]| -> Vec<f32> {
         of.iter().map(|&j| cells[j].to_array()[k]).collect()
@@ -278,8 +306,16 @@ pub fn cell_features(ink: &GridInk, readings: &[CellReading]) -> Vec<Option<[f32
         f[11] = alike[c].unwrap_or(0.0);
         f[12] = if alike[c].is_some() { 1.0 } else { 0.0 };
         out[i] = Some(f);
+        font_match[i] = print
+            .iter()
+            .filter(|&&j| j != c && digits[j] == digits[c])
+            .map(|&j| correlation(&glyphs[c].shape, &glyphs[j].shape))
+            .max_by(f32::total_cmp);
     }
-    out
+    Analysis {
+        features: out,
+        font_match,
+    }
 }
 
 /// The network's logit of handwriting for one cell's features (positive: handwritten).
@@ -325,54 +361,6 @@ fn logits_of(features: &[Option<[f32; FEATURES]>], readings: &[CellReading]) -> 
         .collect()
 }
 
-/// The split of `values` (digits 1–9, 0 empty) into givens by the `logits` of handwriting
-/// (`None`: not a digit), settled by the puzzle: when the givens called (logit ≤ 0) are not a
-/// proper puzzle, the smallest set of at most `MAX_FLIPS` (2) of the least sure calls (|logit|
-/// below `FLIP_BELOW_LOGIT` (4)) whose flip makes them one is flipped, least total |logit|
-/// first. Returns the logits with the flipped ones negated; unchanged when the givens are
-/// proper already or no small flip makes them so (a puzzle that is not a published one).
-pub fn settle_by_puzzle(values: &[u8; 81], logits: &[Option<f32>]) -> Vec<Option<f32>> {
-    let givens_of = |flip: &[usize]| -> [u8; 81] {
-        std::array::from_fn(|i| {
-            let Some(Some(l)) = logits.get(i) else {
-                return 0;
-            };
-            let handwritten = (*l > 0.0) != flip.contains(&i);
-            if handwritten { 0 } else { values[i] }
-        })
-    };
-    if is_valid_unique(&givens_of(&[])) {
-        return logits.to_vec();
-    }
-    let mut unsure: Vec<(usize, f32)> = logits
-        .iter()
-        .enumerate()
-        .filter_map(|(i, l)| l.map(|l| (i, l.abs())))
-        .filter(|&(_, a)| a < FLIP_BELOW_LOGIT)
-        .collect();
-    unsure.sort_by(|a, b| a.1.total_cmp(&b.1));
-    unsure.truncate(FLIP_CANDIDATES);
-    let mut tries: Vec<(f32, Vec<usize>)> = unsure.iter().map(|&(i, a)| (a, vec![i])).collect();
-    if MAX_FLIPS >= 2 {
-        for (x, &(i, a)) in unsure.iter().enumerate() {
-            for &(j, b) in &unsure[x + 1..] {
-                tries.push((a + b, vec![i, j]));
-            }
-        }
-    }
-    tries.sort_by(|a, b| a.0.total_cmp(&b.0));
-    for (_, flip) in tries {
-        if is_valid_unique(&givens_of(&flip)) {
-            return logits
-                .iter()
-                .enumerate()
-                .map(|(i, l)| l.map(|l| if flip.contains(&i) { -l } else { l }))
-                .collect();
-        }
-    }
-    logits.to_vec()
-}
-
 /// Fills the probability of handwriting of every digit reading that has none, from the ink
 /// measured on the photo (see the module doc). Readings that have one (a model with a `kind`
 /// output) are left alone, as are all readings when the ink could not be measured.
@@ -381,9 +369,13 @@ pub fn fill_handwriting(readings: &mut [CellReading], ink: &GridInk) {
         return;
     }
     let values = super::read_values(readings);
-    let features = cell_features(ink, readings);
+    let Analysis {
+        features,
+        font_match,
+    } = analyse(ink, readings);
     let by_ink = settle_by_colour(&features, &logits_of(&features, readings));
     let logits = settle_by_puzzle(&values, &settle_by_symmetry(&values, &by_ink));
+    let logits = settle_by_font(&values, &logits, &font_match);
     for (r, l) in readings.iter_mut().zip(logits) {
         if let Some(l) = l {
             r.handwritten = Some(logistic(l));
@@ -395,7 +387,6 @@ pub fn fill_handwriting(readings: &mut [CellReading], ink: &GridInk) {
 mod tests {
     use super::*;
     use crate::digits::NUM_CLASSES;
-    use crate::sudoku::solver::count_values;
 
     fn digit(d: u8) -> CellReading {
         let mut p = [0.0f32; NUM_CLASSES];
@@ -473,94 +464,6 @@ mod tests {
                     want,
                     "cell {i}, {entries_wanted} entries"
                 );
-            }
-        }
-    }
-
-    #[test]
-    fn the_puzzle_settles_unsure_calls_only() {
-        let puzzle =
-            "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
-        let values = crate::sudoku::parse_values(puzzle).unwrap();
-        let sure: Vec<Option<f32>> = (0..81).map(|i| (values[i] != 0).then_some(-8.0)).collect();
-        assert_eq!(settle_by_puzzle(&values, &sure), sure);
-        // An entry (r1c1) with the digit of r1c3 taken for print without much conviction:
-        // the givens repeat a digit, so it is flipped to handwriting.
-        let mut v = values;
-        v[0] = values[2];
-        let mut logits = sure.clone();
-        logits[0] = Some(-1.0);
-        let settled = settle_by_puzzle(&v, &logits);
-        assert_eq!(settled[0], Some(1.0));
-        assert_eq!(settled[2], Some(-8.0));
-        // The same call made surely is left alone: no proper puzzle is reached.
-        logits[0] = Some(-9.0);
-        assert_eq!(settle_by_puzzle(&v, &logits), logits);
-        // Givens with several solutions take back an unsure entry that makes them unique.
-        let mut fewer = values;
-        let mut logits = sure.clone();
-        let removed = (0..81).filter(|&i| values[i] != 0).find(|&i| {
-            let mut g = values;
-            g[i] = 0;
-            count_values(&g, 2) > 1
-        });
-        let r = removed.expect("a clue whose removal leaves several solutions");
-        fewer[r] = values[r];
-        logits[r] = Some(2.0);
-        assert_eq!(settle_by_puzzle(&fewer, &logits)[r], Some(-2.0));
-    }
-
-    mod properties {
-        use super::*;
-        use proptest::prelude::*;
-        use proptest::test_runner::{Config, RngSeed};
-
-        proptest! {
-            #![proptest_config(Config {
-                cases: 64,
-                rng_seed: RngSeed::Fixed(20_261_125),
-                failure_persistence: None,
-                ..Config::default()
-            })]
-
-            /// Whatever the calls, settling flips only unsure calls, at most two, keeps every
-            /// cell's kind of entry (digit or not), and what it returns is proper whenever it
-            /// flipped something.
-            #[test]
-            fn settling_flips_few_unsure_calls(
-                logits in proptest::collection::vec(-9.0f32..9.0, 81),
-                drop in proptest::collection::vec(0usize..81, 0..12),
-            ) {
-                let puzzle = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
-                let givens = crate::sudoku::parse_values(puzzle).unwrap();
-                let solution = crate::sudoku::solver::solve_values(&givens, 1).first.unwrap();
-                // The solution with a few cells left empty: givens and entries alike.
-                let mut values = solution;
-                for &d in &drop {
-                    values[d] = 0;
-                }
-                let calls: Vec<Option<f32>> =
-                    (0..81).map(|i| (values[i] != 0).then_some(logits[i])).collect();
-                let settled = settle_by_puzzle(&values, &calls);
-                prop_assert_eq!(settled.len(), 81);
-                let mut flipped = 0;
-                for i in 0..81 {
-                    prop_assert_eq!(settled[i].is_some(), calls[i].is_some());
-                    if let (Some(a), Some(b)) = (calls[i], settled[i])
-                        && a != b
-                    {
-                        flipped += 1;
-                        prop_assert!(a.abs() < FLIP_BELOW_LOGIT && b == -a);
-                    }
-                }
-                prop_assert!(flipped <= MAX_FLIPS);
-                if flipped > 0 {
-                    let g: [u8; 81] = std::array::from_fn(|i| match settled[i] {
-                        Some(l) if l <= 0.0 => values[i],
-                        _ => 0,
-                    });
-                    prop_assert!(is_valid_unique(&g));
-                }
             }
         }
     }
