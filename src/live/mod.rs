@@ -243,6 +243,11 @@ pub struct LiveConfig {
     /// the reads give the digit the board's solution puts there at most this mean
     /// probability (the doubt is ink that is not that digit).
     pub trust_max_solution_weight_in_empty: f32,
+    /// Most mean probability the reads of a cell voted a digit may give "empty or pencil
+    /// marks" for the board to be trusted. Blurred handwriting reads ~10 % empty although
+    /// right; a faint mark (an erased pencil digit, a smudge) read as a digit about as often
+    /// as empty is no digit to show, even one the solution would put there.
+    pub trust_max_empty_weight_in_digit: f32,
     /// Most cells whose voted confidence is below `digits::UNCERTAIN_BELOW`: a board read
     /// that doubtfully is not shown, however it solves.
     pub trust_max_doubtful_cells: usize,
@@ -279,6 +284,11 @@ impl Default for LiveConfig {
             // (but one cell, 0.22–0.36). The back page's print showing through (a held-out
             // font print clip) gave 0.14: at 0.05 such boards were never shown.
             trust_max_solution_weight_in_empty: 0.10,
+            // The same bound as `pin_max_empty_weight`. A fresh HD dev clip of a
+            // kubiesa-train page (stop 43) voted an erased pencil 7 about half 7, half empty,
+            // and showed it for 11 frames: the solution puts a 7 there, so nothing else
+            // refused it.
+            trust_max_empty_weight_in_digit: 0.25,
             trust_max_doubtful_cells: 8,
             pin_max_empty_weight: 0.25,
             reread_every_frames: 10,

@@ -1,6 +1,6 @@
 //! When the live path may show a voted board as the puzzle: enough reads, confident enough
-//! cells, few doubtful cells the rest of the board does not pin, and doubtful empty cells
-//! ruled out against the solution. Owns these rules only; voting is `vote`'s, and when to
+//! cells, few doubtful cells the rest of the board does not pin, no digit cell much read as
+//! empty, and doubtful empty cells ruled out against the solution. Owns these rules only; voting is `vote`'s, and when to
 //! read, solve and show is `reader`'s.
 
 use super::LiveConfig;
@@ -41,6 +41,19 @@ pub(super) fn trustworthy(voted: &VotedBoard, votes: &Votes, config: &LiveConfig
         && voted.min_confidence() >= config.trust_min_confidence
         && doubtful_digits.len() <= config.trust_max_doubtful_cells
         && voted.clue_count() >= MIN_CLUES
+        && digits_have_ink(voted, votes, config)
+}
+
+/// Whether every cell voted a digit is read as empty (or pencil marks) with at most
+/// `trust_max_empty_weight_in_digit` mean probability: whether there is a digit at all is
+/// not in doubt. A faint mark voted about half a digit, half empty, can be the digit the
+/// solution puts there (an erased pencil digit), so neither uniqueness nor the solution
+/// refuses it; shown, it claims ink the page does not have.
+fn digits_have_ink(voted: &VotedBoard, votes: &Votes, config: &LiveConfig) -> bool {
+    (0..81).all(|i| {
+        voted.values[i] == 0
+            || votes.mean_probability(i, 0) <= config.trust_max_empty_weight_in_digit
+    })
 }
 
 /// Whether the rest of the voted board alone gives `cell` the digit voted there (the board
@@ -215,6 +228,35 @@ mod tests {
             votes.push(&readings);
         }
         votes
+    }
+
+    #[test]
+    fn a_digit_read_about_as_often_empty_is_not_trusted() {
+        let config = LiveConfig::default();
+        let values = board(FINISHED);
+        // One cell read 0.5 its digit and 0.45 empty (an erased pencil digit), the rest sure:
+        // the board solves, and that digit is the solution's, but it is not shown.
+        let faint = 40;
+        let votes_with = |empty: f32| {
+            repeated(8, |i| {
+                if i == faint {
+                    let mut p = [0.0f32; NUM_CLASSES];
+                    p[values[i] as usize] = 0.95 - empty;
+                    p[0] = empty;
+                    p[if values[i] == 1 { 2 } else { 1 }] += 0.05;
+                    p
+                } else {
+                    sure(values[i])
+                }
+            })
+        };
+        let votes = votes_with(0.45);
+        let voted = votes.voted().expect("votes");
+        assert_eq!(voted.values, values, "the digit still wins the vote");
+        assert!(!trustworthy(&voted, &votes, &config));
+        // Blurred handwriting, read empty a tenth of the time, is.
+        let votes = votes_with(0.1);
+        assert!(trustworthy(&votes.voted().expect("votes"), &votes, &config));
     }
 
     #[test]
