@@ -6,11 +6,12 @@
 //!   under a half turn and the stray digit's partner cell is empty, so it is not a given:
 //!   the scan's givens are exactly the printed digits of the labels, and nothing printed is
 //!   called handwriting;
-//! - by the font (`digits::font`), on a finished page: a kubiesa-train photo (03_02; MIT, A. Kubiesa;
-//!   read from ../shared; its printed givens' mask is `models/train/givens/03_02.txt`) with every
-//!   empty cell written in by `synthetic::fill_photo` (as `synth fill --seed 4301` makes it),
-//!   a neat hand in a dark pen. Ink and size alone took nearly every digit for print; the scan's
-//!   givens are now exactly the page's printed ones.
+//! - by the font (`digits::font`), on a finished page: a kubiesa-train photo (03_02; MIT,
+//!   A. Kubiesa; read from ../shared; its printed givens' mask is
+//!   `models/train/givens/03_02.txt`) with every empty cell written in by
+//!   `synthetic::fill_photo` (as `synth fill --seed 4301` makes it), a neat hand in a dark
+//!   pen. Ink and size alone took nearly every digit for print; the scan's givens are now
+//!   exactly the page's printed ones.
 
 mod common;
 

@@ -2,23 +2,24 @@
 //! (`vision::ink`), for a model without a `kind` output (the bundled one).
 //!
 //! A puzzle's printed givens share one font, one glyph height, one stroke and one ink — the
-//! grid's; handwriting varies. So the print of a photo is found first, as the largest set of
-//! digit cells that look alike (`print_cluster`: glyph height, ink darkness and colour,
+//! grid's; handwriting varies. So the print of a photo is found first, as the largest set
+//! of digit cells that look alike (`print_cluster`: glyph height, ink darkness and colour,
 //! stroke, close to one another; seeded, where the photo allows, by cells whose ink has the
 //! grid lines' colour, and weighing a member steeply more the more exactly its glyph
 //! repeats another of its digit, as a font's do and a hand's do not, so a hand that wrote
-//! more cells than the print does not outweigh it). Every digit cell is then described by how far it lies from the print
-//! of its neighbourhood (the nearest cells of that set), in units of the print's own spread
-//! in the photo ([`cell_features`]), and a small fixed network (`style_weights.rs`, fitted by
-//! `models/train/fit_style.py` on training photos only) turns that into a probability of
-//! handwriting. The calls are then settled per photo: by the pen's colour where it differs
-//! clearly from the print's (`digits::pen_colour`), by the half-turn symmetry most published
-//! givens have (`digits::symmetry`), and finally by the puzzle itself
-//! (`digits::puzzle_settle`): printed givens alone have exactly one solution, so when the
-//! split's givens do not, the least sure calls are flipped until they do (if a few flips
-//! can do it); and on a page far along, whose split calls more givens than a published
-//! puzzle has, by how exactly each glyph repeats the print's (`digits::font`). Pure
-//! arithmetic over measurements and readings; it does not sample images (see `vision::ink`).
+//! more cells than the print does not outweigh it). Every digit cell is then described by
+//! how far it lies from the print of its neighbourhood (the nearest cells of that set), in
+//! units of the print's own spread in the photo ([`cell_features`]), and a small fixed
+//! network (`style_weights.rs`, fitted by `models/train/fit_style.py` on training photos
+//! only) turns that into a probability of handwriting. The calls are then settled per
+//! photo: by the pen's colour where it differs clearly from the print's
+//! (`digits::pen_colour`), by the half-turn symmetry most published givens have
+//! (`digits::symmetry`), and finally by the puzzle itself (`digits::puzzle_settle`):
+//! printed givens alone have exactly one solution, so when the split's givens do not, the
+//! least sure calls are flipped until they do (if a few flips can do it); and on a page far
+//! along, whose split calls more givens than a published puzzle has, by how exactly each
+//! glyph repeats the print's (`digits::font`). Pure arithmetic over measurements and
+//! readings; it does not sample images (see `vision::ink`).
 
 use super::CellReading;
 use super::font::settle_by_font;

@@ -1,7 +1,7 @@
 //! When the live path may show a voted board as the puzzle: enough reads, confident enough
 //! cells, few doubtful cells the rest of the board does not pin, no digit cell much read as
-//! empty, and doubtful empty cells ruled out against the solution. Owns these rules only; voting is `vote`'s, and when to
-//! read, solve and show is `reader`'s.
+//! empty, and doubtful empty cells ruled out against the solution. Owns these rules only;
+//! voting is `vote`'s, and when to read, solve and show is `reader`'s.
 
 use super::LiveConfig;
 use super::vote::{VotedBoard, Votes};
