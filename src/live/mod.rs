@@ -244,18 +244,14 @@ pub struct LiveConfig {
     /// probability (the doubt is ink that is not that digit).
     pub trust_max_solution_weight_in_empty: f32,
     /// Most mean probability the reads of a cell voted a digit may give "empty or pencil
-    /// marks" for the board to be trusted. Blurred handwriting reads ~10 % empty although
-    /// right; a faint mark (an erased pencil digit, a smudge) read as a digit about as often
-    /// as empty is no digit to show, even one the solution would put there.
+    /// marks" for the board to be trusted, and for the digit to count as pinned by its
+    /// peers or the puzzle. Blurred handwriting reads ~10 % empty although right; a smudge,
+    /// pencil marks or an erased pencil digit read as a digit usually far more, and is no
+    /// digit to show, even one the solution would put there.
     pub trust_max_empty_weight_in_digit: f32,
     /// Most cells whose voted confidence is below `digits::UNCERTAIN_BELOW`: a board read
     /// that doubtfully is not shown, however it solves.
     pub trust_max_doubtful_cells: usize,
-    /// A doubtful digit cell whose peers hold the 8 other digits is not counted against
-    /// `trust_max_doubtful_cells` when its reads give "empty or pencil marks" at most this
-    /// mean probability. Blurred handwriting reads ~10 % empty although right; a smudge or
-    /// pencil marks read as a digit usually far more.
-    pub pin_max_empty_weight: f32,
     /// Once trusted, the cells are read again every this many frames (to notice new ink).
     pub reread_every_frames: u32,
     /// A board whose full vote window has not earned trust is read every this many frames
@@ -284,13 +280,12 @@ impl Default for LiveConfig {
             // (but one cell, 0.22–0.36). The back page's print showing through (a held-out
             // font print clip) gave 0.14: at 0.05 such boards were never shown.
             trust_max_solution_weight_in_empty: 0.10,
-            // The same bound as `pin_max_empty_weight`. A fresh HD dev clip of a
-            // kubiesa-train page (stop 43) voted an erased pencil 7 about half 7, half empty,
-            // and showed it for 11 frames: the solution puts a 7 there, so nothing else
-            // refused it.
+            // First the bound for pinned digits only. A fresh HD dev clip of a kubiesa-train
+            // page (stop 43) voted an erased pencil 7 about half 7, half empty, and showed it
+            // for 11 frames: the solution puts a 7 there, so nothing else refused it. Since
+            // then it holds for every digit.
             trust_max_empty_weight_in_digit: 0.25,
             trust_max_doubtful_cells: 8,
-            pin_max_empty_weight: 0.25,
             reread_every_frames: 10,
             // 5 before stop 40. At 2, dev clips of kubiesa-train photos locked within 0.5 s
             // 33 → 34 of 36 (26 → 29 with a model trained without those photos), other dev

@@ -50,21 +50,24 @@ pub(super) fn trustworthy(voted: &VotedBoard, votes: &Votes, config: &LiveConfig
 /// solution puts there (an erased pencil digit), so neither uniqueness nor the solution
 /// refuses it; shown, it claims ink the page does not have.
 fn digits_have_ink(voted: &VotedBoard, votes: &Votes, config: &LiveConfig) -> bool {
-    (0..81).all(|i| {
-        voted.values[i] == 0
-            || votes.mean_probability(i, 0) <= config.trust_max_empty_weight_in_digit
-    })
+    (0..81).all(|i| voted.values[i] == 0 || read_as_ink(votes, i, config))
+}
+
+/// Whether the reads give `cell` being empty (or pencil marks) at most
+/// `trust_max_empty_weight_in_digit`.
+fn read_as_ink(votes: &Votes, cell: usize, config: &LiveConfig) -> bool {
+    votes.mean_probability(cell, 0) <= config.trust_max_empty_weight_in_digit
 }
 
 /// Whether the rest of the voted board alone gives `cell` the digit voted there (the board
 /// without that clue has one solution, with that digit in `cell`), and the reads give the
-/// cell being empty at most `pin_max_empty_weight`. A misread clue the rest pins is
-/// impossible on its own: the true digit would leave the page's puzzle without a solution,
+/// cell being empty at most `trust_max_empty_weight_in_digit`. A misread clue the rest pins
+/// is impossible on its own: the true digit would leave the page's puzzle without a solution,
 /// so only a second misread could hide it. [`pinned_by_peers`] is the case the cell's own
 /// houses settle.
 fn pinned_by_puzzle(voted: &VotedBoard, votes: &Votes, cell: usize, config: &LiveConfig) -> bool {
     let value = voted.values[cell];
-    if value == 0 || votes.mean_probability(cell, 0) > config.pin_max_empty_weight {
+    if value == 0 || !read_as_ink(votes, cell, config) {
         return false;
     }
     let mut rest = voted.values;
@@ -83,11 +86,12 @@ fn unpinned_doubtful(voted: &VotedBoard, votes: &Votes, config: &LiveConfig) -> 
 }
 
 /// Whether the digit voted in `cell` is the only one its peers' voted digits leave it, and
-/// the reads give the cell being empty (or pencil marks) at most `pin_max_empty_weight` (a
-/// smudge or pencil marks read as the forced digit stays doubtful).
+/// the reads give the cell being empty (or pencil marks) at most
+/// `trust_max_empty_weight_in_digit` (a smudge or pencil marks read as the forced digit stays
+/// doubtful).
 fn pinned_by_peers(voted: &VotedBoard, votes: &Votes, cell: usize, config: &LiveConfig) -> bool {
     let value = voted.values[cell];
-    if value == 0 || votes.mean_probability(cell, 0) > config.pin_max_empty_weight {
+    if value == 0 || !read_as_ink(votes, cell, config) {
         return false;
     }
     let seen = Cell::from_index(cell)
