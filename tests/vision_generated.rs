@@ -186,6 +186,30 @@ fn a_finished_page_whose_thin_lines_a_soft_frame_lost_is_found_by_its_digits() {
     assert!(err < CORNER_TOLERANCE_PCT, "corners {err:.1} % off");
 }
 
+/// A kubiesa-train page (MIT, A. Kubiesa) finished by `synth fill --seed 4401` in blue pen, in
+/// the second frame `synth webcam --seed 4411 --size 640x480 --copies 3` makes of it: a grid
+/// of ~17-px cells whose thin lines the mask lost, and whose tall digits cover the vertical
+/// half-way lines through the cells' middles along three quarters of their length (in the
+/// mask and in gray levels) while leaving their cell ends clear. Before 2026-11-29 it was "no
+/// grid" (uneven line spacing; its outline's own lattice taken for a finer grid). Detection
+/// only, as above.
+#[test]
+fn a_finished_page_of_tall_digits_in_small_cells_is_not_taken_for_a_finer_grid() {
+    let name = "02_22_iphone_14_1";
+    let (source, corners, labels) = common::kubiesa_train_page(name);
+    let hash = sudoku_lens::synthetic::rng::stable_hash;
+    let mut fill_rng = Rng::for_item(4401, hash(name.as_bytes()));
+    let filled = fill_photo(&source, corners, &labels, 1.0, &mut fill_rng).expect("solvable");
+    assert!(filled.written > 30, "a page far along: {}", filled.written);
+    let filled_jpeg = common::through_jpeg(&filled.image, 92).to_rgb8();
+    // Copy 1 of `synth webcam`: the photo's seed xor the copy number.
+    let mut rng = Rng::for_item(4411, hash(format!("{name}_fill").as_bytes()) ^ 1);
+    let (image, corners_in_frame) = common::vga_webcam_jpeg(&filled_jpeg, corners, &mut rng);
+    let found = sudoku_lens::vision::detect(&image).unwrap_or_else(|e| panic!("no grid: {e}"));
+    let err = corner_error_pct(found.corners_in_image, corners_in_frame);
+    assert!(err < CORNER_TOLERANCE_PCT, "corners {err:.1} % off");
+}
+
 /// A kubiesa-train page (MIT, A. Kubiesa) in a frame as `synth webcam --seed 31 --size
 /// 640x480` makes it: the grid is a third of the frame's height (18-px cells), and at the
 /// frame's own pixels its lattice bends ("uneven line spacing"). Searched again in a crop

@@ -212,6 +212,12 @@ fn half_way_contrasts(gray: &GrayImage, lattice: &Lattice, quantile: f32) -> Opt
 /// gray-level counterpart of the ink mask's half-way test, for lattices whose thin lines the
 /// mask lost (it then sees the digits' blobs as much as the lines). `false` when part of the
 /// lattice lies outside `gray`.
+///
+/// Half-way lines dark one way only, with that way's thin lattice lines printed lines in gray
+/// (each at least [`FAINTEST_LINE`] and a fifth of their median darker than the paper beside
+/// it, edge by edge), are clear too: the tall digits of a finished grid of small, blurred
+/// cells darken the vertical half-way lines through their middles along most of their
+/// length, while a finer grid darkens them both ways.
 pub(crate) fn half_way_lines_clear(gray: &GrayImage, lattice: &Lattice) -> bool {
     const LIGHTEST: f32 = 0.8;
     let (Some(mut lines), Some(halves)) = (
@@ -227,7 +233,33 @@ pub(crate) fn half_way_lines_clear(gray: &GrayImage, lattice: &Lattice) -> bool 
         .filter(|&&c| c >= 3.0_f32.max(0.5 * line_median))
         .count();
     tracing::trace!(?halves, line_median, inked, "half-way line contrasts");
-    inked < 5
+    if inked < 5 {
+        return true;
+    }
+    let dark = |range: std::ops::Range<usize>| {
+        halves[range]
+            .iter()
+            .filter(|&&c| c >= 3.0_f32.max(0.5 * line_median))
+            .count()
+    };
+    // Half-way lines 0–8 run along the rows (between row lines), 9–17 along the columns.
+    let one_way = match (dark(0..9), dark(9..18)) {
+        (along_rows, _) if along_rows <= 1 => LINE_KINDS[2],
+        (_, along_columns) if along_columns <= 1 => LINE_KINDS[1],
+        _ => return false,
+    };
+    line_contrasts(gray, lattice).is_some_and(|c| lines_of_kind_dark(&c, one_way, "half-way"))
+}
+
+/// Whether the lattice lines `kind` (indices into [`line_contrasts`]' 20) are all
+/// printed lines: the faintest at least [`FAINTEST_LINE`] gray levels darker than the paper,
+/// and at least a fifth of the kind's median.
+fn lines_of_kind_dark(contrasts: &[f32; 20], kind: &[usize], what: &str) -> bool {
+    let mut of_kind: Vec<f32> = kind.iter().map(|&i| contrasts[i]).collect();
+    of_kind.sort_by(f32::total_cmp);
+    let (faintest, median) = (of_kind[0], of_kind[of_kind.len() / 2]);
+    tracing::trace!(faintest, median, what, "faint line contrast");
+    faintest >= FAINTEST_LINE.max(0.2 * median)
 }
 
 /// The contrast every line needs at least (gray levels): [`all_lines_dark`]'s first test.
@@ -250,13 +282,9 @@ const LINE_KINDS: [&[usize]; 3] = [
 /// that run its way.
 fn all_lines_dark(contrasts: [f32; 20], what: &str) -> bool {
     tracing::trace!(?contrasts, what, "line contrasts");
-    LINE_KINDS.iter().all(|kind| {
-        let mut of_kind: Vec<f32> = kind.iter().map(|&i| contrasts[i]).collect();
-        of_kind.sort_by(f32::total_cmp);
-        let (faintest, median) = (of_kind[0], of_kind[of_kind.len() / 2]);
-        tracing::trace!(faintest, median, what, "faint line contrast");
-        faintest >= FAINTEST_LINE.max(0.2 * median)
-    })
+    LINE_KINDS
+        .iter()
+        .all(|kind| lines_of_kind_dark(&contrasts, kind, what))
 }
 
 /// Whether every one of the 20 lattice lines is a printed line in `gray`: each at least
@@ -549,6 +577,69 @@ mod tests {
         // The lattice half a cell off the digits: each cell's middle is between two of them.
         let off = lattice.map(|q| Point::new(q.x + CELL / 2.0, q.y + CELL / 2.0));
         assert!(!marks_centred_in_cells(&small_grid(false), &off));
+    }
+
+    /// A Sudoku of 18-px cells on paper at 190 with black box lines, thin lines 40 levels
+    /// deep at the lattice's column positions offset by `column_shift` cells (0: on the
+    /// lattice, 0.5: half a cell off) and, with `finer`, a thin line on every half-way line
+    /// too, both ways; and with `tall_digits`, a "1" in every cell: a bar 2 px wide and 13 px
+    /// tall through the cell's middle (a finished grid's tall digits in small cells).
+    fn half_way_grid(column_shift: f32, finer: bool, tall_digits: bool) -> GrayImage {
+        GrayImage::from_fn(250, 250, |x, y| {
+            let (x, y) = (x as f32 + 0.5, y as f32 + 0.5);
+            let side = 9.0 * CELL;
+            let inside = |v: f32| (ORIGIN - 2.0..=ORIGIN + side + 2.0).contains(&v);
+            if !(inside(x) && inside(y)) {
+                return Luma([190]);
+            }
+            let (dx, kx) = nearest(x, 0..=9);
+            let (dy, ky) = nearest(y, 0..=9);
+            let near_half = |v: f32| (((v - ORIGIN) / CELL).fract() - 0.5).abs() * CELL < 0.75;
+            let column_line = ((x - ORIGIN) / CELL - column_shift).rem_euclid(1.0) * CELL;
+            let mut v = 190u8;
+            if (dx < 1.5 && kx % 3 == 0) || (dy < 1.5 && ky % 3 == 0) {
+                v = 40;
+            } else if dy < 0.75
+                || !(0.75..=CELL - 0.75).contains(&column_line)
+                || (finer && (near_half(x) || near_half(y)))
+            {
+                v = 150;
+            }
+            let cx = (x - ORIGIN).rem_euclid(CELL) - CELL / 2.0;
+            let cy = (y - ORIGIN).rem_euclid(CELL) - CELL / 2.0;
+            if tall_digits && cx.abs() < 1.0 && cy.abs() < 6.5 {
+                v = v.min(60);
+            }
+            Luma([v])
+        })
+    }
+
+    #[test]
+    fn tall_digits_darken_half_way_lines_one_way_and_a_finer_grid_both_ways() {
+        let lattice = small_lattice();
+        // Tall digits: the half-way lines along the columns run through them along most of
+        // their length, and are as dark as lines where they are lightest…
+        let tall = half_way_grid(0.0, false, true);
+        let halves = half_way_contrasts(&tall, &lattice, 0.8).expect("inside");
+        assert!(halves[9..].iter().all(|&c| c >= 20.0), "{halves:?}");
+        assert!(halves[..9].iter().all(|&c| c < 3.0), "{halves:?}");
+        // …but only one way, with that way's thin lattice lines printed: digits, not lines.
+        assert!(half_way_lines_clear(&tall, &lattice));
+        // A finer grid has lines on the half-way lines both ways.
+        assert!(!half_way_lines_clear(
+            &half_way_grid(0.0, true, false),
+            &lattice
+        ));
+        assert!(!half_way_lines_clear(
+            &half_way_grid(0.0, true, true),
+            &lattice
+        ));
+        // Column lines half a cell off the lattice: its half-way lines along the columns are
+        // lines, and its own thin column lines are not.
+        assert!(!half_way_lines_clear(
+            &half_way_grid(0.5, false, false),
+            &lattice
+        ));
     }
 
     #[test]

@@ -23,6 +23,9 @@ pub enum Rejection {
     InkBetweenLines {
         /// Mean ink share along the half-way lines near the cell edges.
         mean_half: f32,
+        /// How many of the 18 half-way lines are inked near most of their cell ends, like a
+        /// grid line.
+        half_lines: usize,
     },
     /// The lines bend or their spacing is uneven (8×8, 10×10 or irregular grids).
     #[error("uneven line spacing (median {bend_median:.2} cell)")]
@@ -164,15 +167,29 @@ fn box_lines_verdict(
 
 /// After the mask rejected `lattice` for `rejection`, whether gray levels may overturn it
 /// and must then judge the half-way lines too: `Some(false)` for lines missing (thin lines
-/// too light for the mask), `Some(true)` for ink between the lines unless the mask's
-/// half-way lines show a finer grid (a blurred full grid's digits), `None` for anything else.
+/// too light for the mask), `Some(true)` for ink between the lines (a blurred full grid's
+/// digits) unless the mask shows a finer grid, `None` for anything else.
+///
+/// A finer grid's half-way lines are lines in the mask both ways: inked along most of their
+/// length ([`finer_grid_in_mask`]) and just beyond the lattice lines at most cell ends
+/// (`half_lines`, [`half_lines_inked`]). Either alone is not enough: the tall digits of a
+/// full grid of small, blurred cells cover the vertical half-way lines through their middles
+/// along three quarters of their length, but leave their cell ends clear.
 fn half_way_in_gray(mask: &GrayImage, lattice: &Lattice, rejection: &Rejection) -> Option<bool> {
     match rejection {
         Rejection::LinesMissing { .. } => Some(false),
-        Rejection::InkBetweenLines { .. } if !finer_grid_in_mask(mask, lattice) => Some(true),
+        Rejection::InkBetweenLines { half_lines, .. }
+            if *half_lines < FINER_GRID_LINES || !finer_grid_in_mask(mask, lattice) =>
+        {
+            Some(true)
+        }
         _ => None,
     }
 }
+
+/// How many of the 18 half-way lines inked like grid lines make a finer grid (or a lattice
+/// half a cell off).
+const FINER_GRID_LINES: usize = 5;
 
 /// Whether the outer border and the four box lines inside are inked along nine tenths of
 /// their length or more, with at most two weak edges, in `edges` ([`edge_coverages`]' order).
@@ -284,7 +301,7 @@ fn finer_grid_in_mask(mask: &GrayImage, lattice: &Lattice) -> bool {
         let line = if vertical { 9 + cell % 9 } else { cell / 9 };
         cover[line] += edge_coverage(mask, a, b);
     }
-    cover.iter().filter(|&&c| c / 9.0 >= 0.7).count() >= 5
+    cover.iter().filter(|&&c| c / 9.0 >= 0.7).count() >= FINER_GRID_LINES
 }
 
 /// How far ink runs from `a` towards `b` without a gap, as a share of `a → b` (one-pixel
@@ -453,8 +470,12 @@ fn validate_with(
     // digits, handwriting and pencil marks reach the cell edges here and there, not along a
     // whole row. Ink everywhere (a texture, not lines) has as much ink between the lattice
     // lines as on them.
-    if halves_matter && (half_lines >= 5 || mean_half > mean_edge - 0.15) {
-        return Err(Rejection::InkBetweenLines { mean_half }.into());
+    if halves_matter && (half_lines >= FINER_GRID_LINES || mean_half > mean_edge - 0.15) {
+        return Err(Rejection::InkBetweenLines {
+            mean_half,
+            half_lines,
+        }
+        .into());
     }
     if bend_median > 0.08 || bend_p90 > 0.45 {
         return Err(Rejection::UnevenSpacing { bend_median }.into());
@@ -578,7 +599,10 @@ mod tests {
         let cases = [
             (Rejection::LeftImagePlane, "lattice left the image plane"),
             (
-                Rejection::InkBetweenLines { mean_half: 0.714 },
+                Rejection::InkBetweenLines {
+                    mean_half: 0.714,
+                    half_lines: 6,
+                },
                 "ink between grid lines (0.71): not a 9×9 grid",
             ),
             (
