@@ -9,10 +9,11 @@ use anyhow::Context as _;
 use clap::{Args, Subcommand, ValueEnum};
 
 use sudoku_lens::dataset::Dataset;
+use sudoku_lens::synthetic::handwriting::Pen;
 use sudoku_lens::synthetic::rng::stable_hash;
 use sudoku_lens::synthetic::{
     DatasetWriter, Degradation, FontBank, FontSplit, FrameSize, OutputFormat, PrintCamera, Rng,
-    ScreenSpec, fill_photo, print_photo, render_screen, sample_name, webcam_frame,
+    ScreenSpec, fill_photo_with_pens, print_photo, render_screen, sample_name, webcam_frame,
 };
 use sudoku_lens::vision::load_image;
 
@@ -56,8 +57,36 @@ pub struct FillArgs {
     /// Share of the empty cells written in, 0 to 1 (1: finished pages).
     #[arg(long, default_value_t = 1.0, value_parser = super::number_in(0.0f32..=1.0))]
     pub share: f32,
+    /// The pens the writers may use, comma-separated (default: any; a photo's writer is
+    /// drawn until its pen is one of these).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub pens: Vec<PenArg>,
     #[command(flatten)]
     pub progress: ProgressArgs,
+}
+
+/// A writer's pen for `synth fill --pens`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PenArg {
+    /// Black or dark ball-point.
+    Black,
+    /// Blue ball-point.
+    Blue,
+    /// Graphite pencil.
+    Pencil,
+    /// Felt tip or marker.
+    Felt,
+}
+
+impl From<PenArg> for Pen {
+    fn from(pen: PenArg) -> Pen {
+        match pen {
+            PenArg::Black => Pen::Black,
+            PenArg::Blue => Pen::Blue,
+            PenArg::Pencil => Pen::Pencil,
+            PenArg::Felt => Pen::Felt,
+        }
+    }
 }
 
 /// Which fonts `synth screens` may use.
@@ -330,6 +359,7 @@ fn run_fill(args: FillArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("reading data set {}", args.from.display()))?;
     let mut writer = DatasetWriter::create(&args.out)
         .with_context(|| format!("creating data set {}", args.out.display()))?;
+    let pens: Vec<Pen> = args.pens.iter().map(|&p| p.into()).collect();
     let (mut skipped, mut cells) = (0, 0);
     let bar = Progress::new(args.progress, Some(source.photos.len() as u64), "photos");
     for (i, photo) in source.photos.iter().enumerate() {
@@ -340,7 +370,9 @@ fn run_fill(args: FillArgs) -> anyhow::Result<ExitCode> {
         };
         let image = load_image(&photo.image_path)?.to_rgb8();
         let mut rng = Rng::for_item(args.seed, stable_hash(photo.name.as_bytes()));
-        let Some(filled) = fill_photo(&image, corners, &labels, args.share, &mut rng) else {
+        let Some(filled) =
+            fill_photo_with_pens(&image, corners, &labels, args.share, &pens, &mut rng)
+        else {
             skipped += 1;
             continue;
         };

@@ -40,6 +40,19 @@ pub fn fill_photo(
     share: f32,
     rng: &mut Rng,
 ) -> Option<FilledPhoto> {
+    fill_photo_with_pens(image, corners, labels, share, &[], rng)
+}
+
+/// [`fill_photo`] by a writer whose pen is one of `pens` (any pen when empty; see
+/// [`Writer::random_with_pen`]): pages finished in ink only, say, or in pencil only.
+pub fn fill_photo_with_pens(
+    image: &RgbImage,
+    corners: [Point; 4],
+    labels: &[u8; 81],
+    share: f32,
+    pens: &[Pen],
+    rng: &mut Rng,
+) -> Option<FilledPhoto> {
     let digits: [u8; 81] = std::array::from_fn(|i| if labels[i] <= 9 { labels[i] } else { 0 });
     let solution = solve_values(&digits, 1).first?;
     let to_image = Homography::from_unit_square(corners)?;
@@ -49,7 +62,7 @@ pub fn fill_photo(
         + corners[3].distance(corners[0]))
         / 4.0;
     let cell_px = side_px / 9.0;
-    let writer = Writer::random(rng);
+    let writer = Writer::random_with_pen(rng, pens);
     let (w, h) = (image.width() as usize, image.height() as usize);
     let mut coverage = vec![0.0f32; w * h];
     let mut out_labels = *labels;

@@ -33,6 +33,11 @@ pub enum Pen {
     Felt,
 }
 
+impl Pen {
+    /// Every pen.
+    pub const ALL: [Pen; 4] = [Pen::Black, Pen::Blue, Pen::Pencil, Pen::Felt];
+}
+
 /// How many skeletons each digit 0–9 has (index by digit).
 const VARIANTS: [u8; 10] = [2, 4, 3, 2, 3, 2, 2, 4, 2, 3];
 
@@ -64,6 +69,17 @@ pub struct Writer {
 }
 
 impl Writer {
+    /// A random writer whose pen is one of `pens` (any pen when empty): writers are drawn
+    /// until one has such a pen, so with every pen allowed this is [`Writer::random`].
+    pub fn random_with_pen(rng: &mut Rng, pens: &[Pen]) -> Writer {
+        loop {
+            let writer = Writer::random(rng);
+            if pens.is_empty() || pens.contains(&writer.pen) {
+                return writer;
+            }
+        }
+    }
+
     /// A random writer.
     pub fn random(rng: &mut Rng) -> Writer {
         let mut variants = [0u8; 10];
@@ -629,6 +645,26 @@ mod tests {
             64,
         );
         cov
+    }
+
+    #[test]
+    fn a_writer_drawn_for_some_pens_has_one_of_them_and_any_pen_changes_nothing() {
+        for seed in 0..40 {
+            let pens = [Pen::Black, Pen::Felt];
+            let writer = Writer::random_with_pen(&mut Rng::new(seed), &pens);
+            assert!(pens.contains(&writer.pen), "seed {seed}: {:?}", writer.pen);
+            let pencil = Writer::random_with_pen(&mut Rng::new(seed), &[Pen::Pencil]);
+            assert_eq!(pencil.pen, Pen::Pencil);
+            let any = Pen::ALL;
+            assert_eq!(
+                Writer::random_with_pen(&mut Rng::new(seed), &any),
+                Writer::random(&mut Rng::new(seed))
+            );
+            assert_eq!(
+                Writer::random_with_pen(&mut Rng::new(seed), &[]),
+                Writer::random(&mut Rng::new(seed))
+            );
+        }
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub mod theme;
 pub mod webcam;
 pub mod write;
 
-pub use fill::{FilledPhoto, fill_photo};
+pub use fill::{FilledPhoto, fill_photo, fill_photo_with_pens};
 pub use fonts::{DigitFont, FontBank, FontError, FontSplit};
 pub use layout::{OutputFormat, ScreenSpec};
 pub use print::{PrintCamera, PrintedPhoto, print_photo};
