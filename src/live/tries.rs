@@ -91,6 +91,13 @@ impl Try {
             // rule written for it asked, while the unchanged reader read 16.1 in one: not
             // adopted at stop 42; a peer-compared cost rule and fresh HD clips can settle it.
             zoom: false,
+            // Not on live frames either (stop 44): on webcam stills of finished pages it found
+            // 20 more grids in 1,526 frames, but over the dev clip sets it locked no more
+            // puzzles within 0.5 s (196 and 196 of 205 on the clip sets of stops 38–42, 198 and
+            // 198 of 213 on stop 43's fresh ones) and, reading two more frames of a swap clip
+            // along a right lattice, it let a pencil-mark cell ("25", blurred) be voted a sure
+            // 5: 26 frames of a wrong overlay where there were none.
+            digits_for_hidden_lines: false,
             ..DetectOptions::default()
         }
     }

@@ -299,6 +299,30 @@ pub(crate) fn lines_present(gray: &GrayImage, lattice: &Lattice) -> bool {
             .is_some_and(|c| all_lines_dark(c, "profile"))
 }
 
+/// [`lines_present`], or else the box lines and the thin lines of one way (rows or columns)
+/// printed lines in `gray` by its measures, and digits centred in the cells
+/// ([`marks_centred_in_cells`]): the evidence a full grid of tall digits in small, soft
+/// cells leaves when the digits' tops and bottoms, close to faint thin row lines, hide them.
+/// A lattice fitted to an 8×8 or 10×10 grid has no thin line at its places either way, and a
+/// 3×3 keypad, whose keys' marks may pass for one way's lines, has one mark a key.
+pub(crate) fn lines_present_or_hidden_by_digits(gray: &GrayImage, lattice: &Lattice) -> bool {
+    lines_present(gray, lattice)
+        || (lines_present_one_way(gray, lattice) && marks_centred_in_cells(gray, lattice))
+}
+
+/// Whether the box lines and the thin lines of one way of `lattice` are printed lines in
+/// `gray` ([`lines_present`]'s measures, edge by edge or over the whole cross-section).
+fn lines_present_one_way(gray: &GrayImage, lattice: &Lattice) -> bool {
+    let one_way = |c: [f32; 20], what: &str| {
+        lines_of_kind_dark(&c, LINE_KINDS[0], what)
+            && (lines_of_kind_dark(&c, LINE_KINDS[1], what)
+                || lines_of_kind_dark(&c, LINE_KINDS[2], what))
+    };
+    line_contrasts(gray, lattice).is_some_and(|c| one_way(c, "edges, one way"))
+        || profile_contrasts(gray, lattice, 0.5, f32::NEG_INFINITY)
+            .is_some_and(|c| one_way(c, "profile, one way"))
+}
+
 /// Samples a cell's side for [`marks_centred_in_cells`].
 const CELL_SAMPLES: usize = 8;
 
@@ -555,6 +579,27 @@ mod tests {
         let lattice = small_lattice();
         assert!(!lines_present(&small_grid(false), &lattice));
         assert!(!lines_present(&keypad(), &lattice));
+    }
+
+    #[test]
+    fn thin_lines_of_one_way_stand_in_for_both_only_beside_centred_digits() {
+        let lattice = small_lattice();
+        // Thin row lines not printed; thin column lines, box lines and a digit in every cell.
+        let rows_lost = small_grid(false);
+        assert!(!lines_present(&rows_lost, &lattice));
+        assert!(lines_present_one_way(&rows_lost, &lattice));
+        assert!(lines_present_or_hidden_by_digits(&rows_lost, &lattice));
+        // A keypad's marks may pass for one way's thin lines, but a key holds one mark.
+        assert!(!lines_present_or_hidden_by_digits(&keypad(), &lattice));
+        // A 10×10 grid of even lines: the 9×9 lattice's inner box lines fall between them.
+        let ten = GrayImage::from_fn(250, 250, |x, y| {
+            let on_line = |v: u32| {
+                let t = (v as f32 + 0.5 - ORIGIN) / (9.0 * CELL / 10.0);
+                (-0.05..=10.05).contains(&t) && (t - t.round()).abs() * 9.0 * CELL / 10.0 < 1.0
+            };
+            Luma([if on_line(x) || on_line(y) { 40 } else { 190 }])
+        });
+        assert!(!lines_present_one_way(&ten, &lattice));
     }
 
     #[test]

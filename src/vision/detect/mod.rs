@@ -101,6 +101,12 @@ pub struct DetectOptions {
     /// picture no larger than the working image, the crop enlarged). The crop's own search
     /// never zooms again.
     pub zoom: bool,
+    /// Whether a lattice whose box lines were fitted as wholes (the last resort) may stand on
+    /// one way's thin lines and the digits centred in its cells when the other way's thin
+    /// lines are hidden in gray levels (`faint::lines_present_or_hidden_by_digits`: a
+    /// finished grid of tall digits in a small, soft frame). Stills always; not video frames
+    /// (`live::tries` says why).
+    pub digits_for_hidden_lines: bool,
 }
 
 /// How much of the search [`detect_with`] runs on a picture.
@@ -138,6 +144,7 @@ impl Default for DetectOptions {
             invert: None,
             traced_sides: true,
             zoom: true,
+            digits_for_hidden_lines: true,
         }
     }
 }
@@ -338,6 +345,7 @@ fn detect_one_polarity(
 
     let mut search = Search {
         traced_sides: options.traced_sides,
+        digits_for_hidden_lines: options.digits_for_hidden_lines,
         mask,
         work,
         min_grid_side_px: options.min_grid_side_px,

@@ -131,6 +131,9 @@ pub(super) struct Search<'a> {
     /// Whether failed outlines are rebuilt from their traced sides
     /// (`DetectOptions::traced_sides`).
     pub(super) traced_sides: bool,
+    /// Whether a fitted lattice may stand on one way's thin lines and centred digits
+    /// (`DetectOptions::digits_for_hidden_lines`).
+    pub(super) digits_for_hidden_lines: bool,
 }
 
 impl Search<'_> {
@@ -215,7 +218,13 @@ impl Search<'_> {
             return;
         }
         self.fitted_judged.push(corners);
-        let Ok(score) = judge_fitted(self.mask, self.work, &fitted, stage.checks()) else {
+        let Ok(score) = judge_fitted(
+            self.mask,
+            self.work,
+            &fitted,
+            stage.checks(),
+            self.digits_for_hidden_lines,
+        ) else {
             return;
         };
         tracing::debug!(?stage, score, "box lines fitted as wholes: a last resort");

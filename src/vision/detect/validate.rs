@@ -205,13 +205,16 @@ fn box_lines_inked(edges: &[f32]) -> bool {
 /// The stricter judgement of a lattice whose box lines were fitted to the ink as wholes
 /// (`fit`): fitted lines find the nearest printed lines, so besides [`judge_predicted`]'s
 /// rules its box lines must be inked and every lattice line must be a printed line in gray
-/// levels (centred marks do not stand in for them here), and no side's lines may run on past
-/// its border (a quad a cell off a grid fits its thin lines as well as its box lines).
+/// levels (centred marks alone do not stand in for them here; with
+/// `digits_for_hidden_lines` they stand in for one way's thin lines,
+/// [`faint::lines_present_or_hidden_by_digits`]), and no side's lines may run on past its
+/// border (a quad a cell off a grid fits its thin lines as well as its box lines).
 pub(super) fn judge_fitted(
     mask: &GrayImage,
     gray: &GrayImage,
     lattice: &Lattice,
     checks: Checks,
+    digits_for_hidden_lines: bool,
 ) -> Result<f32, Rejection> {
     in_image_plane(lattice)?;
     // The cheap tests on the mask first: most fitted lattices of a frame without a grid fail.
@@ -238,7 +241,12 @@ pub(super) fn judge_fitted(
             score_in_gray(mean_edge)
         }
     };
-    if !faint::lines_present(gray, lattice) {
+    let lines = if digits_for_hidden_lines {
+        faint::lines_present_or_hidden_by_digits(gray, lattice)
+    } else {
+        faint::lines_present(gray, lattice)
+    };
+    if !lines {
         return Err(Rejection::LinesMissing { mean_edge, weak });
     }
     Ok(score)
@@ -585,7 +593,7 @@ mod tests {
         for verdict in [
             validate(&img, &lattice, Checks::Candidate).map_err(|r| r.rejection),
             judge_predicted(&img, &img, &lattice, Checks::Candidate),
-            judge_fitted(&img, &img, &lattice, Checks::Candidate),
+            judge_fitted(&img, &img, &lattice, Checks::Candidate, true),
         ] {
             assert!(
                 matches!(verdict, Err(Rejection::LeftImagePlane)),
