@@ -171,16 +171,7 @@ fn cells_merged_by_a_digit_do_not_mislead_the_cell_walk() {
 /// only, as above.
 #[test]
 fn a_finished_page_whose_thin_lines_a_soft_frame_lost_is_found_by_its_digits() {
-    let name = "02_17_honor_view_10_1";
-    let (source, corners, labels) = common::kubiesa_train_page(name);
-    let hash = sudoku_lens::synthetic::rng::stable_hash;
-    // The generators' own seeding (`synth fill`, then `synth webcam` of its NAME_fill).
-    let mut fill_rng = Rng::for_item(1, hash(name.as_bytes()));
-    let filled = fill_photo(&source, corners, &labels, 1.0, &mut fill_rng).expect("solvable");
-    assert!(filled.written > 30, "a page far along: {}", filled.written);
-    let filled_jpeg = common::through_jpeg(&filled.image, 92).to_rgb8();
-    let mut rng = Rng::for_item(31, hash(format!("{name}_fill").as_bytes()));
-    let (image, corners_in_frame) = common::vga_webcam_jpeg(&filled_jpeg, corners, &mut rng);
+    let (image, corners_in_frame, _) = filled_webcam_frame("02_17_honor_view_10_1", 1, 31, 0);
     let found = sudoku_lens::vision::detect(&image).unwrap_or_else(|e| panic!("no grid: {e}"));
     let err = corner_error_pct(found.corners_in_image, corners_in_frame);
     assert!(err < CORNER_TOLERANCE_PCT, "corners {err:.1} % off");

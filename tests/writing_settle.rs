@@ -15,7 +15,7 @@
 
 mod common;
 
-use sudoku_lens::dataset::Dataset;
+use sudoku_lens::dataset::{Dataset, givens_file, read_givens};
 use sudoku_lens::scan::Scanner;
 use sudoku_lens::synthetic::rng::stable_hash;
 use sudoku_lens::synthetic::{Rng, fill_photo};
@@ -48,22 +48,11 @@ fn a_symmetric_printed_page_keeps_exactly_its_printed_givens() {
 
 #[test]
 fn a_finished_page_keeps_exactly_its_printed_givens() {
-    let set = Dataset::open(common::shared_dataset("kubiesa-train"))
-        .expect("set opens")
-        .with_givens_dir(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/train/givens"),
-        )
-        .expect("masks");
-    let photo = set
-        .photos
-        .iter()
-        .find(|p| p.name == "03_02_honor_view_10_1")
-        .expect("03_02_honor_view_10_1 is in kubiesa-train");
-    let labels = set.labels(photo).unwrap().expect("labelled");
-    let mask = set.givens(photo).unwrap().expect("a givens mask");
-    let corners = photo.corners_in_image.expect("corners");
-    let image = vision::load_image(&photo.image_path).unwrap().to_rgb8();
-    let mut rng = Rng::for_item(4301, stable_hash(photo.name.as_bytes()));
+    let name = "03_02_honor_view_10_1";
+    let (image, corners, labels) = common::kubiesa_train_page(name);
+    let masks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/train/givens");
+    let mask = read_givens(&givens_file(&masks, name).expect("a givens mask")).expect("mask");
+    let mut rng = Rng::for_item(4301, stable_hash(name.as_bytes()));
     let filled = fill_photo(&image, corners, &labels, 1.0, &mut rng).expect("filled");
     assert!(
         filled.written >= 40,

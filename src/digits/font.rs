@@ -11,6 +11,7 @@
 //! puzzle. A printed solution (every digit alike) keeps its calls. Pure arithmetic over
 //! readings, logits and glyph likeness; the likeness itself is measured in `digits::style`.
 
+use super::puzzle_settle::givens_called;
 use super::repair::is_valid_unique;
 use crate::sudoku::MIN_CLUES;
 
@@ -50,12 +51,7 @@ pub fn settle_by_font(
             Some(if printed == (l <= 0.0) { l } else { -l })
         })
         .collect();
-    let mut givens = [0u8; 81];
-    for (i, l) in settled.iter().enumerate().take(81) {
-        if matches!(l, Some(l) if *l <= 0.0) {
-            givens[i] = values[i];
-        }
-    }
+    let givens = givens_called(values, &settled);
     let count = givens.iter().filter(|&&v| v != 0).count();
     if (MIN_CLUES..=MAX_GIVENS).contains(&count) && is_valid_unique(&givens) {
         settled

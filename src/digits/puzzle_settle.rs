@@ -12,6 +12,15 @@ const MAX_FLIPS: usize = 2;
 const FLIP_BELOW_LOGIT: f32 = 4.0;
 const FLIP_CANDIDATES: usize = 8;
 
+/// The givens a split calls: the digit of `values` in every cell whose `logits` of
+/// handwriting is at most 0 (printed), 0 elsewhere (handwritten, or not a digit: `None`).
+pub(super) fn givens_called(values: &[u8; 81], logits: &[Option<f32>]) -> [u8; 81] {
+    std::array::from_fn(|i| match logits.get(i) {
+        Some(Some(l)) if *l <= 0.0 => values[i],
+        _ => 0,
+    })
+}
+
 /// The split of `values` (digits 1–9, 0 empty) into givens by the `logits` of handwriting
 /// (`None`: not a digit), settled by the puzzle: when the givens called (logit ≤ 0) are not a
 /// proper puzzle, the smallest set of at most `MAX_FLIPS` (2) of the least sure calls (|logit|
@@ -143,11 +152,7 @@ mod tests {
                 }
                 prop_assert!(flipped <= MAX_FLIPS);
                 if flipped > 0 {
-                    let g: [u8; 81] = std::array::from_fn(|i| match settled[i] {
-                        Some(l) if l <= 0.0 => values[i],
-                        _ => 0,
-                    });
-                    prop_assert!(is_valid_unique(&g));
+                    prop_assert!(is_valid_unique(&givens_called(&values, &settled)));
                 }
             }
         }

@@ -158,13 +158,24 @@ fn correlation(a: &[f32], b: &[f32]) -> f32 {
 /// repeats itself, a hand less so.
 fn likeness(shapes: &[&CellInk], digits: &[u8]) -> Vec<Option<f32>> {
     (0..shapes.len())
-        .map(|c| {
-            (0..shapes.len())
-                .filter(|&o| o != c && digits[o] == digits[c])
-                .map(|o| correlation(&shapes[c].shape, &shapes[o].shape))
-                .max_by(f32::total_cmp)
-        })
+        .map(|c| most_alike(shapes, digits, c, 0..shapes.len()))
         .collect()
+}
+
+/// How alike the glyph of cell `c` is to the most alike of the cells `among` (other than
+/// `c`) read as the same digit: their best normalized cross-correlation of shapes, `None`
+/// without such a cell.
+fn most_alike(
+    shapes: &[&CellInk],
+    digits: &[u8],
+    c: usize,
+    among: impl IntoIterator<Item = usize>,
+) -> Option<f32> {
+    among
+        .into_iter()
+        .filter(|&o| o != c && digits[o] == digits[c])
+        .map(|o| correlation(&shapes[c].shape, &shapes[o].shape))
+        .max_by(f32::total_cmp)
 }
 
 /// How much one member weighs in [`print_cluster`] by its glyph's `likeness`: a font
@@ -307,11 +318,7 @@ fn analyse(ink: &GridInk, readings: &[CellReading]) -> Analysis {
         f[11] = alike[c].unwrap_or(0.0);
         f[12] = if alike[c].is_some() { 1.0 } else { 0.0 };
         out[i] = Some(f);
-        font_match[i] = print
-            .iter()
-            .filter(|&&j| j != c && digits[j] == digits[c])
-            .map(|&j| correlation(&glyphs[c].shape, &glyphs[j].shape))
-            .max_by(f32::total_cmp);
+        font_match[i] = most_alike(&glyphs, &digits, c, print.iter().copied());
     }
     Analysis {
         features: out,

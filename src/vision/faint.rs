@@ -228,14 +228,6 @@ pub(crate) fn half_way_lines_clear(gray: &GrayImage, lattice: &Lattice) -> bool 
     };
     lines.sort_by(f32::total_cmp);
     let line_median = lines[10];
-    let inked = halves
-        .iter()
-        .filter(|&&c| c >= 3.0_f32.max(0.5 * line_median))
-        .count();
-    tracing::trace!(?halves, line_median, inked, "half-way line contrasts");
-    if inked < 5 {
-        return true;
-    }
     let dark = |range: std::ops::Range<usize>| {
         halves[range]
             .iter()
@@ -243,10 +235,18 @@ pub(crate) fn half_way_lines_clear(gray: &GrayImage, lattice: &Lattice) -> bool 
             .count()
     };
     // Half-way lines 0–8 run along the rows (between row lines), 9–17 along the columns.
-    let one_way = match (dark(0..9), dark(9..18)) {
-        (along_rows, _) if along_rows <= 1 => LINE_KINDS[2],
-        (_, along_columns) if along_columns <= 1 => LINE_KINDS[1],
-        _ => return false,
+    let (along_rows, along_columns) = (dark(0..9), dark(9..18));
+    let inked = along_rows + along_columns;
+    tracing::trace!(?halves, line_median, inked, "half-way line contrasts");
+    if inked < 5 {
+        return true;
+    }
+    let one_way = if along_rows <= 1 {
+        LINE_KINDS[2]
+    } else if along_columns <= 1 {
+        LINE_KINDS[1]
+    } else {
+        return false;
     };
     line_contrasts(gray, lattice).is_some_and(|c| lines_of_kind_dark(&c, one_way, "half-way"))
 }
@@ -306,21 +306,28 @@ pub(crate) fn lines_present(gray: &GrayImage, lattice: &Lattice) -> bool {
 /// A lattice fitted to an 8×8 or 10×10 grid has no thin line at its places either way, and a
 /// 3×3 keypad, whose keys' marks may pass for one way's lines, has one mark a key.
 pub(crate) fn lines_present_or_hidden_by_digits(gray: &GrayImage, lattice: &Lattice) -> bool {
-    lines_present(gray, lattice)
-        || (lines_present_one_way(gray, lattice) && marks_centred_in_cells(gray, lattice))
+    // `lines_present`'s two tests, on contrasts measured once for both questions (the whole
+    // cross-section without `lines_present`'s early stop: a line below its floor fails
+    // `all_lines_dark` either way).
+    let edges = line_contrasts(gray, lattice);
+    if edges.is_some_and(|c| all_lines_dark(c, "edges")) {
+        return true;
+    }
+    let profile = profile_contrasts(gray, lattice, 0.5, f32::NEG_INFINITY);
+    if profile.is_some_and(|c| all_lines_dark(c, "profile")) {
+        return true;
+    }
+    (edges.is_some_and(|c| one_way_dark(&c, "edges, one way"))
+        || profile.is_some_and(|c| one_way_dark(&c, "profile, one way")))
+        && marks_centred_in_cells(gray, lattice)
 }
 
-/// Whether the box lines and the thin lines of one way of `lattice` are printed lines in
-/// `gray` ([`lines_present`]'s measures, edge by edge or over the whole cross-section).
-fn lines_present_one_way(gray: &GrayImage, lattice: &Lattice) -> bool {
-    let one_way = |c: [f32; 20], what: &str| {
-        lines_of_kind_dark(&c, LINE_KINDS[0], what)
-            && (lines_of_kind_dark(&c, LINE_KINDS[1], what)
-                || lines_of_kind_dark(&c, LINE_KINDS[2], what))
-    };
-    line_contrasts(gray, lattice).is_some_and(|c| one_way(c, "edges, one way"))
-        || profile_contrasts(gray, lattice, 0.5, f32::NEG_INFINITY)
-            .is_some_and(|c| one_way(c, "profile, one way"))
+/// Whether `contrasts` ([`line_contrasts`] or [`profile_contrasts`]) say the box lines and
+/// the thin lines of one way (rows or columns) are printed lines.
+fn one_way_dark(contrasts: &[f32; 20], what: &str) -> bool {
+    lines_of_kind_dark(contrasts, LINE_KINDS[0], what)
+        && (lines_of_kind_dark(contrasts, LINE_KINDS[1], what)
+            || lines_of_kind_dark(contrasts, LINE_KINDS[2], what))
 }
 
 /// Samples a cell's side for [`marks_centred_in_cells`].
@@ -585,9 +592,15 @@ mod tests {
     fn thin_lines_of_one_way_stand_in_for_both_only_beside_centred_digits() {
         let lattice = small_lattice();
         // Thin row lines not printed; thin column lines, box lines and a digit in every cell.
+        // One way's lines, edge by edge or over the whole cross-section.
+        let one_way = |img: &GrayImage| {
+            line_contrasts(img, &lattice).is_some_and(|c| one_way_dark(&c, "edges"))
+                || profile_contrasts(img, &lattice, 0.5, f32::NEG_INFINITY)
+                    .is_some_and(|c| one_way_dark(&c, "profile"))
+        };
         let rows_lost = small_grid(false);
         assert!(!lines_present(&rows_lost, &lattice));
-        assert!(lines_present_one_way(&rows_lost, &lattice));
+        assert!(one_way(&rows_lost));
         assert!(lines_present_or_hidden_by_digits(&rows_lost, &lattice));
         // A keypad's marks may pass for one way's thin lines, but a key holds one mark.
         assert!(!lines_present_or_hidden_by_digits(&keypad(), &lattice));
@@ -599,7 +612,7 @@ mod tests {
             };
             Luma([if on_line(x) || on_line(y) { 40 } else { 190 }])
         });
-        assert!(!lines_present_one_way(&ten, &lattice));
+        assert!(!one_way(&ten));
     }
 
     #[test]
