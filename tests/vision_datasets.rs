@@ -80,3 +80,58 @@ fn kubiesa_val_corners_within_3pct() {
 fn kubiesa_val_corners_within_3pct_at_webcam_resolution() {
     check_set_at("kubiesa-val", 96, Some(640));
 }
+
+/// The committed corner fixes (models/train/label-fixes/wichtounet-mixed-train/corners.csv)
+/// are where the grid is. wichtounet-mixed-train (CC BY 4.0, B. Wicht & J. Hennebert) holds
+/// the pixels of wichtounet-v2-train's photos, but six of its corner rows are in the frame of
+/// those photos' former EXIF tag, so the training export cut their cells off the grid. Each
+/// fix is v2's row for the same photo, the detector finds the grid within 3 % of it, and the
+/// set's own row lies more than 10 % from it.
+#[test]
+fn the_committed_corner_fixes_of_wichtounet_mixed_are_where_the_grid_is() {
+    let fixes =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/train/label-fixes");
+    let own = Dataset::open(common::shared_dataset("wichtounet-mixed-train")).unwrap();
+    let fixed = own.clone().with_label_fixes(&fixes).unwrap();
+    let v2 = Dataset::open(common::shared_dataset("wichtounet-v2-train")).unwrap();
+    let mut checked = Vec::new();
+    for (photo, fix) in own.photos.iter().zip(&fixed.photos) {
+        if photo.corners_in_image == fix.corners_in_image {
+            continue;
+        }
+        let fix_corners = fix.corners_in_image.unwrap();
+        let same_photo = v2.photos.iter().find(|p| p.name == photo.name).unwrap();
+        assert_eq!(
+            same_photo.corners_in_image,
+            Some(fix_corners),
+            "{}",
+            photo.name
+        );
+        let image = vision::load_image(&photo.image_path).unwrap();
+        let found = vision::detect(&image).unwrap().corners_in_image;
+        let to_fix = corner_error_pct(found, fix_corners);
+        let to_own = corner_error_pct(found, photo.corners_in_image.unwrap());
+        assert!(
+            to_fix <= CORNER_TOLERANCE_PCT,
+            "{}: {to_fix:.1} % from the fix",
+            photo.name
+        );
+        assert!(
+            to_own > 10.0,
+            "{}: {to_own:.1} % from the set's own row",
+            photo.name
+        );
+        checked.push(photo.name.clone());
+    }
+    assert_eq!(
+        checked,
+        [
+            "image1031",
+            "image1036",
+            "image1038",
+            "image1039",
+            "image1040",
+            "image1043"
+        ]
+    );
+}

@@ -28,13 +28,16 @@ G=models/train/givens
 GEN=$OUT/generated
 mkdir -p "$OUT" "$GEN"
 
+# Truth fixes (models/train/label-fixes): corrected label files and corner rows of the
+# shared sets, applied to every photo set read here, webcam frames' sources included.
+FIXES=(--label-fixes models/train/label-fixes)
 # How each digit was written (printed or handwritten): the kubiesa masks made by eye, the
 # derived masks of wichtounet-mixed and rozet (make_givens.py); wichtounet-v2 and the
 # screenshots are print only.
 GIVENS=(--givens $G --givens $G/wichtounet-mixed-train --givens $G/rozet-handwritten
         --all-printed wichtounet-v2-train --all-printed screens --all-printed webcam-wichtounet
         --all-printed print --all-printed webcam-print
-        --label-fixes models/train/label-fixes)
+        "${FIXES[@]}")
 
 PARTS=${PARTS:-real generated synth}
 part() { [[ " $PARTS " == *" $1 "* ]]; }
@@ -56,9 +59,9 @@ if part generated; then
             PRINT_PHOTOS+=(--photos "$GEN/webcam-print")
         fi
     fi
-    "$BIN" synth webcam --from "$D/kubiesa-train" --out "$GEN/webcam-kubiesa" --seed 2 --copies 1 --harsh
-    "$BIN" synth webcam --from "$D/wichtounet-v2-train" --out "$GEN/webcam-wichtounet" --seed 3 --copies 1 --harsh
-    "$BIN" synth webcam --from "$D/wichtounet-mixed-train" --out "$GEN/webcam-mixed" --seed 5 --copies 1 --harsh
+    "$BIN" synth webcam "${FIXES[@]}" --from "$D/kubiesa-train" --out "$GEN/webcam-kubiesa" --seed 2 --copies 1 --harsh
+    "$BIN" synth webcam "${FIXES[@]}" --from "$D/wichtounet-v2-train" --out "$GEN/webcam-wichtounet" --seed 3 --copies 1 --harsh
+    "$BIN" synth webcam "${FIXES[@]}" --from "$D/wichtounet-mixed-train" --out "$GEN/webcam-mixed" --seed 5 --copies 1 --harsh
 
     "$BIN" dataset --out "$OUT/generated-cells" --seed 4 --jitter-copies 2 --jitter 0.015 \
         "${GIVENS[@]}" \
@@ -70,7 +73,7 @@ fi
 # models/README.md "More webcam frames of real handwriting" and "A second opinion").
 if part more; then
     MORE=$OUT/generated-more
-    "$BIN" synth webcam --from "$D/kubiesa-train" --out "$MORE/webcam-kubiesa" --seed 12 \
+    "$BIN" synth webcam "${FIXES[@]}" --from "$D/kubiesa-train" --out "$MORE/webcam-kubiesa" --seed 12 \
         --copies "${MORE_KUBIESA_WEBCAM:-2}" --harsh
     "$BIN" dataset --out "$OUT/webcam-kubiesa-more" --seed 13 --jitter-copies 2 --jitter 0.015 \
         "${GIVENS[@]}" --photos "$MORE/webcam-kubiesa"

@@ -42,8 +42,9 @@ pub struct DatasetArgs {
     /// `PUZZLE_…`, 9 rows of 0/1), searched before a set's own `givens/`; repeatable.
     #[arg(long = "givens")]
     pub givens: Vec<PathBuf>,
-    /// Corrected label files: `DIR/SET/NAME.txt` replaces `labels/NAME.txt` of the photo
-    /// NAME of the set whose folder is named SET (see models/train/label-fixes).
+    /// Corrected truth: `DIR/SET/NAME.txt` replaces `labels/NAME.txt` of the photo NAME,
+    /// and the rows of `DIR/SET/corners.csv` its corner rows, in the set whose folder is
+    /// named SET (see models/train/label-fixes).
     #[arg(long, value_name = "DIR")]
     pub label_fixes: Option<PathBuf>,
     /// A set (folder name) whose digits are all printed where a photo has no givens mask;

@@ -36,8 +36,9 @@ pub struct EvalArgs {
     /// 0/1 with 1 where the cell holds a printed digit.
     #[arg(long, value_name = "DIR")]
     pub givens: Option<PathBuf>,
-    /// Corrected label files: `DIR/SET/NAME.txt` replaces `labels/NAME.txt` of the photo
-    /// NAME of the set whose folder is named SET (see models/train/label-fixes).
+    /// Corrected truth: `DIR/SET/NAME.txt` replaces `labels/NAME.txt` of the photo NAME,
+    /// and the rows of `DIR/SET/corners.csv` its corner rows, in the set whose folder is
+    /// named SET (see models/train/label-fixes).
     #[arg(long, value_name = "DIR")]
     pub label_fixes: Option<PathBuf>,
     /// Print one JSON object per image and the summary object as the last line.

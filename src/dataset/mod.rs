@@ -4,7 +4,7 @@
 //! optional: a set without it, or a photo without a row, is read for its cells only),
 //! optional printed-givens masks (`givens/NAME.txt`, see [`givens_file`] and
 //! [`parse_givens`]), plus photo-name lists (one name a line, `#` comments) that define
-//! held-back splits, and corrected label files kept outside the set
+//! held-back splits, and corrected label files and corner rows kept outside the set
 //! ([`Dataset::with_label_fixes`]).
 //!
 //! Owns reading and checking that layout, with errors that name the file and line. It does not
@@ -187,12 +187,13 @@ impl Dataset {
         Ok(self)
     }
 
-    /// The set with corrected label files from `fixes`, a folder of per-set folders: each
-    /// `FIXES/SET/NAME.txt` (SET = this set's folder name) replaces the photo's own
-    /// `labels/NAME.txt`, for a label file found wrong (`models/train/label-fixes/`). A set
-    /// with no folder in `fixes` keeps its labels. A `fixes` that is not a folder, or a fix
-    /// naming no photo of the set, is an error; apply it before [`Dataset::select`], which
-    /// may drop the photo.
+    /// The set with corrected truth from `fixes`, a folder of per-set folders (SET = this
+    /// set's folder name): each `FIXES/SET/NAME.txt` replaces the photo's own
+    /// `labels/NAME.txt`, for a label file found wrong, and each row of
+    /// `FIXES/SET/corners.csv` (the `corners.csv` layout) replaces the photo's own corner row
+    /// (`models/train/label-fixes/`). A set with no folder in `fixes` keeps its truth. A
+    /// `fixes` that is not a folder, a malformed `corners.csv`, or a fix naming no photo of
+    /// the set, is an error; apply it before [`Dataset::select`], which may drop the photo.
     pub fn with_label_fixes(mut self, fixes: &Path) -> Result<Dataset, DatasetError> {
         if !fixes.is_dir() {
             return Err(DatasetError::Io {
@@ -220,6 +221,24 @@ impl Dataset {
             .map_err(io)?
             .map(|e| e.map(|e| e.path()).map_err(io))
             .collect::<Result<_, _>>()?;
+        let corners_path = dir.join("corners.csv");
+        if corners_path.is_file() {
+            let mut rows: Vec<_> = read_corners(&corners_path)?.into_iter().collect();
+            rows.sort_by_key(|(_, (line, _))| *line);
+            for (name, (line, corners)) in rows {
+                let Some(photo) = self.photos.iter_mut().find(|p| p.name == name) else {
+                    return Err(DatasetError::Format {
+                        path: corners_path,
+                        line,
+                        message: format!(
+                            "a corner fix for `{name}`, which has no image in {}",
+                            self.root.join("images").display()
+                        ),
+                    });
+                };
+                photo.corners_in_image = Some(corners);
+            }
+        }
         files.retain(|p| p.extension().is_some_and(|e| e == "txt"));
         files.sort();
         for file in files {
@@ -402,6 +421,59 @@ mod tests {
             .unwrap()
             .with_label_fixes(&dir.path().join("absent"));
         assert!(missing.is_err());
+    }
+
+    #[test]
+    fn a_corner_fix_replaces_the_photos_corner_row_and_must_name_a_photo() {
+        let dir = tempfile::tempdir().unwrap();
+        let set = dir.path().join("someset");
+        let header = "name,tl_x,tl_y,tr_x,tr_y,br_x,br_y,bl_x,bl_y\n";
+        tiny_set(
+            &set,
+            Some(&format!("{header}a,1,1,3,1,3,3,1,3\nb,1,1,3,1,3,3,1,3\n")),
+        );
+        let fixes = dir.path().join("fixes");
+        std::fs::create_dir_all(fixes.join("someset")).unwrap();
+        // A fix for a photo with a row and one for a photo without.
+        std::fs::write(
+            fixes.join("someset/corners.csv"),
+            format!("{header}b,2,2,6,2,6,6,2,6\nc,0,0,4,0,4,4,0,4\n"),
+        )
+        .unwrap();
+        let ds = Dataset::open(&set)
+            .unwrap()
+            .with_label_fixes(&fixes)
+            .unwrap();
+        let corners = |i: usize| ds.photos[i].corners_in_image.map(|c| (c[0].x, c[2].y));
+        assert_eq!(
+            [corners(0), corners(1), corners(2)],
+            [Some((1.0, 3.0)), Some((2.0, 6.0)), Some((0.0, 4.0))]
+        );
+        // The labels are the set's own.
+        assert_eq!(ds.labels(&ds.photos[1]).unwrap().unwrap()[0], 0);
+
+        std::fs::write(
+            fixes.join("someset/corners.csv"),
+            format!("{header}b,2,2,6,2,6,6,2,6\nnosuch,0,0,4,0,4,4,0,4\n"),
+        )
+        .unwrap();
+        let e = Dataset::open(&set)
+            .unwrap()
+            .with_label_fixes(&fixes)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("corners.csv") && e.contains("`nosuch`"), "{e}");
+        std::fs::write(
+            fixes.join("someset/corners.csv"),
+            format!("{header}b,2,2\n"),
+        )
+        .unwrap();
+        let e = Dataset::open(&set)
+            .unwrap()
+            .with_label_fixes(&fixes)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("corners.csv"), "{e}");
     }
 
     #[test]
