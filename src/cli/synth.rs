@@ -48,9 +48,9 @@ pub struct FillArgs {
     /// labels, or whose labels have no solution, are skipped.
     #[arg(long = "from")]
     pub from: PathBuf,
-    /// Corrected truth of the source set: `DIR/SET/NAME.txt` replaces `labels/NAME.txt` of the photo NAME,
-    /// and the rows of `DIR/SET/corners.csv` its corner rows, in the set whose folder is
-    /// named SET (see models/train/label-fixes).
+    /// Corrected truth of the source set: `DIR/SET/NAME.txt` replaces `labels/NAME.txt` of
+    /// the photo NAME, and the rows of `DIR/SET/corners.csv` its corner rows, in the set
+    /// whose folder is named SET (see models/train/label-fixes).
     #[arg(long, value_name = "DIR")]
     pub label_fixes: Option<PathBuf>,
     /// Output data-set folder (created if missing).
@@ -183,9 +183,9 @@ pub struct WebcamArgs {
     /// skipped.
     #[arg(long = "from")]
     pub from: PathBuf,
-    /// Corrected truth of the source set: `DIR/SET/NAME.txt` replaces `labels/NAME.txt` of the photo NAME,
-    /// and the rows of `DIR/SET/corners.csv` its corner rows, in the set whose folder is
-    /// named SET (see models/train/label-fixes).
+    /// Corrected truth of the source set: `DIR/SET/NAME.txt` replaces `labels/NAME.txt` of
+    /// the photo NAME, and the rows of `DIR/SET/corners.csv` its corner rows, in the set
+    /// whose folder is named SET (see models/train/label-fixes).
     #[arg(long, value_name = "DIR")]
     pub label_fixes: Option<PathBuf>,
     /// Output data-set folder (created if missing).

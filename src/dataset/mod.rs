@@ -434,16 +434,13 @@ mod tests {
         );
         let fixes = dir.path().join("fixes");
         std::fs::create_dir_all(fixes.join("someset")).unwrap();
+        // The set read with `rows` as its corner fixes.
+        let fixed_by = |rows: &str| {
+            std::fs::write(fixes.join("someset/corners.csv"), format!("{header}{rows}")).unwrap();
+            Dataset::open(&set).unwrap().with_label_fixes(&fixes)
+        };
         // A fix for a photo with a row and one for a photo without.
-        std::fs::write(
-            fixes.join("someset/corners.csv"),
-            format!("{header}b,2,2,6,2,6,6,2,6\nc,0,0,4,0,4,4,0,4\n"),
-        )
-        .unwrap();
-        let ds = Dataset::open(&set)
-            .unwrap()
-            .with_label_fixes(&fixes)
-            .unwrap();
+        let ds = fixed_by("b,2,2,6,2,6,6,2,6\nc,0,0,4,0,4,4,0,4\n").unwrap();
         let corners = |i: usize| ds.photos[i].corners_in_image.map(|c| (c[0].x, c[2].y));
         assert_eq!(
             [corners(0), corners(1), corners(2)],
@@ -452,27 +449,11 @@ mod tests {
         // The labels are the set's own.
         assert_eq!(ds.labels(&ds.photos[1]).unwrap().unwrap()[0], 0);
 
-        std::fs::write(
-            fixes.join("someset/corners.csv"),
-            format!("{header}b,2,2,6,2,6,6,2,6\nnosuch,0,0,4,0,4,4,0,4\n"),
-        )
-        .unwrap();
-        let e = Dataset::open(&set)
-            .unwrap()
-            .with_label_fixes(&fixes)
+        let e = fixed_by("b,2,2,6,2,6,6,2,6\nnosuch,0,0,4,0,4,4,0,4\n")
             .unwrap_err()
             .to_string();
         assert!(e.contains("corners.csv") && e.contains("`nosuch`"), "{e}");
-        std::fs::write(
-            fixes.join("someset/corners.csv"),
-            format!("{header}b,2,2\n"),
-        )
-        .unwrap();
-        let e = Dataset::open(&set)
-            .unwrap()
-            .with_label_fixes(&fixes)
-            .unwrap_err()
-            .to_string();
+        let e = fixed_by("b,2,2\n").unwrap_err().to_string();
         assert!(e.contains("corners.csv"), "{e}");
     }
 
