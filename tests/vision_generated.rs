@@ -158,9 +158,7 @@ fn cells_merged_by_a_digit_do_not_mislead_the_cell_walk() {
     let photo = print_photo(&mut Rng::for_item(777, 54), &fonts, PrintCamera::Webcam)
         .expect("a printed page");
     let image = common::through_jpeg(&photo.image, photo.jpeg_quality);
-    let found = sudoku_lens::vision::detect(&image).unwrap_or_else(|e| panic!("no grid: {e}"));
-    let err = corner_error_pct(found.corners_in_image, photo.corners_in_image);
-    assert!(err < CORNER_TOLERANCE_PCT, "corners {err:.1} % off");
+    assert_found_near(&image, photo.corners_in_image);
 }
 
 /// A kubiesa-train page (MIT, A. Kubiesa) finished by `synth fill --seed 1` (handwriting in
@@ -172,8 +170,17 @@ fn cells_merged_by_a_digit_do_not_mislead_the_cell_walk() {
 #[test]
 fn a_finished_page_whose_thin_lines_a_soft_frame_lost_is_found_by_its_digits() {
     let (image, corners_in_frame, _) = filled_webcam_frame("02_17_honor_view_10_1", 1, 31, 0);
-    let found = sudoku_lens::vision::detect(&image).unwrap_or_else(|e| panic!("no grid: {e}"));
-    let err = corner_error_pct(found.corners_in_image, corners_in_frame);
+    assert_found_near(&image, corners_in_frame);
+}
+
+/// Asserts that the detector finds a grid in `image` with every corner within
+/// [`CORNER_TOLERANCE_PCT`] of `corners_in_image`.
+fn assert_found_near(
+    image: &image::DynamicImage,
+    corners_in_image: [sudoku_lens::vision::Point; 4],
+) {
+    let found = sudoku_lens::vision::detect(image).unwrap_or_else(|e| panic!("no grid: {e}"));
+    let err = corner_error_pct(found.corners_in_image, corners_in_image);
     assert!(err < CORNER_TOLERANCE_PCT, "corners {err:.1} % off");
 }
 
@@ -211,9 +218,7 @@ fn filled_webcam_frame(
 #[test]
 fn a_finished_page_of_tall_digits_in_small_cells_is_not_taken_for_a_finer_grid() {
     let (image, corners_in_frame, _) = filled_webcam_frame("02_22_iphone_14_1", 4401, 4411, 1);
-    let found = sudoku_lens::vision::detect(&image).unwrap_or_else(|e| panic!("no grid: {e}"));
-    let err = corner_error_pct(found.corners_in_image, corners_in_frame);
-    assert!(err < CORNER_TOLERANCE_PCT, "corners {err:.1} % off");
+    assert_found_near(&image, corners_in_frame);
 }
 
 /// A finished kubiesa-train page ([`filled_webcam_frame`]: fill seed 4401, webcam seed 4411,
@@ -226,9 +231,7 @@ fn a_finished_page_of_tall_digits_in_small_cells_is_not_taken_for_a_finer_grid()
 fn a_finished_page_whose_row_lines_its_digits_hide_is_found_and_read() {
     let (image, corners_in_frame, labels) =
         filled_webcam_frame("03_09_honor_view_10_1", 4401, 4411, 0);
-    let found = sudoku_lens::vision::detect(&image).unwrap_or_else(|e| panic!("no grid: {e}"));
-    let err = corner_error_pct(found.corners_in_image, corners_in_frame);
-    assert!(err < CORNER_TOLERANCE_PCT, "corners {err:.1} % off");
+    assert_found_near(&image, corners_in_frame);
     let mut scanner = Scanner::with_default_model().expect("embedded model");
     let scan = scanner.scan(&image).expect("a scan");
     assert!(score_scan(&scan, &labels).exact, "read {:?}", scan.values);

@@ -221,24 +221,6 @@ impl Dataset {
             .map_err(io)?
             .map(|e| e.map(|e| e.path()).map_err(io))
             .collect::<Result<_, _>>()?;
-        let corners_path = dir.join("corners.csv");
-        if corners_path.is_file() {
-            let mut rows: Vec<_> = read_corners(&corners_path)?.into_iter().collect();
-            rows.sort_by_key(|(_, (line, _))| *line);
-            for (name, (line, corners)) in rows {
-                let Some(photo) = self.photos.iter_mut().find(|p| p.name == name) else {
-                    return Err(DatasetError::Format {
-                        path: corners_path,
-                        line,
-                        message: format!(
-                            "a corner fix for `{name}`, which has no image in {}",
-                            self.root.join("images").display()
-                        ),
-                    });
-                };
-                photo.corners_in_image = Some(corners);
-            }
-        }
         files.retain(|p| p.extension().is_some_and(|e| e == "txt"));
         files.sort();
         for file in files {
@@ -246,19 +228,42 @@ impl Dataset {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            let Some(photo) = self.photos.iter_mut().find(|p| p.name == name) else {
-                return Err(DatasetError::Format {
-                    path: file,
-                    line: 0,
-                    message: format!(
-                        "a label fix for `{name}`, which has no image in {}",
-                        self.root.join("images").display()
-                    ),
-                });
-            };
+            let photo = self.fixed_photo(&name, "label", &file, 0)?;
             photo.label_path = Some(file);
         }
+        let corners_path = dir.join("corners.csv");
+        if corners_path.is_file() {
+            let mut rows: Vec<_> = read_corners(&corners_path)?.into_iter().collect();
+            rows.sort_by_key(|(_, (line, _))| *line);
+            for (name, (line, corners)) in rows {
+                self.fixed_photo(&name, "corner", &corners_path, line)?
+                    .corners_in_image = Some(corners);
+            }
+        }
         Ok(self)
+    }
+
+    /// The photo named `name`, for a `what` fix (label, corner) read at `path`, `line`; an
+    /// error naming them when the set has no such photo.
+    fn fixed_photo(
+        &mut self,
+        name: &str,
+        what: &str,
+        path: &Path,
+        line: usize,
+    ) -> Result<&mut Photo, DatasetError> {
+        let images = self.root.join("images");
+        self.photos
+            .iter_mut()
+            .find(|p| p.name == name)
+            .ok_or_else(|| DatasetError::Format {
+                path: path.to_path_buf(),
+                line,
+                message: format!(
+                    "a {what} fix for `{name}`, which has no image in {}",
+                    images.display()
+                ),
+            })
     }
 
     /// Reads the printed-givens mask of `photo` (`true` where the cell holds a printed
