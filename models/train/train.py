@@ -362,6 +362,25 @@ def pencil_composites(x, y, k, share, handwritten_share=0.0):
     return x, y, k
 
 
+def answers_over_pencil(x, y, k, share):
+    """Lays the pencil marks of a pencil-mark cell of the batch (at 40-100 % of their ink)
+    over about `share` of the batch's handwritten digit cells, which keep their digit: a
+    solver writes the answer over the candidates, and such a cell is a digit, not pencil
+    marks. Falls back to any digit cell when the batch has no handwritten one."""
+    pencil = torch.nonzero(y == PENCIL).flatten()
+    hand = (y >= 1) & (y <= 9) & (k == 2)
+    if not hand.any():
+        hand = (y >= 1) & (y <= 9)
+    targets = torch.nonzero(hand & (torch.rand(len(y)) < share)).flatten()
+    if len(pencil) == 0 or len(targets) == 0:
+        return x
+    x = x.clone()
+    pick = pencil[torch.randint(len(pencil), (len(targets),))]
+    marks = x[pick] * rand(len(targets), 0.4, 1.0).view(-1, 1, 1, 1)
+    x[targets] = torch.maximum(x[targets], marks)
+    return x
+
+
 def ghost_composites(x, y, share):
     """Lays a faint copy (12-45 % ink) of a real digit of the batch over about `share` of the
     batch's empty cells, which stay empty: rubbed-out digits are labelled empty, and after
@@ -476,6 +495,8 @@ def main():
     ap.add_argument("--no-augment", action="store_true")
     ap.add_argument("--ghosts", type=float, default=0.05, help="share of empty cells given a faint digit")
     ap.add_argument("--pencil-composites", type=float, default=0.03, help="share of each batch made pencil cells")
+    ap.add_argument("--answers-over-pencil", type=float, default=0.0,
+                    help="share of handwritten digit cells given a pencil-mark cell's marks, keeping the digit")
     ap.add_argument("--pencil-handwritten", type=float, default=0.0,
                     help="share of a pencil composite's digits drawn from handwritten cells")
     ap.add_argument("--kind-weight", type=float, default=0.5, help="weight of the printed/handwritten loss")
@@ -536,6 +557,8 @@ def main():
                 xb = ghost_composites(xb, yb, args.ghosts)
             if args.pencil_composites > 0:
                 xb, yb, kb = pencil_composites(xb, yb, kb, args.pencil_composites, args.pencil_handwritten)
+            if args.answers_over_pencil > 0:
+                xb = answers_over_pencil(xb, yb, kb, args.answers_over_pencil)
             if not args.no_augment:
                 xb = augment(xb)
             logits, kind = model(xb)
