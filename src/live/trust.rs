@@ -51,7 +51,7 @@ pub(super) fn trustworthy(voted: &VotedBoard, votes: &Votes, config: &LiveConfig
 /// changes is either new ink (an entry being written, which reads surely once the hand has
 /// gone) or a misread, such as a rubbed-out pencil digit that some frames read as the digit
 /// the solution puts there and that no other rule can refuse. Holding the change until it is
-/// sure costs a new entry a few reads, and never the first lock.
+/// sure can delay a new entry, never the first lock.
 pub(super) fn changes_are_sure(voted: &VotedBoard, last_shown: Option<&[u8; 81]>) -> bool {
     let Some(shown) = last_shown else {
         return true;
