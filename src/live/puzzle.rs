@@ -26,10 +26,6 @@ pub(super) struct Puzzle {
     pub(super) votes: Votes,
     /// The trusted board, if any.
     pub(super) trusted: Option<Arc<Overlay>>,
-    /// The digits of the last board of this puzzle that was trusted (kept when the vote
-    /// moves away from it): a later board may differ from it only on surely read cells
-    /// (`trust::changes_are_sure`).
-    pub(super) last_shown: Option<[u8; 81]>,
     /// Whether a read since the grid was last (re)acquired agrees with `trusted`.
     pub(super) confirmed: bool,
     /// The last givens sent to the solver and its unique solution, if any.
@@ -58,7 +54,6 @@ impl Puzzle {
             quarter_turns: None,
             votes: Votes::new(window),
             trusted: None,
-            last_shown: None,
             confirmed: false,
             solved: None,
             written: None,

@@ -1,7 +1,6 @@
 //! When the live path may show a voted board as the puzzle: enough reads, confident enough
 //! cells, few doubtful cells the rest of the board does not pin, no digit cell much read as
-//! empty, doubtful empty cells ruled out against the solution, and, once a board was shown,
-//! changes to it only on surely read cells. Owns these rules only;
+//! empty, and doubtful empty cells ruled out against the solution. Owns these rules only;
 //! voting is `vote`'s, and when to read, solve and show is `reader`'s.
 
 use super::LiveConfig;
@@ -43,21 +42,6 @@ pub(super) fn trustworthy(voted: &VotedBoard, votes: &Votes, config: &LiveConfig
         && doubtful_digits.len() <= config.trust_max_doubtful_cells
         && voted.clue_count() >= MIN_CLUES
         && digits_have_ink(voted, votes, config)
-}
-
-/// Whether every cell where `voted` differs from `last_shown` (the digits of the board of
-/// this puzzle trusted before, if any) is voted with a sure confidence (not
-/// `digits::is_uncertain`). Once a board has been shown, the page is known; a cell that then
-/// changes is either new ink (an entry being written, which reads surely once the hand has
-/// gone) or a misread, such as a rubbed-out pencil digit that some frames read as the digit
-/// the solution puts there and that no other rule can refuse. Holding the change until it is
-/// sure can delay a new entry, never the first lock.
-pub(super) fn changes_are_sure(voted: &VotedBoard, last_shown: Option<&[u8; 81]>) -> bool {
-    let Some(shown) = last_shown else {
-        return true;
-    };
-    let uncertain = voted.uncertain();
-    (0..81).all(|i| voted.values[i] == shown[i] || !uncertain[i])
 }
 
 /// Whether every cell voted a digit is read as empty (or pencil marks) with at most
@@ -517,30 +501,5 @@ mod tests {
             }
         }
         assert!(entries_clear_of_givens(&written));
-    }
-
-    /// After a board was shown, a board that differs from it on a doubtful cell (a
-    /// rubbed-out digit some frames read as the solution's digit) is not trusted until
-    /// that cell is sure; a sure change (new ink) is, and a first board has nothing to
-    /// differ from.
-    #[test]
-    fn a_shown_board_changes_only_on_surely_read_cells() {
-        let shown = board(FINISHED);
-        let mut changed = shown;
-        changed[10] = 0;
-        changed[20] = 0;
-        let mut voted = VotedBoard {
-            values: changed,
-            confidence: [0.99; 81],
-            reads: 10,
-        };
-        assert!(changes_are_sure(&voted, None));
-        assert!(changes_are_sure(&voted, Some(&shown)));
-        // A doubtful cell that did not change does not matter; a changed one does.
-        voted.confidence[30] = 0.6;
-        assert!(changes_are_sure(&voted, Some(&shown)));
-        voted.confidence[20] = 0.6;
-        assert!(!changes_are_sure(&voted, Some(&shown)));
-        assert!(changes_are_sure(&voted, None));
     }
 }

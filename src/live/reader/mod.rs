@@ -19,8 +19,8 @@ use super::follow::Template;
 use super::puzzle::{Puzzle, all_givens, read};
 use super::tries::HELD_RETRIES;
 use super::trust::{
-    changes_are_sure, doubtful_empties_ruled_out, entries_clear_of_givens,
-    no_doubtful_digit_disagrees, reads_needed, shown_mistakes_have_the_reads, trustworthy,
+    doubtful_empties_ruled_out, entries_clear_of_givens, no_doubtful_digit_disagrees, reads_needed,
+    shown_mistakes_have_the_reads, trustworthy,
 };
 use super::vote::{Votes, agrees};
 use super::{FrameWork, LiveConfig, LiveOutput, LiveState, LockProgress, Overlay};
@@ -362,7 +362,6 @@ impl LiveReader {
             restored.quarter_turns = turns;
             restored.last_voted = Some(board.givens);
             restored.solved = Some((board.givens, Some(board.solution)));
-            restored.last_shown = Some(board.givens);
             restored.trusted = Some(board);
             restored.confirmed = true;
             self.puzzle = restored;
@@ -426,10 +425,7 @@ impl LiveReader {
         puzzle.trusted = None;
         puzzle.confirmed = false;
         let stable = puzzle.last_voted.replace(voted.values) == Some(voted.values);
-        if !(stable
-            && trustworthy(&voted, &puzzle.votes, &self.config)
-            && changes_are_sure(&voted, puzzle.last_shown.as_ref()))
-        {
+        if !(stable && trustworthy(&voted, &puzzle.votes, &self.config)) {
             return;
         }
         // A half-done puzzle is solved from its printed givens (its entries may be wrong);
@@ -453,7 +449,6 @@ impl LiveReader {
             && doubtful_empties_ruled_out(&voted, &puzzle.votes, &solution, &self.config)
             && no_doubtful_digit_disagrees(&voted, &solution)
         {
-            puzzle.last_shown = Some(voted.values);
             puzzle.trusted = Some(Arc::new(Overlay {
                 puzzle_id: puzzle.id,
                 givens: voted.values,
