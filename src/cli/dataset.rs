@@ -15,6 +15,7 @@ use sudoku_lens::digits::export::{
 use sudoku_lens::scan::CELL_SIZE_PX;
 use sudoku_lens::synthetic::{FontBank, FontSplit, Rng};
 
+use super::fixes::LabelFixesArgs;
 use super::progress::{Progress, ProgressArgs};
 
 /// Arguments of `dataset`.
@@ -42,11 +43,8 @@ pub struct DatasetArgs {
     /// `PUZZLE_…`, 9 rows of 0/1), searched before a set's own `givens/`; repeatable.
     #[arg(long = "givens")]
     pub givens: Vec<PathBuf>,
-    /// Corrected truth: `DIR/SET/NAME.txt` replaces `labels/NAME.txt` of the photo NAME,
-    /// and the rows of `DIR/SET/corners.csv` its corner rows, in the set whose folder is
-    /// named SET (see models/train/label-fixes).
-    #[arg(long, value_name = "DIR")]
-    pub label_fixes: Option<PathBuf>,
+    #[command(flatten)]
+    pub fixes: LabelFixesArgs,
     /// A set (folder name) whose digits are all printed where a photo has no givens mask;
     /// repeatable.
     #[arg(long = "all-printed")]
@@ -123,7 +121,7 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<ExitCode> {
         ink_repeats: args.ink_repeats,
         exclude,
         givens_dirs: args.givens.clone(),
-        label_fixes: args.label_fixes.clone(),
+        label_fixes: args.fixes.label_fixes.clone(),
         printed_sets: args.all_printed.iter().cloned().collect(),
         handwriting_copies: args.handwriting_copies,
         handwriting_share: args.handwriting_share,

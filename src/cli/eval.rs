@@ -9,12 +9,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context as _;
 use clap::Args;
 
-use sudoku_lens::dataset::{Dataset, NameList};
+use sudoku_lens::dataset::NameList;
 use sudoku_lens::eval::{CORNER_TOLERANCE_PCT, EvalSummary, ImageResult, evaluate_with_progress};
 
+use super::fixes::LabelFixesArgs;
 use super::model::ModelArgs;
 use super::progress::{Progress, ProgressArgs};
 use sudoku_lens::scan::Scanner;
@@ -36,11 +36,8 @@ pub struct EvalArgs {
     /// 0/1 with 1 where the cell holds a printed digit.
     #[arg(long, value_name = "DIR")]
     pub givens: Option<PathBuf>,
-    /// Corrected truth: `DIR/SET/NAME.txt` replaces `labels/NAME.txt` of the photo NAME,
-    /// and the rows of `DIR/SET/corners.csv` its corner rows, in the set whose folder is
-    /// named SET (see models/train/label-fixes).
-    #[arg(long, value_name = "DIR")]
-    pub label_fixes: Option<PathBuf>,
+    #[command(flatten)]
+    pub fixes: LabelFixesArgs,
     /// Print one JSON object per image and the summary object as the last line.
     #[arg(long)]
     pub json: bool,
@@ -55,11 +52,7 @@ pub struct EvalArgs {
 
 /// Runs `eval`.
 pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
-    let mut ds = Dataset::open(&args.dataset)
-        .with_context(|| format!("reading data set {}", args.dataset.display()))?;
-    if let Some(dir) = &args.label_fixes {
-        ds = ds.with_label_fixes(dir)?;
-    }
+    let ds = args.fixes.open(&args.dataset)?;
     let only = args.only.as_deref().map(NameList::read).transpose()?;
     let exclude = args.exclude.as_deref().map(NameList::read).transpose()?;
     let mut ds = ds.select(only.as_ref(), exclude.as_ref())?;

@@ -13,6 +13,7 @@ pub mod dataset;
 pub mod eval;
 #[cfg(feature = "gui")]
 pub mod fill;
+pub mod fixes;
 pub mod input;
 pub mod model;
 pub mod progress;

@@ -1,14 +1,13 @@
 //! `sudoku-lens synth screens|webcam|print`: writes seeded synthetic photo data sets in the shared
 //! layout (images/, labels/, corners.csv). See models/README.md ("Generated data").
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand, ValueEnum};
 
-use sudoku_lens::dataset::Dataset;
 use sudoku_lens::synthetic::handwriting::Pen;
 use sudoku_lens::synthetic::rng::stable_hash;
 use sudoku_lens::synthetic::{
@@ -17,6 +16,7 @@ use sudoku_lens::synthetic::{
 };
 use sudoku_lens::vision::load_image;
 
+use super::fixes::LabelFixesArgs;
 use super::progress::{Progress, ProgressArgs};
 
 /// Arguments of `synth`.
@@ -48,11 +48,8 @@ pub struct FillArgs {
     /// labels, or whose labels have no solution, are skipped.
     #[arg(long = "from")]
     pub from: PathBuf,
-    /// Corrected truth of the source set: `DIR/SET/NAME.txt` replaces `labels/NAME.txt` of
-    /// the photo NAME, and the rows of `DIR/SET/corners.csv` its corner rows, in the set
-    /// whose folder is named SET (see models/train/label-fixes).
-    #[arg(long, value_name = "DIR")]
-    pub label_fixes: Option<PathBuf>,
+    #[command(flatten)]
+    pub fixes: LabelFixesArgs,
     /// Output data-set folder (created if missing).
     #[arg(long)]
     pub out: PathBuf,
@@ -183,11 +180,8 @@ pub struct WebcamArgs {
     /// skipped.
     #[arg(long = "from")]
     pub from: PathBuf,
-    /// Corrected truth of the source set: `DIR/SET/NAME.txt` replaces `labels/NAME.txt` of
-    /// the photo NAME, and the rows of `DIR/SET/corners.csv` its corner rows, in the set
-    /// whose folder is named SET (see models/train/label-fixes).
-    #[arg(long, value_name = "DIR")]
-    pub label_fixes: Option<PathBuf>,
+    #[command(flatten)]
+    pub fixes: LabelFixesArgs,
     /// Output data-set folder (created if missing).
     #[arg(long)]
     pub out: PathBuf,
@@ -314,7 +308,7 @@ fn run_webcam(args: WebcamArgs) -> anyhow::Result<ExitCode> {
         SizeArg::Hd => FrameSize::Hd,
         SizeArg::Mixed => FrameSize::Mixed,
     };
-    let source = open_source(&args.from, args.label_fixes.as_deref())?;
+    let source = args.fixes.open(&args.from)?;
     let mut writer = DatasetWriter::create(&args.out)
         .with_context(|| format!("creating data set {}", args.out.display()))?;
     let (mut used, mut no_corners, mut degenerate) = (0, 0, 0);
@@ -364,7 +358,7 @@ fn run_webcam(args: WebcamArgs) -> anyhow::Result<ExitCode> {
 
 fn run_fill(args: FillArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
-    let source = open_source(&args.from, args.label_fixes.as_deref())?;
+    let source = args.fixes.open(&args.from)?;
     let mut writer = DatasetWriter::create(&args.out)
         .with_context(|| format!("creating data set {}", args.out.display()))?;
     let pens: Vec<Pen> = args.pens.iter().map(|&p| p.into()).collect();
@@ -403,16 +397,4 @@ fn run_fill(args: FillArgs) -> anyhow::Result<ExitCode> {
         start.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// The source set of `synth webcam` / `synth fill`, with `label_fixes` applied when given.
-fn open_source(from: &Path, label_fixes: Option<&Path>) -> anyhow::Result<Dataset> {
-    let source =
-        Dataset::open(from).with_context(|| format!("reading data set {}", from.display()))?;
-    Ok(match label_fixes {
-        Some(dir) => source
-            .with_label_fixes(dir)
-            .with_context(|| format!("applying the fixes in {}", dir.display()))?,
-        None => source,
-    })
 }
