@@ -121,3 +121,144 @@ fn a_printed_newspaper_still_locks_with_no_entries() {
     );
     assert_eq!(overlay.written.givens, overlay.givens);
 }
+
+/// `frame` with a hand-coloured oval over the lower right of the grid whose corners (TL, TR,
+/// BR, BL) are `corners`, moved on by `step`: the hand that writes an answer.
+fn hand_over(
+    frame: &image::RgbImage,
+    corners: [sudoku_lens::vision::Point; 4],
+    step: u32,
+) -> image::RgbImage {
+    let mut out = frame.clone();
+    let (tl, br) = (corners[0], corners[2]);
+    let (w, h) = ((br.x - tl.x).abs(), (br.y - tl.y).abs());
+    let cx = br.x - w * (0.15 + 0.03 * step as f32);
+    let cy = br.y - h * (0.10 + 0.02 * step as f32);
+    let (rx, ry) = (w * 0.22, h * 0.35);
+    for (x, y, px) in out.enumerate_pixels_mut() {
+        let d = ((x as f32 - cx) / rx).powi(2) + ((y as f32 - cy) / ry).powi(2);
+        if d <= 1.0 {
+            let shade = 1.0 - 0.25 * d;
+            *px = image::Rgb([220.0 * shade, 170.0 * shade, 145.0 * shade].map(|v| v as u8));
+        }
+    }
+    out
+}
+
+/// Answers written on a locked page under a camera held still (`live/renew.rs`). Each page
+/// (kubiesa-val, every fifth, those given answers) is a 640×480 webcam frame; `synth fill`'s
+/// writers then answer a quarter of its empty cells in the same frame. The page is fed until
+/// locked; a hand passes over the grid for 12 frames; the answered page is then fed for 80
+/// frames. Once the hand has gone:
+/// - the overlay comes back at once (at most 2 frames without one) on every page, rather than
+///   waiting for the answered page to earn trust from scratch;
+/// - it never shows a digit that is on neither page;
+/// - it takes the answers in on at least a third of the pages.
+#[test]
+fn answers_written_on_a_locked_page_are_taken_in_and_the_board_stays() {
+    use sudoku_lens::synthetic::{Degradation, Rng, fill_photo, webcam_frame};
+    let set = Dataset::open(common::shared_dataset("kubiesa-val")).expect("kubiesa-val opens");
+    let mut reader = LiveReader::with_default_model().expect("bundled model");
+    let (mut pages, mut locked, mut answered) = (0, 0, 0);
+    let mut dropped = Vec::new();
+    for (k, photo) in set.photos.iter().step_by(5).enumerate() {
+        let labels = set.labels(photo).expect("labels").expect("labelled");
+        let corners = photo.corners_in_image.expect("kubiesa-val has corners");
+        let source = sudoku_lens::vision::load_image(&photo.image_path)
+            .expect("photo loads")
+            .to_rgb8();
+        let filled = fill_photo(
+            &source,
+            corners,
+            &labels,
+            0.25,
+            &mut Rng::for_item(4701, k as u64),
+        )
+        .expect("the labels solve");
+        if filled.written == 0 {
+            continue;
+        }
+        // The same camera, geometry and noise for both: only the ink differs.
+        let frame_of = |image: &image::RgbImage| {
+            let f = webcam_frame(
+                image,
+                corners,
+                &mut Rng::for_item(4702, k as u64),
+                (640, 480),
+                Degradation::Slight,
+            )
+            .expect("a frame");
+            (
+                common::through_jpeg(&f.image, f.jpeg_quality).to_rgb8(),
+                f.corners_in_image,
+            )
+        };
+        let (before, corners_in_frame) = frame_of(&source);
+        let (after, _) = frame_of(&filled.image);
+        pages += 1;
+        reader.reset();
+        let mut t = 0;
+        let mut out = None;
+        for _ in 0..40 {
+            t += 33;
+            out = Some(reader.push_frame(&before, t));
+        }
+        let Some(board) = out.and_then(|o| o.overlay) else {
+            eprintln!("{}: not locked before the answers", photo.name);
+            continue;
+        };
+        locked += 1;
+        for step in 0..12 {
+            t += 33;
+            reader.push_frame(&hand_over(&after, corners_in_frame, step % 6), t);
+        }
+        let (mut without, mut shown_answers) = (0, 0);
+        for _ in 0..80 {
+            t += 33;
+            let out = reader.push_frame(&after, t);
+            let Some(overlay) = out.overlay else {
+                without += 1;
+                continue;
+            };
+            for i in 0..81 {
+                let d = overlay.givens[i];
+                assert!(
+                    d == 0 || d == board.givens[i] || d == filled.labels[i],
+                    "{}: r{}c{} shows {d}, on neither page",
+                    photo.name,
+                    i / 9 + 1,
+                    i % 9 + 1
+                );
+            }
+            shown_answers = (0..81)
+                .filter(|&i| labels[i] != filled.labels[i] && overlay.givens[i] == filled.labels[i])
+                .count();
+        }
+        eprintln!(
+            "{}: {} answers written, {shown_answers} shown at the end; {without} frames without an overlay",
+            photo.name, filled.written
+        );
+        if without > 2 {
+            dropped.push(format!("{} ({without} frames)", photo.name));
+        }
+        if shown_answers > 0 {
+            answered += 1;
+        }
+    }
+    eprintln!(
+        "{pages} pages, {locked} locked before the answers, {answered} show them, {} lose the board",
+        dropped.len()
+    );
+    assert!(
+        dropped.is_empty(),
+        "the board went after the hand: {dropped:?}"
+    );
+    assert!(locked >= 4, "only {locked} of {pages} pages locked");
+    // Stop 47: 3 of 7 (before renewals, 2 of 7, and 6 of 7 lost the board). The rest are
+    // answers the reader cannot read surely in a webcam frame (faint pencil, a doubtful
+    // digit that would show as a mistake), and the board stays as it was.
+    assert!(
+        3 * answered >= locked,
+        "answers shown on only {answered} of {locked} pages"
+    );
+}

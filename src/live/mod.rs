@@ -18,6 +18,7 @@ mod change;
 mod follow;
 mod puzzle;
 mod reader;
+mod renew;
 pub mod replay;
 mod tries;
 mod trust;

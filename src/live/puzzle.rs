@@ -1,14 +1,22 @@
 //! What the live path knows of the puzzle in view: its votes, its quarter turn (settled by the
 //! first read sure of a puzzle's worth of digits), the trusted board, and the caches of its
-//! solve and of its split into print and handwriting. `reader` decides when to read, vote and
-//! trust; this file owns the puzzle's state and the reads that settle its turn.
+//! solve and of its split into print and handwriting; and the last gate a stable, trustworthy
+//! vote passes to become the trusted board (`earn_trust`: solved, split, and the rules of
+//! `trust` that need the solution), for the board's own vote and for a renewal's alike.
+//! `reader` decides when to read, vote and trust; this file owns the puzzle's state, the reads
+//! that settle its turn, and that gate.
 
 use std::sync::Arc;
 
 use image::{GrayImage, RgbImage};
 
-use super::Overlay;
+use super::renew::Renewal;
+use super::trust::{
+    doubtful_empties_ruled_out, entries_clear_of_givens, no_doubtful_digit_disagrees,
+    shown_mistakes_have_the_reads,
+};
 use super::vote::{VotedBoard, Votes};
+use super::{LiveConfig, Overlay};
 use crate::digits::orientation::lattice_as_read;
 use crate::digits::{self, CellReading};
 use crate::scan::{ScanError, Scanner, Written};
@@ -28,11 +36,14 @@ pub(super) struct Puzzle {
     pub(super) trusted: Option<Arc<Overlay>>,
     /// Whether a read since the grid was last (re)acquired agrees with `trusted`.
     pub(super) confirmed: bool,
-    /// The last givens sent to the solver and its unique solution, if any.
-    pub(super) solved: Option<([u8; 81], Option<[u8; 81]>)>,
-    /// The last voted board split by how it was written, and that board (measured once per
-    /// board that is ready to be trusted).
-    pub(super) written: Option<([u8; 81], Written)>,
+    /// Reads left during which new ink may start a renewal (`renew`): set when the page was
+    /// touched (the grid found again after a hand hid it, or a still picture that changed).
+    pub(super) renew_reads_left: u32,
+    /// The last solve and split, reused while the voted board does not change.
+    pub(super) cache: BoardCache,
+    /// New ink on the trusted board being voted on its own (`renew`), while the trusted
+    /// board is still shown.
+    pub(super) renewal: Option<Renewal>,
     /// The previous read's vote, for the stability rule.
     pub(super) last_voted: Option<[u8; 81]>,
     pub(super) frames_since_read: u32,
@@ -55,8 +66,9 @@ impl Puzzle {
             votes: Votes::new(window),
             trusted: None,
             confirmed: false,
-            solved: None,
-            written: None,
+            renew_reads_left: 0,
+            cache: BoardCache::default(),
+            renewal: None,
             last_voted: None,
             frames_since_read: 0,
             reads_refused: 0,
@@ -70,13 +82,29 @@ impl Puzzle {
         self.votes.clear();
         self.last_voted = None;
         self.mistake_waits = false;
+        self.renewal = None;
     }
+}
 
-    /// `voted` split by how it was written (see `writing::split_voted`), measured on `frame`
-    /// only when the board differs from the last one split.
+/// The last solve and print/handwriting split of a puzzle's voted boards: a board read again
+/// and again is solved and measured once.
+#[derive(Debug, Default)]
+pub(super) struct BoardCache {
+    /// The last givens sent to the solver and its unique solution, if any.
+    pub(super) solved: Option<([u8; 81], Option<[u8; 81]>)>,
+    /// The last voted board split by how it was written, and that board (measured once per
+    /// board that is ready to be trusted).
+    written: Option<([u8; 81], Written)>,
+}
+
+impl BoardCache {
+    /// `voted` (the vote of `votes`) split by how it was written (see
+    /// `writing::split_voted`), measured on `frame` only when the board differs from the last
+    /// one split.
     pub(super) fn written_for(
         &mut self,
         voted: &VotedBoard,
+        votes: &Votes,
         frame: &RgbImage,
         lattice: &Lattice,
         last: &[CellReading],
@@ -86,7 +114,7 @@ impl Puzzle {
         {
             return w.clone();
         }
-        let w = super::writing::split_voted(frame, lattice, voted, &self.votes, last);
+        let w = super::writing::split_voted(frame, lattice, voted, votes, last);
         self.written = Some((voted.values, w.clone()));
         w
     }
@@ -158,6 +186,59 @@ fn read_settling_turn(
         // A weak read that ranks a turn first is no evidence either way.
         Ok(None)
     }
+}
+
+/// The picture a vote's last read came from: the colour frame, the grid in it as the puzzle
+/// reads, and the read.
+#[derive(Clone, Copy)]
+pub(super) struct Seen<'a> {
+    pub(super) frame: &'a RgbImage,
+    pub(super) lattice: &'a Lattice,
+    pub(super) readings: &'a [CellReading],
+}
+
+/// The overlay a stable, trustworthy vote earns (none: solved neither from its printed givens
+/// nor as a whole, or a doubtful cell stands in the way), and whether it waits for the reads
+/// that showing a mistake needs (`trust::shown_mistakes_have_the_reads`).
+pub(super) fn earn_trust(
+    cache: &mut BoardCache,
+    puzzle_id: u64,
+    voted: &VotedBoard,
+    votes: &Votes,
+    seen: Seen<'_>,
+    config: &LiveConfig,
+) -> (Option<Arc<Overlay>>, bool) {
+    // A half-done puzzle is solved from its printed givens (its entries may be wrong); a
+    // board whose print could not be told from its handwriting, or whose printed digits are
+    // no proper puzzle (a split gone wrong), as a whole, as before.
+    let written = cache.written_for(voted, votes, seen.frame, seen.lattice, seen.readings);
+    let (written, solution) = match written
+        .kinds_known
+        .then(|| cache.solution(&written.givens))
+        .flatten()
+    {
+        Some(solution) => (written, Some(solution)),
+        None => (all_givens(&written), cache.solution(&voted.values)),
+    };
+    let Some(solution) = solution else {
+        return (None, false);
+    };
+    if !shown_mistakes_have_the_reads(voted, &written, &solution, config) {
+        return (None, true);
+    }
+    let trusted = entries_clear_of_givens(&written)
+        && doubtful_empties_ruled_out(voted, votes, &solution, config)
+        && no_doubtful_digit_disagrees(voted, &solution);
+    let overlay = trusted.then(|| {
+        Arc::new(Overlay {
+            puzzle_id,
+            givens: voted.values,
+            solution,
+            written,
+            unsure: voted.uncertain(),
+        })
+    });
+    (overlay, false)
 }
 
 /// `written` with every digit counted as a given (print not told from handwriting).

@@ -16,12 +16,10 @@ use image::{GrayImage, RgbImage};
 
 use super::change::Thumbnail;
 use super::follow::Template;
-use super::puzzle::{Puzzle, all_givens, read};
+use super::puzzle::{Puzzle, Seen, earn_trust, read};
+use super::renew::{RENEW_READS_AFTER_TOUCH, renew, shows_new_ink};
 use super::tries::HELD_RETRIES;
-use super::trust::{
-    doubtful_empties_ruled_out, entries_clear_of_givens, no_doubtful_digit_disagrees, reads_needed,
-    shown_mistakes_have_the_reads, trustworthy,
-};
+use super::trust::{reads_needed, trustworthy};
 use super::vote::{Votes, agrees};
 use super::{FrameWork, LiveConfig, LiveOutput, LiveState, LockProgress, Overlay};
 use crate::digits::CellReading;
@@ -31,6 +29,11 @@ use crate::vision::tracker::CellFingerprint;
 use crate::vision::{
     self, GridDetection, Lattice, LatticeTracker, TrackerEvent, TrackerState, rectify,
 };
+
+/// Frames a picture must have held still before its change counts as a touch of the page
+/// (`renew`): a camera in the hand shows a still frame now and then, one held on a stand or
+/// over a page lying flat shows runs of them.
+const STILL_BEFORE_TOUCH_FRAMES: u32 = 5;
 
 /// Cell side of the small rectified grid the fingerprint is taken from.
 const FINGERPRINT_CELL_PX: u32 = 16;
@@ -69,14 +72,16 @@ pub struct LiveReader {
     invert_hint: Option<bool>,
     /// Whether the last quick detection that found a grid used the finer ink step.
     faint_hint: bool,
-    /// The trusted board (and quarter turns) of the puzzle the tracker last replaced, until
-    /// the next read says whether it is back.
-    replaced: Option<(Arc<Overlay>, Option<u8>)>,
+    /// The trusted board of the puzzle the tracker last replaced, until a read says it is back
+    /// or the puzzle in view earns a board of its own.
+    replaced: Option<Replaced>,
     /// The votes (and quarter turns) of a replaced puzzle that had no trusted board yet, until
     /// the next read says whether it is the same page (moved or blurred enough to change its
     /// fingerprint, not another puzzle).
     replaced_votes: Option<(Votes, Option<u8>)>,
     previous: Option<LiveOutput>,
+    /// Frames in a row that showed the held picture unchanged.
+    unchanged_frames: u32,
 }
 
 impl LiveReader {
@@ -100,6 +105,7 @@ impl LiveReader {
             replaced: None,
             replaced_votes: None,
             previous: None,
+            unchanged_frames: 0,
         }
     }
 
@@ -131,6 +137,7 @@ impl LiveReader {
         self.replaced = None;
         self.replaced_votes = None;
         self.previous = None;
+        self.unchanged_frames = 0;
     }
 
     /// The settings.
@@ -145,7 +152,9 @@ impl LiveReader {
         // camera's picture that barely moved still sharpens as the focus settles, and every
         // fresh read is evidence.
         let reading = self.tracker.steady_frames() > 0
-            && !(self.puzzle.trusted.is_some() && self.puzzle.confirmed);
+            && !(self.puzzle.trusted.is_some()
+                && self.puzzle.confirmed
+                && self.puzzle.renewal.is_none());
         let unchanged = self.held.as_ref().is_some_and(|h| {
             if reading {
                 thumbnail == h.thumbnail
@@ -205,6 +214,15 @@ impl LiveReader {
             });
             work
         };
+        if work == FrameWork::Unchanged {
+            self.unchanged_frames = self.unchanged_frames.saturating_add(1);
+        } else {
+            if self.unchanged_frames >= STILL_BEFORE_TOUCH_FRAMES {
+                // A picture held still that changed: new ink may have come (`renew`).
+                self.puzzle.renew_reads_left = RENEW_READS_AFTER_TOUCH;
+            }
+            self.unchanged_frames = 0;
+        }
         let mut output = self.advance(frame, t_ms, work);
         output.changed = self
             .previous
@@ -235,9 +253,19 @@ impl LiveReader {
                 // trusted, come back if the next read agrees with them.
                 self.replaced_votes = (old.trusted.is_none() && !old.votes.is_empty())
                     .then_some((old.votes, old.quarter_turns));
-                self.replaced = old.trusted.map(|t| (t, old.quarter_turns));
+                // A puzzle replaced before it earned a board leaves the one before it waiting.
+                self.replaced = old
+                    .trusted
+                    .map(|board| Replaced {
+                        board,
+                        quarter_turns: old.quarter_turns,
+                    })
+                    .or(self.replaced.take());
             }
-            TrackerEvent::Acquired | TrackerEvent::Lost => self.puzzle.confirmed = false,
+            TrackerEvent::Acquired | TrackerEvent::Lost => {
+                self.puzzle.confirmed = false;
+                self.puzzle.renewal = None;
+            }
             TrackerEvent::None | TrackerEvent::Locked | TrackerEvent::Unlocked => {}
         }
         self.last_lattice = match update.state {
@@ -263,10 +291,14 @@ impl LiveReader {
                 puzzle.frames_since_read >= self.config.reread_untrusted_every_frames
             }
             (None, _) => true,
-            // A still picture read once says all it will.
+            // New ink is being voted: every read counts, as before a lock.
+            (Some(_), true) if puzzle.renewal.is_some() => true,
+            // A still picture read once says all it will; a picture that changed (new ink
+            // once the hand has gone, the page moved) is read when due, even if the frames
+            // since have not changed.
             (Some(_), true) => {
                 puzzle.frames_since_read >= self.config.reread_every_frames
-                    && work != FrameWork::Unchanged
+                    && held.readings.is_none()
             }
         };
         let mut error = None;
@@ -296,7 +328,11 @@ impl LiveReader {
                     self.puzzle.quarter_turns.unwrap_or(0),
                 ),
             };
-            self.take_read(&readings, frame, &as_read);
+            self.take_read(Seen {
+                frame,
+                lattice: &as_read,
+                readings: &readings,
+            });
         }
 
         let puzzle = &self.puzzle;
@@ -349,22 +385,39 @@ impl LiveReader {
         }
     }
 
-    /// Votes one read and decides what is trusted; `frame` is the colour picture read and
-    /// `lattice` the grid in it as the puzzle reads.
-    fn take_read(&mut self, readings: &[CellReading], frame: &RgbImage, lattice: &Lattice) {
-        if let Some((board, turns)) = self.replaced.take()
-            && self.puzzle.trusted.is_none()
-            && self.puzzle.quarter_turns == turns
-            && agrees(readings, &board.givens)
+    /// Votes one read (`seen`) and decides what is trusted.
+    fn take_read(&mut self, seen: Seen<'_>) {
+        let readings = seen.readings;
+        let empty_weight = self.config.trust_max_empty_weight_in_digit;
+        // The board of the puzzle the tracker last replaced is back when a read agrees with
+        // it, or differs only by new ink (a hand that wrote an answer also changed the grid's
+        // ink; what it wrote is voted below, in `renew`). It is kept until then, or until the
+        // puzzle in view earns a board of its own: a read while the hand is still over the
+        // grid says nothing of it.
+        let back = self.replaced.as_ref().is_some_and(|replaced| {
+            self.puzzle.trusted.is_none()
+                && self.puzzle.quarter_turns == replaced.quarter_turns
+                && (agrees(readings, &replaced.board.givens)
+                    || shows_new_ink(readings, &replaced.board, empty_weight))
+        });
+        if back
+            && let Some(Replaced {
+                board,
+                quarter_turns: turns,
+            }) = self.replaced.take()
         {
             tracing::debug!(puzzle = board.puzzle_id, "the replaced board is back");
             let mut restored = Puzzle::new(board.puzzle_id, self.config.vote_window);
             restored.quarter_turns = turns;
             restored.last_voted = Some(board.givens);
-            restored.solved = Some((board.givens, Some(board.solution)));
+            restored.cache.solved = Some((board.givens, Some(board.solution)));
             restored.trusted = Some(board);
             restored.confirmed = true;
+            restored.renew_reads_left = RENEW_READS_AFTER_TOUCH;
             self.puzzle = restored;
+        }
+        if self.puzzle.trusted.is_some() {
+            self.replaced = None;
         }
         if let Some((votes, turns)) = self.replaced_votes.take()
             && self.puzzle.votes.is_empty()
@@ -383,10 +436,12 @@ impl LiveReader {
         if let Some(trusted) = &puzzle.trusted
             && !puzzle.confirmed
         {
-            // Found again after a loss: this read alone must agree with the trusted board,
-            // or what is in view is not that board.
-            if agrees(readings, &trusted.givens) {
+            // Found again after a loss: this read alone must agree with the trusted board, or
+            // differ from it only by new ink (an answer written while the hand hid the grid,
+            // voted below), or what is in view is not that board.
+            if agrees(readings, &trusted.givens) || shows_new_ink(readings, trusted, empty_weight) {
                 puzzle.confirmed = true;
+                puzzle.renew_reads_left = RENEW_READS_AFTER_TOUCH;
             } else {
                 tracing::debug!(puzzle = puzzle.id, "read after reacquiring disagrees");
                 let (id, turns) = (puzzle.id, puzzle.quarter_turns);
@@ -394,6 +449,10 @@ impl LiveReader {
                 puzzle.quarter_turns = turns;
             }
         }
+        if renew(&mut self.puzzle, seen, &self.config) {
+            return;
+        }
+        let puzzle = &mut self.puzzle;
         puzzle.votes.push(readings);
         puzzle.mistake_waits = false;
         let Some(voted) = puzzle.votes.voted() else {
@@ -428,37 +487,28 @@ impl LiveReader {
         if !(stable && trustworthy(&voted, &puzzle.votes, &self.config)) {
             return;
         }
-        // A half-done puzzle is solved from its printed givens (its entries may be wrong);
-        // a board whose print could not be told from its handwriting, or whose printed
-        // digits are no proper puzzle (a split gone wrong), as a whole, as before.
-        let written = puzzle.written_for(&voted, frame, lattice, readings);
-        let (written, solution) = match written
-            .kinds_known
-            .then(|| puzzle.solution(&written.givens))
-            .flatten()
-        {
-            Some(solution) => (written, Some(solution)),
-            None => (all_givens(&written), puzzle.solution(&voted.values)),
-        };
-        puzzle.mistake_waits = solution.is_some_and(|solution| {
-            !shown_mistakes_have_the_reads(&voted, &written, &solution, &self.config)
-        });
-        if let Some(solution) = solution
-            && !puzzle.mistake_waits
-            && entries_clear_of_givens(&written)
-            && doubtful_empties_ruled_out(&voted, &puzzle.votes, &solution, &self.config)
-            && no_doubtful_digit_disagrees(&voted, &solution)
-        {
-            puzzle.trusted = Some(Arc::new(Overlay {
-                puzzle_id: puzzle.id,
-                givens: voted.values,
-                solution,
-                written,
-                unsure: voted.uncertain(),
-            }));
+        let (overlay, mistake_waits) = earn_trust(
+            &mut puzzle.cache,
+            puzzle.id,
+            &voted,
+            &puzzle.votes,
+            seen,
+            &self.config,
+        );
+        puzzle.mistake_waits = mistake_waits;
+        if let Some(overlay) = overlay {
+            puzzle.trusted = Some(overlay);
             puzzle.confirmed = true;
         }
     }
+}
+
+/// A trusted board whose puzzle the tracker replaced, kept until a read says it is back or the
+/// puzzle in view earns a board of its own.
+#[derive(Debug)]
+struct Replaced {
+    board: Arc<Overlay>,
+    quarter_turns: Option<u8>,
 }
 
 /// The coarse cell-ink fingerprint of the grid under `lattice`.
