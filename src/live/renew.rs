@@ -195,18 +195,8 @@ pub(super) fn renew(puzzle: &mut Puzzle, seen: Seen<'_>, config: &LiveConfig) ->
 mod tests {
     use super::*;
     use crate::digits::NUM_CLASSES;
+    use crate::live::vote::tests::read;
     use crate::scan::Written;
-
-    fn read(values: &[u8; 81], p: f32) -> Vec<CellReading> {
-        values
-            .iter()
-            .map(|&v| {
-                let mut probs = [(1.0 - p) / 10.0; NUM_CLASSES];
-                probs[v as usize] = p;
-                CellReading::from_probabilities(probs)
-            })
-            .collect()
-    }
 
     fn overlay(printed: [u8; 81], entries: [u8; 81], kinds_known: bool) -> Overlay {
         let givens = std::array::from_fn(|i| printed[i] + entries[i]);

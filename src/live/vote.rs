@@ -205,10 +205,12 @@ pub(super) fn agrees(readings: &[CellReading], givens: &[u8; 81]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn read(values: &[u8; 81], p: f32) -> Vec<CellReading> {
+    /// A read of `values`, each cell at probability `p` and the rest spread evenly (also used
+    /// by the tests of `renew`).
+    pub(in crate::live) fn read(values: &[u8; 81], p: f32) -> Vec<CellReading> {
         values
             .iter()
             .map(|&v| {
