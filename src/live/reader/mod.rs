@@ -293,12 +293,13 @@ impl LiveReader {
             (None, _) => true,
             // New ink is being voted: every read counts, as before a lock.
             (Some(_), true) if puzzle.renewal.is_some() => true,
-            // A still picture read once says all it will; a picture that changed (new ink
-            // once the hand has gone, the page moved) is read when due, even if the frames
-            // since have not changed.
+            // A still picture read once says all it will. A moving camera's is read on a
+            // changed frame when due; a still picture that changed after the last read
+            // (the page touched, `renew`) when due, even if the frames since have not.
             (Some(_), true) => {
                 puzzle.frames_since_read >= self.config.reread_every_frames
-                    && held.readings.is_none()
+                    && (work != FrameWork::Unchanged
+                        || (held.readings.is_none() && puzzle.renew_reads_left > 0))
             }
         };
         let mut error = None;
