@@ -262,6 +262,7 @@ fn lock_progress_reading_board_and_overlay_follow_the_live_path() {
         steady_needed: 2,
         reads,
         reads_needed: 3,
+        new_writing: false,
     };
     let script: Script = Arc::new(Mutex::new(LiveOutput {
         state: LiveState::Following,
@@ -323,6 +324,18 @@ fn lock_progress_reading_board_and_overlay_follow_the_live_path() {
     status(&mut h, "locked");
     assert_eq!(h.state().board().values, givens);
     assert!(h.state().solution_on_picture());
+    // New writing being read on the locked page: said, and the overlay stays.
+    *script.lock().unwrap() = LiveOutput {
+        progress: LockProgress {
+            new_writing: true,
+            ..progress(2, 3)
+        },
+        ..locked.clone()
+    };
+    status(&mut h, "locked · reading new writing");
+    assert!(h.state().solution_on_picture());
+    *script.lock().unwrap() = locked.clone();
+    status(&mut h, "locked");
 
     // A frame where the grid is not found carries no overlay: nothing is drawn on it.
     *script.lock().unwrap() = LiveOutput {

@@ -212,10 +212,11 @@ fn answers_written_on_a_locked_page_are_taken_in_and_the_board_stays() {
             t += 33;
             reader.push_frame(&hand_over(&after, corners_in_frame, step % 6), t);
         }
-        let (mut without, mut shown_answers) = (0, 0);
+        let (mut without, mut shown_answers, mut said) = (0, 0, false);
         for _ in 0..80 {
             t += 33;
             let out = reader.push_frame(&after, t);
+            said |= out.progress.new_writing;
             let Some(overlay) = out.overlay else {
                 without += 1;
                 continue;
@@ -243,6 +244,11 @@ fn answers_written_on_a_locked_page_are_taken_in_and_the_board_stays() {
         }
         if shown_answers > 0 {
             answered += 1;
+            assert!(
+                said,
+                "{}: the new writing was never said to be read",
+                photo.name
+            );
         }
     }
     eprintln!(

@@ -576,7 +576,7 @@ impl SudokuLensApp {
 const STEPS_RESERVE: f32 = 250.0;
 
 /// The status-bar words for where the live path stands, e.g. `following 1/2 steady frames`,
-/// `reading 2/3`, `locked`.
+/// `reading 2/3`, `locked`, `locked · reading new writing`.
 pub(super) fn lock_status(state: LiveState, progress: &LockProgress) -> String {
     match state {
         LiveState::Following => format!(
@@ -584,6 +584,7 @@ pub(super) fn lock_status(state: LiveState, progress: &LockProgress) -> String {
             progress.steady_frames, progress.steady_needed
         ),
         LiveState::Reading => format!("reading {}/{}", progress.reads, progress.reads_needed),
+        LiveState::Locked if progress.new_writing => "locked · reading new writing".to_string(),
         LiveState::Searching | LiveState::Locked | LiveState::Lost => state.to_string(),
     }
 }

@@ -78,6 +78,9 @@ pub struct LockProgress {
     pub reads: u32,
     /// Reads needed before the board can be trusted.
     pub reads_needed: u32,
+    /// Whether new writing on the locked board is being read (a renewal; the locked board is
+    /// still shown until the writing is read surely).
+    pub new_writing: bool,
 }
 
 impl LockProgress {

@@ -372,6 +372,7 @@ impl LiveReader {
                 steady_needed: self.config.read_after_steady_frames,
                 reads: (puzzle.votes.len() as u32).min(reads_needed),
                 reads_needed,
+                new_writing: state == LiveState::Locked && puzzle.renewal.is_some(),
             },
             puzzle_id: puzzle.id,
             lattice: found.map(|l| Lattice {
