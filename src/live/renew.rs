@@ -184,8 +184,8 @@ pub(super) fn renew(puzzle: &mut Puzzle, seen: Seen<'_>, config: &LiveConfig) ->
         .as_ref()
         .is_some_and(|r| r.votes.len() >= config.vote_window)
     {
-        // A full window that earns no trust: the board stands, until a later picture
-        // shows the ink again.
+        // A full window that earns no trust: the board stands, until the page is touched
+        // again and a read shows the ink.
         puzzle.renewal = None;
     }
     true
