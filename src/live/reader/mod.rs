@@ -217,8 +217,13 @@ impl LiveReader {
         if work == FrameWork::Unchanged {
             self.unchanged_frames = self.unchanged_frames.saturating_add(1);
         } else {
-            if self.unchanged_frames >= STILL_BEFORE_TOUCH_FRAMES {
-                // A picture held still that changed: new ink may have come (`renew`).
+            if self.unchanged_frames >= STILL_BEFORE_TOUCH_FRAMES
+                && self.puzzle.trusted.is_some()
+                && self.puzzle.confirmed
+            {
+                // A locked picture held still that changed: new ink may have come (`renew`).
+                // Only a locked board's: a touch seen while a page is still being read would
+                // otherwise linger until its lock, and let a moving camera's later reads renew.
                 self.puzzle.renew_reads_left = RENEW_READS_AFTER_TOUCH;
             }
             self.unchanged_frames = 0;
