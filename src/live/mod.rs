@@ -15,6 +15,7 @@
 //! folders of frames, and benches over a committed clip. It does not draw.
 
 mod change;
+mod clues;
 mod follow;
 mod puzzle;
 mod reader;

@@ -4,6 +4,7 @@
 //! voting is `vote`'s, and when to read, solve and show is `reader`'s.
 
 use super::LiveConfig;
+use super::clues::needed_clue;
 use super::vote::{VotedBoard, Votes};
 use crate::scan::Written;
 use crate::sudoku::solver::solve_values;
@@ -45,13 +46,22 @@ pub(super) fn trustworthy(voted: &VotedBoard, votes: &Votes, config: &LiveConfig
 }
 
 /// Whether every cell voted a digit is read as empty (or pencil marks) with at most
-/// `trust_max_empty_weight_in_digit` mean probability: whether there is a digit at all is
-/// not in doubt. A faint mark voted about half a digit, half empty, can be the digit the
-/// solution puts there (an erased pencil digit), so neither uniqueness nor the solution
-/// refuses it; shown, it claims ink the page does not have.
+/// `trust_max_empty_weight_in_digit` mean probability, or is a clue the puzzle needs
+/// (`clues::needed_clue`): whether there is a digit at all is not in doubt. A faint mark voted
+/// about half a digit, half empty, can be the digit the solution puts there (an erased pencil
+/// digit), so neither uniqueness nor the solution refuses it; shown, it claims ink the page
+/// does not have.
 fn digits_have_ink(voted: &VotedBoard, votes: &Votes, config: &LiveConfig) -> bool {
-    (0..81).all(|i| voted.values[i] == 0 || read_as_ink(votes, i, config))
+    let faint: Vec<usize> = (0..81)
+        .filter(|&i| voted.values[i] != 0 && !read_as_ink(votes, i, config))
+        .collect();
+    // The solver's look only for the few faint digits, and only when there are few: a board
+    // with many is not settled whatever the puzzle needs.
+    faint.len() <= MAX_FAINT_NEEDED_CLUES && faint.iter().all(|&i| needed_clue(voted, i))
 }
+
+/// Faint digits (read partly empty) [`digits_have_ink`] may let [`needed_clue`] settle.
+const MAX_FAINT_NEEDED_CLUES: usize = 2;
 
 /// Whether the reads give `cell` being empty (or pencil marks) at most
 /// `trust_max_empty_weight_in_digit`.
@@ -261,6 +271,47 @@ mod tests {
         // Blurred handwriting, read empty a tenth of the time, is.
         let votes = votes_with(0.1);
         assert!(trustworthy(&votes.voted().expect("votes"), &votes, &config));
+    }
+
+    #[test]
+    fn a_faint_given_the_puzzle_needs_is_trusted_and_an_unneeded_one_is_not() {
+        let config = LiveConfig::default();
+        // A 17-clue puzzle: every clue is needed (without any one, several solutions).
+        let puzzle = board(crate::live::clues::tests::SEVENTEEN);
+        let faint_votes = |values: &[u8; 81], faint: &[usize]| {
+            repeated(8, |i| {
+                if faint.contains(&i) {
+                    let mut p = [0.0f32; NUM_CLASSES];
+                    p[values[i] as usize] = 0.55;
+                    p[0] = 0.4;
+                    p[if values[i] == 1 { 2 } else { 1 }] += 0.05;
+                    p
+                } else {
+                    sure(values[i])
+                }
+            })
+        };
+        // A given printed light, read 0.55 its digit and 0.4 empty: the puzzle needs it.
+        let votes = faint_votes(&puzzle, &[17]);
+        let voted = votes.voted().expect("votes");
+        assert_eq!(voted.values, puzzle);
+        assert!(trustworthy(&voted, &votes, &config));
+        // The same read of a digit the rest of the page already pins (a rubbed-out digit on a
+        // finished grid): not trusted.
+        let finished = board(FINISHED);
+        let votes = faint_votes(&finished, &[40]);
+        assert!(!trustworthy(
+            &votes.voted().expect("votes"),
+            &votes,
+            &config
+        ));
+        // More faint digits than the solver is asked about: not trusted, needed or not.
+        let votes = faint_votes(&puzzle, &[17, 23, 25]);
+        assert!(!trustworthy(
+            &votes.voted().expect("votes"),
+            &votes,
+            &config
+        ));
     }
 
     #[test]

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use image::{GrayImage, RgbImage};
 
 use super::change::Thumbnail;
+use super::clues::restore_needed_clue;
 use super::follow::Template;
 use super::puzzle::{Puzzle, Seen, earn_trust, read};
 use super::renew::{RENEW_READS_AFTER_TOUCH, renew, shows_new_ink};
@@ -462,9 +463,11 @@ impl LiveReader {
         let puzzle = &mut self.puzzle;
         puzzle.votes.push(readings);
         puzzle.mistake_waits = false;
-        let Some(voted) = puzzle.votes.voted() else {
+        let Some(mut voted) = puzzle.votes.voted() else {
             return;
         };
+        // A given printed too light to win the vote, when the puzzle needs it.
+        restore_needed_clue(&mut voted, &puzzle.votes);
         if let Some(trusted) = &puzzle.trusted
             && trusted.givens == voted.values
         {
