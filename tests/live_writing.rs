@@ -3,14 +3,16 @@
 //! locks with its voted board split by the photo's ink, and the split agrees with the
 //! committed givens mask (`models/train/givens`, drawn by hand; the ink rule was fitted on
 //! kubiesa-train only) on kubiesa-val photos taken by position, not by how they read. A
-//! printed newspaper photo (the held-back wichtounet image1001) locks with no entries.
+//! printed newspaper photo (the held-back wichtounet image1001) locks with no entries. Answers
+//! written on a locked page are taken in and the board stays: after a hand passed over the
+//! grid (webcam frames), and under a camera held still with no hand in view (full-size photos).
 
 mod common;
 
 use std::path::Path;
 
 use sudoku_lens::dataset::Dataset;
-use sudoku_lens::live::{LiveOutput, LiveReader, LiveState};
+use sudoku_lens::live::{FrameWork, LiveOutput, LiveReader, LiveState};
 
 /// Feeds `frame` while the output changes (at most 40 times), as the app feeds a still.
 fn feed_still(reader: &mut LiveReader, frame: &image::RgbImage) -> LiveOutput {
@@ -265,6 +267,110 @@ fn answers_written_on_a_locked_page_are_taken_in_and_the_board_stays() {
     // digit that would show as a mistake), and the board stays as it was.
     assert!(
         3 * answered >= locked,
+        "answers shown on only {answered} of {locked} pages"
+    );
+}
+
+/// Answers written on a locked page under a camera that holds perfectly still, with no hand
+/// in view (`live/change.rs`, `Thumbnail::marked_within`): each page (kubiesa-val, every fifth,
+/// those given answers) is the full-size photo; `synth fill`'s writers then answer a fifth
+/// of its empty cells. The page is fed until locked, then the answered page for 80 frames.
+/// Writing in a few cells moves too few of a large photo's blocks to count as a change of the
+/// frame, but makes marks local to the grid, so it is read:
+/// - the answered page is worked on, not taken for the picture already read;
+/// - no page loses its board (at most 2 frames without an overlay);
+/// - no digit that is on neither page, nor on the board first locked, is ever shown;
+/// - the answers are taken in on at least half of the locked pages.
+#[test]
+fn answers_written_under_a_still_camera_are_taken_in() {
+    use sudoku_lens::synthetic::{Rng, fill_photo};
+    let set = Dataset::open(common::shared_dataset("kubiesa-val")).expect("kubiesa-val opens");
+    let mut reader = LiveReader::with_default_model().expect("bundled model");
+    let (mut pages, mut locked, mut answered) = (0, 0, 0);
+    let mut dropped = Vec::new();
+    for (k, photo) in set.photos.iter().step_by(5).enumerate() {
+        let labels = set.labels(photo).expect("labels").expect("labelled");
+        let corners = photo.corners_in_image.expect("kubiesa-val has corners");
+        let source = sudoku_lens::vision::load_image(&photo.image_path)
+            .expect("photo loads")
+            .to_rgb8();
+        let filled = fill_photo(
+            &source,
+            corners,
+            &labels,
+            0.2,
+            &mut Rng::for_item(4801, k as u64),
+        )
+        .expect("the labels solve");
+        if filled.written == 0 {
+            continue;
+        }
+        let before = common::through_jpeg(&source, 92).to_rgb8();
+        let after = common::through_jpeg(&filled.image, 92).to_rgb8();
+        pages += 1;
+        reader.reset();
+        let mut t = 0;
+        let mut out = None;
+        for _ in 0..40 {
+            t += 33;
+            out = Some(reader.push_frame(&before, t));
+        }
+        let Some(board) = out.and_then(|o| o.overlay) else {
+            eprintln!("{}: not locked before the answers", photo.name);
+            continue;
+        };
+        locked += 1;
+        let (mut without, mut shown_answers) = (0, 0);
+        for n in 0..80 {
+            t += 33;
+            let out = reader.push_frame(&after, t);
+            if n == 0 {
+                assert_ne!(
+                    out.work,
+                    FrameWork::Unchanged,
+                    "{}: the answered page taken for the same picture",
+                    photo.name
+                );
+            }
+            let Some(overlay) = out.overlay else {
+                without += 1;
+                continue;
+            };
+            for i in 0..81 {
+                let d = overlay.givens[i];
+                assert!(
+                    d == 0 || d == board.givens[i] || d == filled.labels[i],
+                    "{}: r{}c{} shows {d}, on neither page",
+                    photo.name,
+                    i / 9 + 1,
+                    i % 9 + 1
+                );
+            }
+            shown_answers = (0..81)
+                .filter(|&i| labels[i] != filled.labels[i] && overlay.givens[i] == filled.labels[i])
+                .count();
+        }
+        eprintln!(
+            "{}: {} answers written, {shown_answers} shown at the end; {without} frames without an overlay",
+            photo.name, filled.written
+        );
+        if without > 2 {
+            dropped.push(format!("{} ({without} frames)", photo.name));
+        }
+        if shown_answers > 0 {
+            answered += 1;
+        }
+    }
+    eprintln!("{pages} pages, {locked} locked before the answers, {answered} show them");
+    assert!(
+        dropped.is_empty(),
+        "the board went after the answers: {dropped:?}"
+    );
+    assert!(locked >= 4, "only {locked} of {pages} pages locked");
+    // Bound set before the first run (stop 48): 5 of 6 then; 3 of 6 without marks local to
+    // the grid. On stop 46's 18 kubiesa-train pages (dev): 6 of 18 without, 14 with.
+    assert!(
+        2 * answered >= locked,
         "answers shown on only {answered} of {locked} pages"
     );
 }

@@ -16,6 +16,12 @@ const SAMPLES: u32 = 4;
 const BLOCK_DELTA: f32 = 6.0;
 /// A frame is unchanged while at most this share of its blocks differ.
 const CHANGED_BLOCK_SHARE: f32 = 0.005;
+/// Differing blocks with two or more differing neighbours that make a change inside a region
+/// ([`Thumbnail::marked_within`]): one written digit moves a short run of them.
+const MARK_BLOCKS: usize = 3;
+/// How many times denser such blocks must be inside the region than outside it
+/// ([`Thumbnail::marked_within`]).
+const LOCAL_DENSITY: f32 = 4.0;
 
 /// A frame's block-mean luma thumbnail.
 #[derive(Clone, Debug, PartialEq)]
@@ -84,6 +90,61 @@ impl Thumbnail {
             .count();
         differing <= allowed
     }
+
+    /// Whether `self` differs from `earlier` by marks local to `region` (frame pixels: x0, y0,
+    /// x1, y1; a grid's bounding box): [`MARK_BLOCKS`] or more blocks inside it that differ
+    /// and have two or more differing neighbours (a stroke moves a run of neighbouring blocks,
+    /// noise scattered ones), and such blocks [`LOCAL_DENSITY`] times as dense inside it as
+    /// outside. Answers written in a few cells of a large photo or a screen move a few dozen
+    /// of its tens of thousands of blocks, too few for the share of them noise must be allowed
+    /// ([`Thumbnail::same_as`]); a drift of exposure or a tremor of the camera moves blocks
+    /// inside and outside the grid alike, a ticking clock beside it only outside.
+    pub fn marked_within(&self, earlier: &Thumbnail, region: [f32; 4]) -> bool {
+        if (self.width, self.height, self.cols, self.rows)
+            != (earlier.width, earlier.height, earlier.cols, earlier.rows)
+        {
+            return false;
+        }
+        let differs: Vec<bool> = self
+            .means
+            .iter()
+            .zip(&earlier.means)
+            .map(|(a, b)| (a - b).abs() > BLOCK_DELTA)
+            .collect();
+        if !differs.contains(&true) {
+            return false;
+        }
+        let (cols, rows) = (self.cols as usize, self.rows as usize);
+        let centre = |k: usize| (k as u32 * BLOCK_PX + BLOCK_PX / 2) as f32;
+        let (mut inside, mut marked_in, mut marked_out) = (0usize, 0usize, 0usize);
+        for y in 0..rows {
+            for x in 0..cols {
+                let is_inside = (region[0]..=region[2]).contains(&centre(x))
+                    && (region[1]..=region[3]).contains(&centre(y));
+                inside += usize::from(is_inside);
+                if !differs[y * cols + x] {
+                    continue;
+                }
+                let neighbours = (y.saturating_sub(1)..=(y + 1).min(rows - 1))
+                    .flat_map(|ny| {
+                        (x.saturating_sub(1)..=(x + 1).min(cols - 1)).map(move |nx| (nx, ny))
+                    })
+                    .filter(|&(nx, ny)| (nx, ny) != (x, y) && differs[ny * cols + nx])
+                    .count();
+                if neighbours >= 2 {
+                    if is_inside {
+                        marked_in += 1;
+                    } else {
+                        marked_out += 1;
+                    }
+                }
+            }
+        }
+        let outside = differs.len() - inside;
+        // Densities compared without dividing: in/inside > k · out/outside.
+        marked_in >= MARK_BLOCKS
+            && marked_in as f32 * outside as f32 > LOCAL_DENSITY * marked_out as f32 * inside as f32
+    }
 }
 
 #[cfg(test)]
@@ -112,5 +173,57 @@ mod tests {
         assert!(!Thumbnail::of(&page(3, 1)).same_as(&a), "lines moved 3 px");
         let small = RgbImage::from_pixel(160, 120, Rgb([220, 220, 220]));
         assert!(!Thumbnail::of(&small).same_as(&a));
+    }
+
+    #[test]
+    fn a_mark_inside_the_region_is_a_local_change_and_noise_or_drift_is_not() {
+        // A 320×240 page: 1,200 blocks, of which 6 may differ for `same_as`.
+        let before = page(0, 1);
+        let a = Thumbnail::of(&before);
+        let paint = |image: &mut RgbImage, x0: u32, y0: u32, side: u32| {
+            for y in y0..y0 + side {
+                for x in x0..x0 + side {
+                    image.put_pixel(x, y, Rgb([40, 40, 40]));
+                }
+            }
+        };
+        // A written mark of 2×2 blocks at (104, 104): too few blocks for the frame.
+        let mut after = before.clone();
+        paint(&mut after, 104, 104, 16);
+        let b = Thumbnail::of(&after);
+        assert!(b.same_as(&a), "4 of the frame's 1,200 blocks");
+        let grid = [40.0, 40.0, 200.0, 200.0];
+        assert!(
+            b.marked_within(&a, grid),
+            "4 neighbouring blocks in the grid"
+        );
+        assert!(
+            !b.marked_within(&a, [160.0, 40.0, 320.0, 200.0]),
+            "not there"
+        );
+        // The same mark beside a clock that ticked outside the grid (a run of 3×1 blocks):
+        // still local.
+        let mut clock = after.clone();
+        for x0 in [272, 280, 288] {
+            paint(&mut clock, x0, 8, 8);
+        }
+        assert!(Thumbnail::of(&clock).marked_within(&a, grid));
+        // Four blocks changed one by one, far apart: noise, not a mark.
+        let mut scattered = before.clone();
+        for (x0, y0) in [(48, 48), (96, 160), (160, 96), (280, 200)] {
+            paint(&mut scattered, x0, y0, 8);
+        }
+        assert!(!Thumbnail::of(&scattered).marked_within(&a, grid));
+        assert!(
+            !Thumbnail::of(&page(0, 2)).marked_within(&a, grid),
+            "noise alone"
+        );
+        // The page moved (or its exposure drifted): marks everywhere, none local to the grid.
+        assert!(!Thumbnail::of(&page(3, 1)).marked_within(&a, grid));
+        let brighter = RgbImage::from_fn(320, 240, |x, y| {
+            let p = before.get_pixel(x, y).0;
+            Rgb(p.map(|v| v.saturating_add(12)))
+        });
+        assert!(!Thumbnail::of(&brighter).marked_within(&a, grid));
     }
 }

@@ -28,7 +28,7 @@ use crate::digits::orientation::lattice_as_read;
 use crate::scan::{ScanError, Scanner};
 use crate::vision::tracker::CellFingerprint;
 use crate::vision::{
-    self, GridDetection, Lattice, LatticeTracker, TrackerEvent, TrackerState, rectify,
+    self, GridDetection, Lattice, LatticeTracker, Point, TrackerEvent, TrackerState, rectify,
 };
 
 /// Frames a picture must have held still before its change counts as a touch of the page
@@ -156,11 +156,18 @@ impl LiveReader {
             && !(self.puzzle.trusted.is_some()
                 && self.puzzle.confirmed
                 && self.puzzle.renewal.is_none());
+        let locked = self.puzzle.trusted.is_some() && self.puzzle.confirmed;
         let unchanged = self.held.as_ref().is_some_and(|h| {
             if reading {
                 thumbnail == h.thumbnail
             } else {
+                // A locked grid's own blocks are judged apart too: answers written in a few
+                // of its cells are a change there long before they are one of the frame.
                 thumbnail.same_as(&h.thumbnail)
+                    && !(locked
+                        && h.detection.as_ref().is_some_and(|(d, _)| {
+                            thumbnail.marked_within(&h.thumbnail, bounding_box(&d.corners_in_image))
+                        }))
             }
         });
         let retry = unchanged
@@ -519,6 +526,14 @@ impl LiveReader {
 struct Replaced {
     board: Arc<Overlay>,
     quarter_turns: Option<u8>,
+}
+
+/// The bounding box (x0, y0, x1, y1) of `corners`, in their pixels.
+fn bounding_box(corners: &[Point; 4]) -> [f32; 4] {
+    corners.iter().fold(
+        [f32::MAX, f32::MAX, f32::MIN, f32::MIN],
+        |[x0, y0, x1, y1], p| [x0.min(p.x), y0.min(p.y), x1.max(p.x), y1.max(p.y)],
+    )
 }
 
 /// The coarse cell-ink fingerprint of the grid under `lattice`.
