@@ -10,9 +10,12 @@
 mod common;
 
 use std::path::Path;
+use std::sync::Arc;
 
-use sudoku_lens::dataset::Dataset;
-use sudoku_lens::live::{FrameWork, LiveOutput, LiveReader, LiveState};
+use sudoku_lens::dataset::{Dataset, Photo};
+use sudoku_lens::live::{FrameWork, LiveOutput, LiveReader, LiveState, Overlay};
+use sudoku_lens::synthetic::{FilledPhoto, Rng, fill_photo};
+use sudoku_lens::vision::Point;
 
 /// Feeds `frame` while the output changes (at most 40 times), as the app feeds a still.
 fn feed_still(reader: &mut LiveReader, frame: &image::RgbImage) -> LiveOutput {
@@ -126,11 +129,7 @@ fn a_printed_newspaper_still_locks_with_no_entries() {
 
 /// `frame` with a hand-coloured oval over the lower right of the grid whose corners (TL, TR,
 /// BR, BL) are `corners`, moved on by `step`: the hand that writes an answer.
-fn hand_over(
-    frame: &image::RgbImage,
-    corners: [sudoku_lens::vision::Point; 4],
-    step: u32,
-) -> image::RgbImage {
+fn hand_over(frame: &image::RgbImage, corners: [Point; 4], step: u32) -> image::RgbImage {
     let mut out = frame.clone();
     let (tl, br) = (corners[0], corners[2]);
     let (w, h) = ((br.x - tl.x).abs(), (br.y - tl.y).abs());
@@ -147,6 +146,104 @@ fn hand_over(
     out
 }
 
+/// A kubiesa-val page and the same photo with `synth fill`'s writers answering `share` of its
+/// empty cells (seed `seed`, item `k`): its labels, corners, photo and answered photo; `None`
+/// when no cell was answered.
+fn answered_page(
+    set: &Dataset,
+    photo: &Photo,
+    share: f32,
+    seed: u64,
+    k: usize,
+) -> Option<([u8; 81], [Point; 4], image::RgbImage, FilledPhoto)> {
+    let labels = set.labels(photo).expect("labels").expect("labelled");
+    let corners = photo.corners_in_image.expect("kubiesa-val has corners");
+    let source = sudoku_lens::vision::load_image(&photo.image_path)
+        .expect("photo loads")
+        .to_rgb8();
+    let filled = fill_photo(
+        &source,
+        corners,
+        &labels,
+        share,
+        &mut Rng::for_item(seed, k as u64),
+    )
+    .expect("the labels solve");
+    (filled.written > 0).then_some((labels, corners, source, filled))
+}
+
+/// The board `reader` locks on after 40 frames of `frame` (from a reset), if it locks.
+fn locked_board(
+    reader: &mut LiveReader,
+    frame: &image::RgbImage,
+    t: &mut u64,
+) -> Option<Arc<Overlay>> {
+    reader.reset();
+    let mut out = None;
+    for _ in 0..40 {
+        *t += 33;
+        out = Some(reader.push_frame(frame, *t));
+    }
+    out.and_then(|o| o.overlay)
+}
+
+/// What a locked page showed while its answered picture was fed.
+struct Watched {
+    /// Frames without an overlay.
+    without: usize,
+    /// Answers the last overlay shows.
+    shown_answers: usize,
+    /// Whether the new writing was ever said to be read (`LockProgress::new_writing`).
+    said: bool,
+    /// What the first frame of the answered picture cost.
+    first_work: FrameWork,
+}
+
+/// Feeds `frame` (the page `name` with its answers written: its labels `answered`, the page's
+/// own `labels`) for 80 frames after `board` was locked, asserting that no overlay shows a
+/// digit that is on neither page nor on `board`.
+fn watch_answers(
+    reader: &mut LiveReader,
+    frame: &image::RgbImage,
+    t: &mut u64,
+    board: &Overlay,
+    labels: &[u8; 81],
+    answered: &[u8; 81],
+    name: &str,
+) -> Watched {
+    let mut watched = Watched {
+        without: 0,
+        shown_answers: 0,
+        said: false,
+        first_work: FrameWork::Unchanged,
+    };
+    for n in 0..80 {
+        *t += 33;
+        let out = reader.push_frame(frame, *t);
+        if n == 0 {
+            watched.first_work = out.work;
+        }
+        watched.said |= out.progress.new_writing;
+        let Some(overlay) = out.overlay else {
+            watched.without += 1;
+            continue;
+        };
+        let cells = overlay.givens.iter().zip(&board.givens).zip(answered);
+        for (i, ((&d, &before), &after)) in cells.enumerate() {
+            assert!(
+                d == 0 || d == before || d == after,
+                "{name}: r{}c{} shows {d}, on neither page",
+                i / 9 + 1,
+                i % 9 + 1
+            );
+        }
+        watched.shown_answers = (0..81)
+            .filter(|&i| labels[i] != answered[i] && overlay.givens[i] == answered[i])
+            .count();
+    }
+    watched
+}
+
 /// Answers written on a locked page under a camera held still (`live/renew.rs`). Each page
 /// (kubiesa-val, every fifth, those given answers) is a 640×480 webcam frame; `synth fill`'s
 /// writers then answer a quarter of its empty cells in the same frame. The page is fed until
@@ -158,28 +255,16 @@ fn hand_over(
 /// - it takes the answers in on at least a third of the pages.
 #[test]
 fn answers_written_on_a_locked_page_are_taken_in_and_the_board_stays() {
-    use sudoku_lens::synthetic::{Degradation, Rng, fill_photo, webcam_frame};
+    use sudoku_lens::synthetic::{Degradation, webcam_frame};
     let set = Dataset::open(common::shared_dataset("kubiesa-val")).expect("kubiesa-val opens");
     let mut reader = LiveReader::with_default_model().expect("bundled model");
     let (mut pages, mut locked, mut answered) = (0, 0, 0);
     let mut dropped = Vec::new();
     for (k, photo) in set.photos.iter().step_by(5).enumerate() {
-        let labels = set.labels(photo).expect("labels").expect("labelled");
-        let corners = photo.corners_in_image.expect("kubiesa-val has corners");
-        let source = sudoku_lens::vision::load_image(&photo.image_path)
-            .expect("photo loads")
-            .to_rgb8();
-        let filled = fill_photo(
-            &source,
-            corners,
-            &labels,
-            0.25,
-            &mut Rng::for_item(4701, k as u64),
-        )
-        .expect("the labels solve");
-        if filled.written == 0 {
+        let Some((labels, corners, source, filled)) = answered_page(&set, photo, 0.25, 4701, k)
+        else {
             continue;
-        }
+        };
         // The same camera, geometry and noise for both: only the ink differs.
         let frame_of = |image: &image::RgbImage| {
             let f = webcam_frame(
@@ -198,14 +283,8 @@ fn answers_written_on_a_locked_page_are_taken_in_and_the_board_stays() {
         let (before, corners_in_frame) = frame_of(&source);
         let (after, _) = frame_of(&filled.image);
         pages += 1;
-        reader.reset();
         let mut t = 0;
-        let mut out = None;
-        for _ in 0..40 {
-            t += 33;
-            out = Some(reader.push_frame(&before, t));
-        }
-        let Some(board) = out.and_then(|o| o.overlay) else {
+        let Some(board) = locked_board(&mut reader, &before, &mut t) else {
             eprintln!("{}: not locked before the answers", photo.name);
             continue;
         };
@@ -214,29 +293,20 @@ fn answers_written_on_a_locked_page_are_taken_in_and_the_board_stays() {
             t += 33;
             reader.push_frame(&hand_over(&after, corners_in_frame, step % 6), t);
         }
-        let (mut without, mut shown_answers, mut said) = (0, 0, false);
-        for _ in 0..80 {
-            t += 33;
-            let out = reader.push_frame(&after, t);
-            said |= out.progress.new_writing;
-            let Some(overlay) = out.overlay else {
-                without += 1;
-                continue;
-            };
-            for i in 0..81 {
-                let d = overlay.givens[i];
-                assert!(
-                    d == 0 || d == board.givens[i] || d == filled.labels[i],
-                    "{}: r{}c{} shows {d}, on neither page",
-                    photo.name,
-                    i / 9 + 1,
-                    i % 9 + 1
-                );
-            }
-            shown_answers = (0..81)
-                .filter(|&i| labels[i] != filled.labels[i] && overlay.givens[i] == filled.labels[i])
-                .count();
-        }
+        let Watched {
+            without,
+            shown_answers,
+            said,
+            ..
+        } = watch_answers(
+            &mut reader,
+            &after,
+            &mut t,
+            &board,
+            &labels,
+            &filled.labels,
+            &photo.name,
+        );
         eprintln!(
             "{}: {} answers written, {shown_answers} shown at the end; {without} frames without an overlay",
             photo.name, filled.written
@@ -283,73 +353,43 @@ fn answers_written_on_a_locked_page_are_taken_in_and_the_board_stays() {
 /// - the answers are taken in on at least half of the locked pages.
 #[test]
 fn answers_written_under_a_still_camera_are_taken_in() {
-    use sudoku_lens::synthetic::{Rng, fill_photo};
     let set = Dataset::open(common::shared_dataset("kubiesa-val")).expect("kubiesa-val opens");
     let mut reader = LiveReader::with_default_model().expect("bundled model");
     let (mut pages, mut locked, mut answered) = (0, 0, 0);
     let mut dropped = Vec::new();
     for (k, photo) in set.photos.iter().step_by(5).enumerate() {
-        let labels = set.labels(photo).expect("labels").expect("labelled");
-        let corners = photo.corners_in_image.expect("kubiesa-val has corners");
-        let source = sudoku_lens::vision::load_image(&photo.image_path)
-            .expect("photo loads")
-            .to_rgb8();
-        let filled = fill_photo(
-            &source,
-            corners,
-            &labels,
-            0.2,
-            &mut Rng::for_item(4801, k as u64),
-        )
-        .expect("the labels solve");
-        if filled.written == 0 {
+        let Some((labels, _, source, filled)) = answered_page(&set, photo, 0.2, 4801, k) else {
             continue;
-        }
+        };
         let before = common::through_jpeg(&source, 92).to_rgb8();
         let after = common::through_jpeg(&filled.image, 92).to_rgb8();
         pages += 1;
-        reader.reset();
         let mut t = 0;
-        let mut out = None;
-        for _ in 0..40 {
-            t += 33;
-            out = Some(reader.push_frame(&before, t));
-        }
-        let Some(board) = out.and_then(|o| o.overlay) else {
+        let Some(board) = locked_board(&mut reader, &before, &mut t) else {
             eprintln!("{}: not locked before the answers", photo.name);
             continue;
         };
         locked += 1;
-        let (mut without, mut shown_answers) = (0, 0);
-        for n in 0..80 {
-            t += 33;
-            let out = reader.push_frame(&after, t);
-            if n == 0 {
-                assert_ne!(
-                    out.work,
-                    FrameWork::Unchanged,
-                    "{}: the answered page taken for the same picture",
-                    photo.name
-                );
-            }
-            let Some(overlay) = out.overlay else {
-                without += 1;
-                continue;
-            };
-            for i in 0..81 {
-                let d = overlay.givens[i];
-                assert!(
-                    d == 0 || d == board.givens[i] || d == filled.labels[i],
-                    "{}: r{}c{} shows {d}, on neither page",
-                    photo.name,
-                    i / 9 + 1,
-                    i % 9 + 1
-                );
-            }
-            shown_answers = (0..81)
-                .filter(|&i| labels[i] != filled.labels[i] && overlay.givens[i] == filled.labels[i])
-                .count();
-        }
+        let Watched {
+            without,
+            shown_answers,
+            first_work,
+            ..
+        } = watch_answers(
+            &mut reader,
+            &after,
+            &mut t,
+            &board,
+            &labels,
+            &filled.labels,
+            &photo.name,
+        );
+        assert_ne!(
+            first_work,
+            FrameWork::Unchanged,
+            "{}: the answered page taken for the same picture",
+            photo.name
+        );
         eprintln!(
             "{}: {} answers written, {shown_answers} shown at the end; {without} frames without an overlay",
             photo.name, filled.written

@@ -60,41 +60,26 @@ pub(super) fn restore_needed_clue(voted: &mut VotedBoard, votes: &Votes) -> Opti
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::digits::{CellReading, NUM_CLASSES};
+    use crate::digits::NUM_CLASSES;
+    use crate::live::trust::tests::{board, repeated, sure};
 
     /// The first puzzle of ../shared's 17-clue.txt: every clue is needed.
     pub(in crate::live) const SEVENTEEN: &str =
         "000000000000000001000002030000003020001040000005000060030000004070080009620007000";
 
-    fn board(text: &str) -> [u8; 81] {
-        let mut out = [0u8; 81];
-        for (o, c) in out.iter_mut().zip(text.bytes()) {
-            *o = c.saturating_sub(b'0');
-        }
-        out
-    }
-
     /// Votes of `reads` reads of `values`, sure everywhere but `cell`, which reads its digit
     /// `digit` at `weight` and empty at the rest.
     fn votes_with(values: &[u8; 81], cell: usize, digit: u8, weight: f32, reads: usize) -> Votes {
-        let readings: Vec<CellReading> = (0..81)
-            .map(|i| {
+        repeated(reads, |i| {
+            if i == cell {
                 let mut p = [0.0f32; NUM_CLASSES];
-                if i == cell {
-                    p[digit as usize] = weight;
-                    p[0] = 1.0 - weight;
-                } else {
-                    p[values[i] as usize] = 0.99;
-                    p[if values[i] == 1 { 2 } else { 1 }] = 0.01;
-                }
-                CellReading::from_probabilities(p)
-            })
-            .collect();
-        let mut votes = Votes::new(10);
-        for _ in 0..reads {
-            votes.push(&readings);
-        }
-        votes
+                p[digit as usize] = weight;
+                p[0] = 1.0 - weight;
+                p
+            } else {
+                sure(values[i])
+            }
+        })
     }
 
     #[test]

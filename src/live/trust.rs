@@ -192,7 +192,7 @@ pub(super) fn entries_clear_of_givens(written: &Written) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::digits::{CellReading, NUM_CLASSES};
 
@@ -200,7 +200,7 @@ mod tests {
     const FINISHED: &str =
         "416972835723685941598314762674891523182563479935247618249738156851426397367159284";
 
-    fn board(text: &str) -> [u8; 81] {
+    pub(in crate::live) fn board(text: &str) -> [u8; 81] {
         let mut out = [0u8; 81];
         for (o, c) in out.iter_mut().zip(text.bytes()) {
             *o = c.saturating_sub(b'0');
@@ -225,7 +225,7 @@ mod tests {
     }
 
     /// Class probabilities of a sure read of `value`: 0.99, and 0.01 on another digit.
-    fn sure(value: u8) -> [f32; NUM_CLASSES] {
+    pub(in crate::live) fn sure(value: u8) -> [f32; NUM_CLASSES] {
         let mut p = [0.0f32; NUM_CLASSES];
         p[value as usize] = 0.99;
         p[if value == 1 { 2 } else { 1 }] += 0.01;
@@ -233,7 +233,10 @@ mod tests {
     }
 
     /// Votes of `reads` identical reads, cell `i` read with `probabilities(i)`.
-    fn repeated(reads: usize, probabilities: impl Fn(usize) -> [f32; NUM_CLASSES]) -> Votes {
+    pub(in crate::live) fn repeated(
+        reads: usize,
+        probabilities: impl Fn(usize) -> [f32; NUM_CLASSES],
+    ) -> Votes {
         let readings: Vec<CellReading> = (0..81)
             .map(|i| CellReading::from_probabilities(probabilities(i)))
             .collect();
