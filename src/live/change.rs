@@ -92,9 +92,9 @@ impl Thumbnail {
     }
 
     /// Whether `self` differs from `earlier` by marks local to `region` (frame pixels: x0, y0,
-    /// x1, y1; a grid's bounding box): [`MARK_BLOCKS`] or more blocks inside it that differ
+    /// x1, y1; a grid's bounding box): `MARK_BLOCKS` (3) or more blocks inside it that differ
     /// and have two or more differing neighbours (a stroke moves a run of neighbouring blocks,
-    /// noise scattered ones), and such blocks [`LOCAL_DENSITY`] times as dense inside it as
+    /// noise scattered ones), and such blocks `LOCAL_DENSITY` (4) times as dense inside it as
     /// outside. Answers written in a few cells of a large photo or a screen move a few dozen
     /// of its tens of thousands of blocks, too few for the share of them noise must be allowed
     /// ([`Thumbnail::same_as`]); a drift of exposure or a tremor of the camera moves blocks
