@@ -1,9 +1,11 @@
 //! Whether a video frame differs from the last one worked on: a coarse luma thumbnail (block
 //! means on a sparse raster, about 0.1 ms for 640×480) compared block by block. A still
 //! picture fed as a camera, or a camera pointed at a motionless page in good light, then costs
-//! almost nothing per frame.
+//! almost nothing per frame. A picture that passes as unchanged can still show marks local to
+//! a region (a locked grid): a few written digits, too few blocks for the frame's rule.
 //!
-//! Owns the thumbnail and the "unchanged" rule only.
+//! Owns the thumbnail, the "unchanged" rule and the "marks local to a region" rule only; which
+//! region, and what a change leads to, are the reader's.
 
 use image::RgbImage;
 
