@@ -78,19 +78,27 @@ impl Thumbnail {
     /// Whether `self` shows the same picture as `earlier`: same size and at most a few blocks
     /// moved by more than noise.
     pub fn same_as(&self, earlier: &Thumbnail) -> bool {
-        if (self.width, self.height, self.cols, self.rows)
-            != (earlier.width, earlier.height, earlier.cols, earlier.rows)
-        {
+        let Some(differs) = self.differing_blocks(earlier) else {
             return false;
-        }
+        };
         let allowed = (self.means.len() as f32 * CHANGED_BLOCK_SHARE) as usize;
-        let differing = self
-            .means
-            .iter()
-            .zip(&earlier.means)
-            .filter(|(a, b)| (*a - *b).abs() > BLOCK_DELTA)
-            .count();
-        differing <= allowed
+        differs.filter(|&d| d).count() <= allowed
+    }
+
+    /// Whether each block (row-major) moved by more than noise since `earlier`; `None` when
+    /// the two are not of the same size.
+    fn differing_blocks<'a>(
+        &'a self,
+        earlier: &'a Thumbnail,
+    ) -> Option<impl Iterator<Item = bool> + 'a> {
+        ((self.width, self.height, self.cols, self.rows)
+            == (earlier.width, earlier.height, earlier.cols, earlier.rows))
+            .then(|| {
+                self.means
+                    .iter()
+                    .zip(&earlier.means)
+                    .map(|(a, b)| (a - b).abs() > BLOCK_DELTA)
+            })
     }
 
     /// Whether `self` differs from `earlier` by marks local to `region` (frame pixels: x0, y0,
@@ -102,17 +110,10 @@ impl Thumbnail {
     /// ([`Thumbnail::same_as`]); a drift of exposure or a tremor of the camera moves blocks
     /// inside and outside the grid alike, a ticking clock beside it only outside.
     pub fn marked_within(&self, earlier: &Thumbnail, region: [f32; 4]) -> bool {
-        if (self.width, self.height, self.cols, self.rows)
-            != (earlier.width, earlier.height, earlier.cols, earlier.rows)
-        {
+        let Some(differs) = self.differing_blocks(earlier) else {
             return false;
-        }
-        let differs: Vec<bool> = self
-            .means
-            .iter()
-            .zip(&earlier.means)
-            .map(|(a, b)| (a - b).abs() > BLOCK_DELTA)
-            .collect();
+        };
+        let differs: Vec<bool> = differs.collect();
         if !differs.contains(&true) {
             return false;
         }

@@ -8,7 +8,7 @@
 //! Owns these two rules only: voting is `vote`'s, the other trust rules are `trust`'s.
 
 use super::vote::{VotedBoard, Votes};
-use crate::sudoku::Grid;
+use crate::digits::repair::is_valid_unique;
 use crate::sudoku::solver::solve_values;
 
 /// Least mean probability of its digit for a cell voted empty to be given that digit back.
@@ -50,7 +50,7 @@ pub(super) fn restore_needed_clue(voted: &mut VotedBoard, votes: &Votes) -> Opti
     let (cell, digit, weight) = faint.into_iter().take(RESTORE_TRIES).find(|&(i, d, _)| {
         let mut values = voted.values;
         values[i] = d;
-        Grid::from_values(&values).conflicts().is_empty() && solve_values(&values, 2).is_unique()
+        is_valid_unique(&values)
     })?;
     voted.values[cell] = digit;
     voted.confidence[cell] = weight;

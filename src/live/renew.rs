@@ -18,7 +18,7 @@ use super::puzzle::{Puzzle, Seen, earn_trust};
 use super::trust::trustworthy;
 use super::vote::Votes;
 use super::{LiveConfig, Overlay};
-use crate::digits::{CLASS_PENCIL, CellReading};
+use crate::digits::CellReading;
 
 /// Most printed givens a read that starts a renewal may read doubtfully otherwise than the
 /// trusted board (a blurred stroke, a shadow).
@@ -100,8 +100,7 @@ pub(super) fn new_ink(
             }
             doubtful_print += 1;
         } else if value != 0 {
-            let empty = r.probabilities[0] + r.probabilities[CLASS_PENCIL as usize];
-            new[i] = empty <= max_empty_weight;
+            new[i] = r.empty_probability() <= max_empty_weight;
         } else {
             new[i] = !r.is_uncertain();
         }

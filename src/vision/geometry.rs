@@ -81,6 +81,14 @@ impl std::ops::Sub for Point {
     }
 }
 
+/// The bounding box `[x0, y0, x1, y1]` of `points`, in their space (all `MAX`/`MIN` when empty).
+pub(crate) fn bounding_box(points: &[Point]) -> [f32; 4] {
+    points.iter().fold(
+        [f32::MAX, f32::MAX, f32::MIN, f32::MIN],
+        |[x0, y0, x1, y1], p| [x0.min(p.x), y0.min(p.y), x1.max(p.x), y1.max(p.y)],
+    )
+}
+
 /// Absolute area of a simple polygon (shoelace formula).
 pub(crate) fn polygon_area(points: &[Point]) -> f32 {
     let n = points.len();

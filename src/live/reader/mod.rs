@@ -26,9 +26,10 @@ use super::{FrameWork, LiveConfig, LiveOutput, LiveState, LockProgress, Overlay}
 use crate::digits::CellReading;
 use crate::digits::orientation::lattice_as_read;
 use crate::scan::{ScanError, Scanner};
+use crate::vision::geometry::bounding_box;
 use crate::vision::tracker::CellFingerprint;
 use crate::vision::{
-    self, GridDetection, Lattice, LatticeTracker, Point, TrackerEvent, TrackerState, rectify,
+    self, GridDetection, Lattice, LatticeTracker, TrackerEvent, TrackerState, rectify,
 };
 
 /// Frames a picture must have held still before its change counts as a touch of the page
@@ -152,11 +153,9 @@ impl LiveReader {
         // While a board is being read, only an identical picture (a still) is skipped: a
         // camera's picture that barely moved still sharpens as the focus settles, and every
         // fresh read is evidence.
-        let reading = self.tracker.steady_frames() > 0
-            && !(self.puzzle.trusted.is_some()
-                && self.puzzle.confirmed
-                && self.puzzle.renewal.is_none());
         let locked = self.puzzle.trusted.is_some() && self.puzzle.confirmed;
+        let reading =
+            self.tracker.steady_frames() > 0 && !(locked && self.puzzle.renewal.is_none());
         let unchanged = self.held.as_ref().is_some_and(|h| {
             if reading {
                 thumbnail == h.thumbnail
@@ -225,10 +224,7 @@ impl LiveReader {
         if work == FrameWork::Unchanged {
             self.unchanged_frames = self.unchanged_frames.saturating_add(1);
         } else {
-            if self.unchanged_frames >= STILL_BEFORE_TOUCH_FRAMES
-                && self.puzzle.trusted.is_some()
-                && self.puzzle.confirmed
-            {
+            if self.unchanged_frames >= STILL_BEFORE_TOUCH_FRAMES && locked {
                 // A locked picture held still that changed: new ink may have come (`renew`).
                 // Only a locked board's: a touch seen while a page is still being read would
                 // otherwise linger until its lock, and let a moving camera's later reads renew.
@@ -526,14 +522,6 @@ impl LiveReader {
 struct Replaced {
     board: Arc<Overlay>,
     quarter_turns: Option<u8>,
-}
-
-/// The bounding box (x0, y0, x1, y1) of `corners`, in their pixels.
-fn bounding_box(corners: &[Point; 4]) -> [f32; 4] {
-    corners.iter().fold(
-        [f32::MAX, f32::MAX, f32::MIN, f32::MIN],
-        |[x0, y0, x1, y1], p| [x0.min(p.x), y0.min(p.y), x1.max(p.x), y1.max(p.y)],
-    )
 }
 
 /// The coarse cell-ink fingerprint of the grid under `lattice`.

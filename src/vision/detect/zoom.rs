@@ -15,6 +15,7 @@ use image::{GrayImage, RgbImage};
 
 use super::candidates::Outline;
 use super::{DetectOptions, detect_with_colour};
+use crate::vision::geometry::bounding_box;
 use crate::vision::{GridDetection, Point};
 
 /// Least gain in scale (working pixels per image pixel, crop against whole picture) for
@@ -93,10 +94,7 @@ pub(super) fn detect_zoomed(
 /// page), widened by [`ZOOM_MARGIN`] of its size on each side; working pixels.
 pub(super) fn zoom_region(outlines: &[Outline], long_side_px: f32) -> Option<[f32; 4]> {
     outlines.iter().filter_map(|o| o.quad).find_map(|quad| {
-        let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
-        for p in quad {
-            (x0, y0, x1, y1) = (x0.min(p.x), y0.min(p.y), x1.max(p.x), y1.max(p.y));
-        }
+        let [x0, y0, x1, y1] = bounding_box(&quad);
         let (w, h) = (x1 - x0, y1 - y0);
         (w.max(h) <= ZOOM_MAX_SHARE * long_side_px).then(|| {
             let (mx, my) = (ZOOM_MARGIN * w, ZOOM_MARGIN * h);
