@@ -70,6 +70,11 @@ pub struct Scan {
     /// When the read grid is not a proper puzzle: the most likely small change that makes it
     /// one.
     pub repair: Option<Repair>,
+    /// Handwritten entries whose digit the solution of the printed givens decided: the model
+    /// read another class, and the solution's digit came out on top once weighed by the prior
+    /// that a solver writes it (`digits::solution_prior`, applied by [`Scan::tell_writing`]).
+    /// Their readings stay flagged uncertain.
+    pub entries_by_solution: Vec<Cell>,
 }
 
 impl Scan {
@@ -97,6 +102,7 @@ impl Scan {
             solution_count,
             solution,
             repair,
+            entries_by_solution: Vec::new(),
         }
     }
 
@@ -141,39 +147,67 @@ impl Scan {
 
     /// Checks the handwritten entries against the printed givens (see
     /// `sudoku::check_entries_read`: an entry read uncertain that disagrees with the solution
-    /// is unsure, not wrong); refused when they were not told apart.
+    /// is unsure, not wrong); refused when they were not told apart. An entry the solution
+    /// decided ([`Scan::entries_by_solution`]) is checked as the model read it, so it comes
+    /// out unsure: the check never calls right what only the puzzle made right.
     pub fn check(&self) -> Result<Check, CheckUnavailable> {
         let w = self.written();
         if !w.kinds_known {
             return Err(CheckUnavailable::NoKindOutput);
         }
-        Ok(check_entries_read(
-            &w.givens,
-            &w.entries,
-            &self.uncertain_mask(),
-        ))
+        let mut entries = w.entries;
+        let mut unsure = self.uncertain_mask();
+        for cell in &self.entries_by_solution {
+            let i = cell.index();
+            if let Some(read) = self.readings.get(i).and_then(model_digit) {
+                entries[i] = read;
+                unsure[i] = true;
+            }
+        }
+        Ok(check_entries_read(&w.givens, &entries, &unsure))
     }
 
     /// Tells the printed givens from the handwriting by the ink of the photo (see
     /// `digits::style`: per photo, from glyph size, ink colour and stroke against the print's),
-    /// when the model did not (no `kind` output). `photo` is the colour image the detection's
-    /// lattice lies in. Leaves the readings alone when the ink cannot be measured.
+    /// when the model did not (no `kind` output), then reads the handwritten entries with the
+    /// solution of the printed givens as a prior ([`Scan::weigh_entries_by_solution`]).
+    /// `photo` is the colour image the detection's lattice lies in. Leaves the calls alone
+    /// when the ink cannot be measured.
     pub fn tell_writing(&mut self, photo: &RgbImage) {
-        if !self.needs_writing() {
-            return;
+        if self.needs_writing() {
+            let readings = &self.readings;
+            let ink = crate::vision::ink::measure_grid(photo, &self.detection.lattice(), |i| {
+                readings.get(i).is_some_and(|r| r.class.digit().is_some())
+            });
+            crate::digits::style::fill_handwriting(&mut self.readings, &ink);
         }
-        let readings = &self.readings;
-        let ink = crate::vision::ink::measure_grid(photo, &self.detection.lattice(), |i| {
-            readings.get(i).is_some_and(|r| r.class.digit().is_some())
-        });
-        crate::digits::style::fill_handwriting(&mut self.readings, &ink);
+        self.weigh_entries_by_solution();
     }
 
-    /// [`Scan::tell_writing`] on a decoded photo, only when some digit reading lacks its call.
-    /// `colour` is the photo's [`crate::vision::colour_of`] when the caller made it already
-    /// (for detection); otherwise the photo is converted here (no copy when it is RGB).
+    /// Weighs the handwritten entries' readings by the solution of the printed givens
+    /// (`digits::solution_prior`: a doubtful entry whose solution digit then comes out on top
+    /// is read as that digit) and, when a digit changed, rebuilds the verdict (values,
+    /// conflicts, solution, repair). Records the changed cells in
+    /// [`Scan::entries_by_solution`]. Nothing happens unless print was told from handwriting
+    /// and the printed givens are a proper puzzle.
+    pub fn weigh_entries_by_solution(&mut self) {
+        let changed = crate::digits::solution_prior::weigh_entries_by_solution(&mut self.readings);
+        if changed.is_empty() {
+            return;
+        }
+        let mut rebuilt = Scan::from_readings(self.detection.clone(), self.readings.clone());
+        rebuilt.quarter_turns = self.quarter_turns;
+        rebuilt.entries_by_solution = changed.into_iter().map(Cell::from_index).collect();
+        *self = rebuilt;
+    }
+
+    /// [`Scan::tell_writing`] on a decoded photo; the photo's ink is measured only when some
+    /// digit reading lacks its call. `colour` is the photo's [`crate::vision::colour_of`] when
+    /// the caller made it already (for detection); otherwise the photo is converted here (no
+    /// copy when it is RGB).
     pub fn tell_writing_in(&mut self, photo: &DynamicImage, colour: Option<&RgbImage>) {
         if !self.needs_writing() {
+            self.weigh_entries_by_solution();
             return;
         }
         let rgb = match colour {
@@ -204,6 +238,14 @@ impl Scan {
         };
         solve_explained(&Grid::from_values(&values))
     }
+}
+
+/// The digit the model itself found most probable in `reading` (its class may have been
+/// decided otherwise: `CellReading::decided_as`).
+fn model_digit(reading: &CellReading) -> Option<u8> {
+    (1..=9u8).max_by(|&a, &b| {
+        reading.probabilities[usize::from(a)].total_cmp(&reading.probabilities[usize::from(b)])
+    })
 }
 
 /// The read digits split by how they were written (see [`Scan::written`]).

@@ -213,6 +213,8 @@ fn report_json(scan: &Scan) -> serde_json::Value {
         "kinds_known": written.kinds_known,
         "confidence": scan.readings.iter().map(|r| r.confidence).collect::<Vec<_>>(),
         "uncertain": scan.uncertain_cells().iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        "entries_by_solution":
+            scan.entries_by_solution.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
         "solution": scan.best_solution().map(|s| values_line(&s, '.')),
         "unique": scan.is_unique(),
         "repair": repair,
@@ -271,6 +273,17 @@ fn report_text(scan: &Scan) -> String {
     if pencil > 0 {
         out.push_str(&format!(
             "{pencil} cell(s) hold pencil marks (read as empty)\n"
+        ));
+    }
+    if !scan.entries_by_solution.is_empty() {
+        let cells: Vec<String> = scan
+            .entries_by_solution
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        out.push_str(&format!(
+            "read as the printed puzzle's solution has them (the handwriting was unclear): {}\n",
+            cells.join(" ")
         ));
     }
     for c in &scan.conflicts {

@@ -63,6 +63,11 @@ pub struct FillArgs {
     /// drawn until its pen is one of these).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub pens: Vec<PenArg>,
+    /// Share of the written cells that are mistakes, 0 to 1: another digit than the
+    /// solution's, labelled as written (a page to check the reader does not read the
+    /// solution into it).
+    #[arg(long, default_value_t = 0.0, value_parser = super::number_in(0.0f32..=1.0))]
+    pub mistakes: f32,
     #[command(flatten)]
     pub progress: ProgressArgs,
 }
@@ -372,9 +377,15 @@ fn run_fill(args: FillArgs) -> anyhow::Result<ExitCode> {
         };
         let image = load_image(&photo.image_path)?.to_rgb8();
         let mut rng = Rng::for_item(args.seed, stable_hash(photo.name.as_bytes()));
-        let Some(filled) =
-            fill_photo_with_pens(&image, corners, &labels, args.share, &pens, &mut rng)
-        else {
+        let Some(filled) = fill_photo_with_pens(
+            &image,
+            corners,
+            &labels,
+            args.share,
+            &pens,
+            args.mistakes,
+            &mut rng,
+        ) else {
             skipped += 1;
             continue;
         };

@@ -22,6 +22,7 @@ pub mod reliability;
 pub mod repair;
 pub mod second_look;
 pub mod second_opinion;
+pub mod solution_prior;
 pub mod style;
 mod style_weights;
 pub mod symmetry;
@@ -142,7 +143,8 @@ impl Writing {
 pub struct CellReading {
     /// Softmax probabilities, indexed by class (0 empty, 1–9, 10 pencil marks); they sum to 1.
     pub probabilities: [f32; NUM_CLASSES],
-    /// The most probable class.
+    /// The most probable class, or the class evidence beyond the cell decided
+    /// ([`CellReading::decided_as`]).
     pub class: CellClass,
     /// Probability of `class`.
     pub confidence: f32,
@@ -179,6 +181,15 @@ impl CellReading {
             confidence: probabilities[best],
             handwritten: None,
         }
+    }
+
+    /// The reading with `class` decided by evidence beyond the cell (the puzzle's solution,
+    /// `solution_prior`): the probabilities stay the model's, and the confidence becomes the
+    /// model's probability of `class`, so a class the model doubted stays flagged uncertain.
+    pub fn decided_as(mut self, class: CellClass) -> CellReading {
+        self.confidence = self.probabilities[usize::from(class.index())];
+        self.class = class;
+        self
     }
 
     /// The reading with a probability of handwriting (clamped to 0..1; a non-finite value

@@ -62,10 +62,7 @@ pub(super) mod tests {
     use super::*;
     use crate::digits::NUM_CLASSES;
     use crate::live::trust::tests::{board, repeated, sure};
-
-    /// The first puzzle of ../shared's 17-clue.txt: every clue is needed.
-    pub(in crate::live) const SEVENTEEN: &str =
-        "000000000000000001000002030000003020001040000005000060030000004070080009620007000";
+    use crate::sudoku::SEVENTEEN_CLUES;
 
     /// Votes of `reads` reads of `values`, sure everywhere but `cell`, which reads its digit
     /// `digit` at `weight` and empty at the rest.
@@ -84,7 +81,7 @@ pub(super) mod tests {
 
     #[test]
     fn a_faint_given_voted_empty_is_given_back_when_the_puzzle_needs_it() {
-        let puzzle = board(SEVENTEEN);
+        let puzzle = board(SEVENTEEN_CLUES);
         // The given in cell 17 (a 1) read 0.45 a 1, 0.55 empty: the vote says empty, and the
         // board has several solutions without it.
         let mut without = puzzle;
@@ -100,7 +97,7 @@ pub(super) mod tests {
 
     #[test]
     fn nothing_is_given_back_to_a_board_with_one_solution_or_from_a_weak_reading() {
-        let puzzle = board(SEVENTEEN);
+        let puzzle = board(SEVENTEEN_CLUES);
         // One solution already: a faint mark in an empty cell (an erased digit) stays empty.
         let votes = votes_with(&puzzle, 0, 5, 0.45, 6);
         let mut voted = votes.voted().expect("votes");
@@ -117,7 +114,7 @@ pub(super) mod tests {
 
     #[test]
     fn a_digit_that_clashes_or_leaves_several_solutions_is_not_given_back() {
-        let puzzle = board(SEVENTEEN);
+        let puzzle = board(SEVENTEEN_CLUES);
         let mut without = puzzle;
         without[17] = 0;
         // Cell 17 read faintly as a 3 (a 3 is given in its box): a clash.

@@ -280,7 +280,7 @@ pub(super) mod tests {
     fn a_faint_given_the_puzzle_needs_is_trusted_and_an_unneeded_one_is_not() {
         let config = LiveConfig::default();
         // A 17-clue puzzle: every clue is needed (without any one, several solutions).
-        let puzzle = board(crate::live::clues::tests::SEVENTEEN);
+        let puzzle = board(crate::sudoku::SEVENTEEN_CLUES);
         let faint_votes = |values: &[u8; 81], faint: &[usize]| {
             repeated(8, |i| {
                 if faint.contains(&i) {

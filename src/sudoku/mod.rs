@@ -29,6 +29,12 @@ pub use parse::{
 };
 pub use rating::{Level, RankCorrelation, Rating, spearman};
 pub use solver::MIN_CLUES;
+
+/// A proper puzzle of 17 clues, every one needed (the first of ../shared's 17-clue.txt), for
+/// tests.
+#[cfg(test)]
+pub(crate) const SEVENTEEN_CLUES: &str =
+    "000000000000000001000002030000003020001040000005000060030000004070080009620007000";
 pub use step::{Branch, Link, LinkKind, Mark, Node, Outcome, Role, Step};
 pub use technique::Technique;
 pub use types::{Candidates, Cell, CellSet, Digit, House, HouseKind};

@@ -40,17 +40,21 @@ pub fn fill_photo(
     share: f32,
     rng: &mut Rng,
 ) -> Option<FilledPhoto> {
-    fill_photo_with_pens(image, corners, labels, share, &[], rng)
+    fill_photo_with_pens(image, corners, labels, share, &[], 0.0, rng)
 }
 
 /// [`fill_photo`] by a writer whose pen is one of `pens` (any pen when empty; see
-/// [`Writer::random_with_pen`]): pages finished in ink only, say, or in pencil only.
+/// [`Writer::random_with_pen`]): pages finished in ink only, say, or in pencil only. Each
+/// written cell is a mistake with probability `mistakes`: another digit than the solution's,
+/// drawn evenly from the other eight (labelled as written). With `mistakes` 0 the pages are
+/// those of the same `rng` without the option.
 pub fn fill_photo_with_pens(
     image: &RgbImage,
     corners: [Point; 4],
     labels: &[u8; 81],
     share: f32,
     pens: &[Pen],
+    mistakes: f32,
     rng: &mut Rng,
 ) -> Option<FilledPhoto> {
     let digits: [u8; 81] = std::array::from_fn(|i| if labels[i] <= 9 { labels[i] } else { 0 });
@@ -71,7 +75,12 @@ pub fn fill_photo_with_pens(
         if !(*label == 0 || *label == 10) || !rng.chance(share) {
             continue;
         }
-        let digit = solution[i];
+        let digit = if mistakes > 0.0 && rng.chance(mistakes) {
+            // One of the eight other digits, evenly.
+            (solution[i] + rng.between(1, 8) as u8 - 1) % 9 + 1
+        } else {
+            solution[i]
+        };
         let strokes = writer.strokes(digit, rng);
         let height = writer.height * rng.range(0.9, 1.1);
         // The cell's centre in grid units (cells), where the writer habitually puts digits.
@@ -213,6 +222,45 @@ mod tests {
         assert_eq!(none.written, 0);
         assert_eq!(none.image, paper);
         assert_eq!(none.labels, labels());
+    }
+
+    #[test]
+    fn mistakes_write_other_digits_than_the_solution_s_and_label_them_as_written() {
+        let paper = RgbImage::from_pixel(330, 320, Rgb([230, 225, 210]));
+        let digits: [u8; 81] = std::array::from_fn(|i| labels()[i] % 10);
+        let solution = solve_values(&digits, 1).first.expect("a solution");
+        let all = fill_photo_with_pens(
+            &paper,
+            corners(),
+            &labels(),
+            1.0,
+            &[],
+            1.0,
+            &mut Rng::new(5),
+        )
+        .expect("a solution");
+        assert_eq!(all.written, 72);
+        for (i, (&written, &right)) in all.labels.iter().zip(&solution).enumerate().skip(9) {
+            assert!((1..=9).contains(&written));
+            assert_ne!(written, right, "cell {i} holds the solution's digit");
+        }
+        let none = fill_photo_with_pens(
+            &paper,
+            corners(),
+            &labels(),
+            0.5,
+            &[],
+            0.0,
+            &mut Rng::new(3),
+        )
+        .expect("a solution");
+        let plain =
+            fill_photo(&paper, corners(), &labels(), 0.5, &mut Rng::new(3)).expect("a solution");
+        assert_eq!(
+            none.image, plain.image,
+            "no mistakes: the page of the same seed"
+        );
+        assert_eq!(none.labels, plain.labels);
     }
 
     #[test]

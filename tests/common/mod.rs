@@ -34,7 +34,7 @@ pub fn puzzle_sources(name: &str) -> Vec<PuzzleSource> {
 }
 
 /// The held-back list `list` (a file under `models/train/holdout/`) and its path.
-fn held_back_list(list: &str) -> (PathBuf, NameList) {
+pub fn held_back_list(list: &str) -> (PathBuf, NameList) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("models/train/holdout")
         .join(list);

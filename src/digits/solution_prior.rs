@@ -1,0 +1,248 @@
+//! Handwritten entries read with the puzzle's solution as a prior. A page's printed givens
+//! pin one solution, and a solver mostly writes that solution's digits: so a handwritten digit
+//! the model doubts between, say, 1 and 7 is most likely the one the solution puts there.
+//! Each entry's digit probabilities are weighed by [`RIGHT_ENTRY_PRIOR`] for the solution's
+//! digit against an even share of the rest for each other digit (Bayes' rule over a
+//! calibrated model), and the reading becomes the solution's digit only when that digit then
+//! comes out on top of every class. A mistake written clearly keeps its reading (the model
+//! gives the solution's digit almost nothing there), and a cell never becomes empty or another
+//! wrong digit by it. A decided cell keeps the model's own probability of its digit as its
+//! confidence, so it stays flagged uncertain: a mistake the model doubted is shown for the
+//! user to look at (the check calls it unsure), never passed as right.
+//!
+//! Owns the prior and when it applies (printed givens that are a proper puzzle). It does not
+//! tell print from handwriting (`digits::style`, the model's `kind`) nor read cells; pure
+//! arithmetic over [`CellReading`]s and the exact solver.
+
+use super::repair::is_valid_unique;
+use super::{CellClass, CellReading, NUM_CLASSES, Writing};
+use crate::sudoku::MIN_CLUES;
+use crate::sudoku::solver::solve_values;
+
+/// The prior probability that a handwritten entry is the solution's digit. Chosen a priori,
+/// not fitted: most entries on a page are right, and at 0.9 a digit the model gives at least
+/// 1/72 of the top digit's probability wins when the solution puts it there.
+pub const RIGHT_ENTRY_PRIOR: f32 = 0.9;
+
+/// The solution the printed givens of `readings` pin (81, row-major): the digits whose
+/// reading is [`Writing::Printed`], when they are at least [`MIN_CLUES`] (17), clash nowhere and have exactly
+/// one solution. `None` otherwise, and when no digit is called handwritten (no entries, or
+/// print not told from handwriting).
+pub fn solution_of_printed(readings: &[CellReading]) -> Option<[u8; 81]> {
+    if readings.len() != 81
+        || !readings
+            .iter()
+            .any(|r| r.writing() == Some(Writing::Handwritten))
+    {
+        return None;
+    }
+    let givens: [u8; 81] = std::array::from_fn(|i| match readings[i].writing() {
+        Some(Writing::Printed) => readings[i].class.value(),
+        _ => 0,
+    });
+    if givens.iter().filter(|&&v| v != 0).count() < MIN_CLUES || !is_valid_unique(&givens) {
+        return None;
+    }
+    solve_values(&givens, 1).first
+}
+
+/// Weighs every handwritten digit reading of `readings` (81, row-major) by the solution of
+/// its printed givens ([`solution_of_printed`]): the digits' probabilities times
+/// [`RIGHT_ENTRY_PRIOR`] for the solution's digit and `(1 − prior) / 8` for the others,
+/// scaled back to the digits' own total (empty and pencil marks keep theirs). A reading of
+/// another class whose solution digit is then the most probable class is decided as that
+/// digit ([`CellReading::decided_as`]: the model's probabilities and its probability of the
+/// digit as confidence; its `handwritten` call kept). Returns the decided cells, ascending.
+/// Does nothing without such a solution.
+pub fn weigh_entries_by_solution(readings: &mut [CellReading]) -> Vec<usize> {
+    let Some(solution) = solution_of_printed(readings) else {
+        return Vec::new();
+    };
+    let mut changed = Vec::new();
+    for (i, reading) in readings.iter_mut().enumerate() {
+        if reading.writing() != Some(Writing::Handwritten) {
+            continue;
+        }
+        if let Some(decided) = decided(reading, solution[i]) {
+            *reading = decided;
+            changed.push(i);
+        }
+    }
+    changed
+}
+
+/// `reading` decided as `right` (1–9) when the prior that a solver writes the solution's
+/// digit makes `right` the most probable class while the model read another class: the
+/// model's probabilities stay, and the confidence becomes its probability of `right`, so the
+/// decided cell stays flagged uncertain.
+fn decided(reading: &CellReading, right: u8) -> Option<CellReading> {
+    let right_class = CellClass::from_index(right).filter(|c| c.digit().is_some())?;
+    if reading.class == right_class {
+        return None;
+    }
+    let wrong_prior = (1.0 - RIGHT_ENTRY_PRIOR) / 8.0;
+    let p = &reading.probabilities;
+    let digit_mass: f32 = p[1..=9].iter().sum();
+    let weighed_mass: f32 = (1..=9)
+        .map(|d| {
+            p[d] * if d == usize::from(right) {
+                RIGHT_ENTRY_PRIOR
+            } else {
+                wrong_prior
+            }
+        })
+        .sum();
+    if weighed_mass <= 0.0 || !weighed_mass.is_finite() {
+        return None;
+    }
+    // The posterior of each class: the digits' weighed back to their own total.
+    let scale = digit_mass / weighed_mass;
+    let posterior = |class: usize| match class {
+        d @ 1..=9 if d == usize::from(right) => p[d] * RIGHT_ENTRY_PRIOR * scale,
+        d @ 1..=9 => p[d] * wrong_prior * scale,
+        other => p[other],
+    };
+    let right_posterior = posterior(usize::from(right));
+    let on_top = (0..NUM_CLASSES)
+        .filter(|&c| c != usize::from(right))
+        .all(|c| posterior(c) < right_posterior);
+    on_top.then(|| reading.clone().decided_as(right_class))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::digits::NUM_CLASSES;
+
+    use crate::sudoku::SEVENTEEN_CLUES as PUZZLE;
+
+    fn values(text: &str) -> [u8; 81] {
+        std::array::from_fn(|i| text.as_bytes()[i] - b'0')
+    }
+
+    fn sure(value: u8, handwritten: f32) -> CellReading {
+        let mut p = [0.0005; NUM_CLASSES];
+        p[usize::from(value)] = 1.0 - 0.0005 * (NUM_CLASSES as f32 - 1.0);
+        CellReading::from_probabilities(p).with_handwritten(handwritten)
+    }
+
+    /// The puzzle's givens printed, and every other cell handwritten with its solution digit.
+    fn page() -> (Vec<CellReading>, [u8; 81]) {
+        let givens = values(PUZZLE);
+        let solution = solve_values(&givens, 1)
+            .first
+            .expect("the puzzle has a solution");
+        let readings = (0..81)
+            .map(|i| {
+                if givens[i] != 0 {
+                    sure(givens[i], 0.05)
+                } else {
+                    sure(solution[i], 0.95)
+                }
+            })
+            .collect();
+        (readings, solution)
+    }
+
+    fn doubtful(top: u8, top_p: f32, other: u8, other_p: f32) -> CellReading {
+        let rest = (1.0 - top_p - other_p) / (NUM_CLASSES as f32 - 2.0);
+        let mut p = [rest; NUM_CLASSES];
+        p[usize::from(top)] = top_p;
+        p[usize::from(other)] = other_p;
+        CellReading::from_probabilities(p).with_handwritten(0.9)
+    }
+
+    fn first_entry(givens: &[u8; 81]) -> usize {
+        (0..81).find(|&i| givens[i] == 0).expect("an empty cell")
+    }
+
+    #[test]
+    fn a_doubtful_entry_is_read_as_the_solution_s_digit() {
+        let (mut readings, solution) = page();
+        let cell = first_entry(&values(PUZZLE));
+        let wrong = solution[cell] % 9 + 1;
+        readings[cell] = doubtful(wrong, 0.7, solution[cell], 0.25);
+        assert_eq!(weigh_entries_by_solution(&mut readings), vec![cell]);
+        assert_eq!(readings[cell].class.value(), solution[cell]);
+        assert_eq!(
+            readings[cell].confidence, 0.25,
+            "the model's own probability of it"
+        );
+        assert!(
+            readings[cell].is_uncertain(),
+            "a decided cell stays flagged"
+        );
+        assert_eq!(readings[cell].writing(), Some(Writing::Handwritten));
+        // Read as the solution's digit already: left alone.
+        let before = readings.clone();
+        assert!(weigh_entries_by_solution(&mut readings).is_empty());
+        assert_eq!(readings, before);
+    }
+
+    #[test]
+    fn a_mistake_written_clearly_keeps_its_reading() {
+        let (mut readings, solution) = page();
+        let cell = first_entry(&values(PUZZLE));
+        let wrong = solution[cell] % 9 + 1;
+        readings[cell] = doubtful(wrong, 0.995, solution[cell], 0.0001);
+        let before = readings[cell].clone();
+        assert!(weigh_entries_by_solution(&mut readings).is_empty());
+        assert_eq!(readings[cell], before);
+    }
+
+    #[test]
+    fn a_doubtful_cell_never_becomes_empty_or_another_wrong_digit() {
+        let (mut readings, solution) = page();
+        let cell = first_entry(&values(PUZZLE));
+        let wrong = solution[cell] % 9 + 1;
+        // Empty close behind, the solution's digit far behind: weighing would hand the top to
+        // "empty", so the reading stays as it was.
+        let mut p = [0.001; NUM_CLASSES];
+        p[usize::from(wrong)] = 0.5;
+        p[0] = 0.45;
+        p[usize::from(solution[cell])] = 0.002;
+        let total: f32 = p.iter().sum();
+        let p = p.map(|q| q / total);
+        readings[cell] = CellReading::from_probabilities(p).with_handwritten(0.9);
+        let before = readings[cell].clone();
+        assert!(weigh_entries_by_solution(&mut readings).is_empty());
+        assert_eq!(readings[cell], before);
+    }
+
+    #[test]
+    fn printed_digits_and_pages_without_a_proper_puzzle_are_left_alone() {
+        let givens = values(PUZZLE);
+        let (mut readings, solution) = page();
+        // A doubtful printed digit is a given: the prior is built from it, never applied to it.
+        let given = (0..81).find(|&i| givens[i] != 0).expect("a given");
+        let other = givens[given] % 9 + 1;
+        let mut printed = doubtful(givens[given], 0.6, other, 0.35);
+        printed.handwritten = Some(0.1);
+        readings[given] = printed.clone();
+        let cell = first_entry(&givens);
+        let wrong = solution[cell] % 9 + 1;
+        readings[cell] = doubtful(wrong, 0.7, solution[cell], 0.25);
+        assert_eq!(weigh_entries_by_solution(&mut readings), vec![cell]);
+        assert_eq!(readings[given], printed);
+
+        // One printed given fewer: 16 givens are no proper puzzle.
+        let (mut readings, _) = page();
+        readings[given] = sure(givens[given], 0.95);
+        readings[cell] = doubtful(wrong, 0.7, solution[cell], 0.25);
+        let before = readings.clone();
+        assert!(weigh_entries_by_solution(&mut readings).is_empty());
+        assert_eq!(readings, before);
+
+        // Print not told from handwriting: nothing to weigh.
+        let (readings, _) = page();
+        let mut unknown: Vec<CellReading> = readings
+            .into_iter()
+            .map(|mut r| {
+                r.handwritten = None;
+                r
+            })
+            .collect();
+        assert!(solution_of_printed(&unknown).is_none());
+        assert!(weigh_entries_by_solution(&mut unknown).is_empty());
+    }
+}
