@@ -126,6 +126,28 @@ mod tests {
         CellReading::from_probabilities(p).with_handwritten(handwritten)
     }
 
+    /// A page of the puzzle ([`page`]) with its first handwritten cell, that cell's solution
+    /// digit and another digit.
+    struct Entry {
+        readings: Vec<CellReading>,
+        cell: usize,
+        right: u8,
+        wrong: u8,
+    }
+
+    fn entry_page() -> Entry {
+        let (readings, solution) = page();
+        let cell = (0..81)
+            .find(|&i| values(PUZZLE)[i] == 0)
+            .expect("an empty cell");
+        Entry {
+            readings,
+            cell,
+            right: solution[cell],
+            wrong: solution[cell] % 9 + 1,
+        }
+    }
+
     /// The puzzle's givens printed, and every other cell handwritten with its solution digit.
     fn page() -> (Vec<CellReading>, [u8; 81]) {
         let givens = values(PUZZLE);
@@ -152,83 +174,74 @@ mod tests {
         CellReading::from_probabilities(p).with_handwritten(0.9)
     }
 
-    fn first_entry(givens: &[u8; 81]) -> usize {
-        (0..81).find(|&i| givens[i] == 0).expect("an empty cell")
-    }
-
     #[test]
     fn a_doubtful_entry_is_read_as_the_solution_s_digit() {
-        let (mut readings, solution) = page();
-        let cell = first_entry(&values(PUZZLE));
-        let wrong = solution[cell] % 9 + 1;
-        readings[cell] = doubtful(wrong, 0.7, solution[cell], 0.25);
-        assert_eq!(weigh_entries_by_solution(&mut readings), vec![cell]);
-        assert_eq!(readings[cell].class.value(), solution[cell]);
+        let mut e = entry_page();
+        e.readings[e.cell] = doubtful(e.wrong, 0.7, e.right, 0.25);
+        assert_eq!(weigh_entries_by_solution(&mut e.readings), vec![e.cell]);
+        assert_eq!(e.readings[e.cell].class.value(), e.right);
         assert_eq!(
-            readings[cell].confidence, 0.25,
+            e.readings[e.cell].confidence, 0.25,
             "the model's own probability of it"
         );
         assert!(
-            readings[cell].is_uncertain(),
+            e.readings[e.cell].is_uncertain(),
             "a decided cell stays flagged"
         );
-        assert_eq!(readings[cell].writing(), Some(Writing::Handwritten));
+        assert_eq!(e.readings[e.cell].writing(), Some(Writing::Handwritten));
         // Read as the solution's digit already: left alone.
-        let before = readings.clone();
-        assert!(weigh_entries_by_solution(&mut readings).is_empty());
-        assert_eq!(readings, before);
+        let before = e.readings.clone();
+        assert!(weigh_entries_by_solution(&mut e.readings).is_empty());
+        assert_eq!(e.readings, before);
     }
 
     #[test]
     fn a_mistake_written_clearly_keeps_its_reading() {
-        let (mut readings, solution) = page();
-        let cell = first_entry(&values(PUZZLE));
-        let wrong = solution[cell] % 9 + 1;
-        readings[cell] = doubtful(wrong, 0.995, solution[cell], 0.0001);
-        let before = readings[cell].clone();
-        assert!(weigh_entries_by_solution(&mut readings).is_empty());
-        assert_eq!(readings[cell], before);
+        let mut e = entry_page();
+        e.readings[e.cell] = doubtful(e.wrong, 0.995, e.right, 0.0001);
+        let before = e.readings[e.cell].clone();
+        assert!(weigh_entries_by_solution(&mut e.readings).is_empty());
+        assert_eq!(e.readings[e.cell], before);
     }
 
     #[test]
     fn a_doubtful_cell_never_becomes_empty_or_another_wrong_digit() {
-        let (mut readings, solution) = page();
-        let cell = first_entry(&values(PUZZLE));
-        let wrong = solution[cell] % 9 + 1;
+        let mut e = entry_page();
         // Empty close behind, the solution's digit far behind: weighing would hand the top to
         // "empty", so the reading stays as it was.
         let mut p = [0.001; NUM_CLASSES];
-        p[usize::from(wrong)] = 0.5;
+        p[usize::from(e.wrong)] = 0.5;
         p[0] = 0.45;
-        p[usize::from(solution[cell])] = 0.002;
+        p[usize::from(e.right)] = 0.002;
         let total: f32 = p.iter().sum();
         let p = p.map(|q| q / total);
-        readings[cell] = CellReading::from_probabilities(p).with_handwritten(0.9);
-        let before = readings[cell].clone();
-        assert!(weigh_entries_by_solution(&mut readings).is_empty());
-        assert_eq!(readings[cell], before);
+        e.readings[e.cell] = CellReading::from_probabilities(p).with_handwritten(0.9);
+        let before = e.readings[e.cell].clone();
+        assert!(weigh_entries_by_solution(&mut e.readings).is_empty());
+        assert_eq!(e.readings[e.cell], before);
     }
 
     #[test]
     fn printed_digits_and_pages_without_a_proper_puzzle_are_left_alone() {
         let givens = values(PUZZLE);
-        let (mut readings, solution) = page();
+        let (mut readings, _) = page();
         // A doubtful printed digit is a given: the prior is built from it, never applied to it.
         let given = (0..81).find(|&i| givens[i] != 0).expect("a given");
         let other = givens[given] % 9 + 1;
         let mut printed = doubtful(givens[given], 0.6, other, 0.35);
         printed.handwritten = Some(0.1);
         readings[given] = printed.clone();
-        let cell = first_entry(&givens);
-        let wrong = solution[cell] % 9 + 1;
-        readings[cell] = doubtful(wrong, 0.7, solution[cell], 0.25);
+        let Entry {
+            cell, right, wrong, ..
+        } = entry_page();
+        readings[cell] = doubtful(wrong, 0.7, right, 0.25);
         assert_eq!(weigh_entries_by_solution(&mut readings), vec![cell]);
         assert_eq!(readings[given], printed);
 
         // One printed given fewer: 16 givens are no proper puzzle.
         let (mut readings, _) = page();
         readings[given] = sure(givens[given], 0.95);
-        readings[cell] = doubtful(wrong, 0.7, solution[cell], 0.25);
+        readings[cell] = doubtful(wrong, 0.7, right, 0.25);
         let before = readings.clone();
         assert!(weigh_entries_by_solution(&mut readings).is_empty());
         assert_eq!(readings, before);
