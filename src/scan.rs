@@ -195,7 +195,8 @@ impl Scan {
         if changed.is_empty() {
             return;
         }
-        let mut rebuilt = Scan::from_readings(self.detection.clone(), self.readings.clone());
+        let readings = std::mem::take(&mut self.readings);
+        let mut rebuilt = Scan::from_readings(self.detection.clone(), readings);
         rebuilt.quarter_turns = self.quarter_turns;
         rebuilt.entries_by_solution = changed.into_iter().map(Cell::from_index).collect();
         *self = rebuilt;

@@ -14,10 +14,9 @@
 //! tell print from handwriting (`digits::style`, the model's `kind`) nor read cells; pure
 //! arithmetic over [`CellReading`]s and the exact solver.
 
-use super::repair::is_valid_unique;
 use super::{CellClass, CellReading, NUM_CLASSES, Writing};
-use crate::sudoku::MIN_CLUES;
 use crate::sudoku::solver::solve_values;
+use crate::sudoku::{MIN_CLUES, conflicts_of};
 
 /// The prior probability that a handwritten entry is the solution's digit. Chosen a priori,
 /// not fitted: most entries on a page are right, and at 0.9 a digit the model gives at least
@@ -25,9 +24,9 @@ use crate::sudoku::solver::solve_values;
 pub const RIGHT_ENTRY_PRIOR: f32 = 0.9;
 
 /// The solution the printed givens of `readings` pin (81, row-major): the digits whose
-/// reading is [`Writing::Printed`], when they are at least [`MIN_CLUES`] (17), clash nowhere and have exactly
-/// one solution. `None` otherwise, and when no digit is called handwritten (no entries, or
-/// print not told from handwriting).
+/// reading is [`Writing::Printed`], when they are at least [`MIN_CLUES`] (17), clash nowhere
+/// and have exactly one solution. `None` otherwise, and when no digit is called handwritten
+/// (no entries, or print not told from handwriting).
 pub fn solution_of_printed(readings: &[CellReading]) -> Option<[u8; 81]> {
     if readings.len() != 81
         || !readings
@@ -40,10 +39,12 @@ pub fn solution_of_printed(readings: &[CellReading]) -> Option<[u8; 81]> {
         Some(Writing::Printed) => readings[i].class.value(),
         _ => 0,
     });
-    if givens.iter().filter(|&&v| v != 0).count() < MIN_CLUES || !is_valid_unique(&givens) {
+    if givens.iter().filter(|&&v| v != 0).count() < MIN_CLUES || !conflicts_of(&givens).is_empty() {
         return None;
     }
-    solve_values(&givens, 1).first
+    // One search answers both "exactly one solution" and "which".
+    let solutions = solve_values(&givens, 2);
+    solutions.first.filter(|_| solutions.is_unique())
 }
 
 /// Weighs every handwritten digit reading of `readings` (81, row-major) by the solution of
@@ -81,26 +82,24 @@ fn decided(reading: &CellReading, right: u8) -> Option<CellReading> {
         return None;
     }
     let wrong_prior = (1.0 - RIGHT_ENTRY_PRIOR) / 8.0;
+    let prior = |digit: usize| {
+        if digit == usize::from(right) {
+            RIGHT_ENTRY_PRIOR
+        } else {
+            wrong_prior
+        }
+    };
     let p = &reading.probabilities;
     let digit_mass: f32 = p[1..=9].iter().sum();
-    let weighed_mass: f32 = (1..=9)
-        .map(|d| {
-            p[d] * if d == usize::from(right) {
-                RIGHT_ENTRY_PRIOR
-            } else {
-                wrong_prior
-            }
-        })
-        .sum();
+    let weighed_mass: f32 = (1..=9).map(|d| p[d] * prior(d)).sum();
     if weighed_mass <= 0.0 || !weighed_mass.is_finite() {
         return None;
     }
-    // The posterior of each class: the digits' weighed back to their own total.
+    // The posterior of each class: the digits weighed, then scaled back to their own total.
     let scale = digit_mass / weighed_mass;
     let posterior = |class: usize| match class {
-        d @ 1..=9 if d == usize::from(right) => p[d] * RIGHT_ENTRY_PRIOR * scale,
-        d @ 1..=9 => p[d] * wrong_prior * scale,
-        other => p[other],
+        1..=9 => p[class] * prior(class) * scale,
+        _ => p[class],
     };
     let right_posterior = posterior(usize::from(right));
     let on_top = (0..NUM_CLASSES)
@@ -112,7 +111,6 @@ fn decided(reading: &CellReading, right: u8) -> Option<CellReading> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::digits::NUM_CLASSES;
 
     use crate::sudoku::SEVENTEEN_CLUES as PUZZLE;
 
