@@ -244,6 +244,73 @@ fn watch_answers(
     watched
 }
 
+/// Pages of an answers test: how many were fed, locked before their answers, and show their
+/// answers at the end, and those that lost the board after the answers came.
+#[derive(Default)]
+struct Tally {
+    pages: usize,
+    locked: usize,
+    answered: usize,
+    dropped: Vec<String>,
+}
+
+impl Tally {
+    /// Counts the page `name` and, when `reader` locks on it ([`locked_board`]), its lock.
+    fn lock(
+        &mut self,
+        reader: &mut LiveReader,
+        frame: &image::RgbImage,
+        t: &mut u64,
+        name: &str,
+    ) -> Option<Arc<Overlay>> {
+        self.pages += 1;
+        let Some(board) = locked_board(reader, frame, t) else {
+            eprintln!("{name}: not locked before the answers");
+            return None;
+        };
+        self.locked += 1;
+        Some(board)
+    }
+
+    /// Counts a locked page whose answered picture (`written` answers) was `watched`: it lost
+    /// the board with more than 2 frames without an overlay.
+    fn record(&mut self, name: &str, written: usize, watched: &Watched) {
+        let Watched {
+            without,
+            shown_answers,
+            ..
+        } = *watched;
+        eprintln!(
+            "{name}: {written} answers written, {shown_answers} shown at the end; {without} frames without an overlay"
+        );
+        if without > 2 {
+            self.dropped.push(format!("{name} ({without} frames)"));
+        }
+        if shown_answers > 0 {
+            self.answered += 1;
+        }
+    }
+
+    /// Asserts that no page lost the board after `what` and that at least 4 pages locked.
+    fn assert_boards_kept(&self, what: &str) {
+        let Tally {
+            pages,
+            locked,
+            answered,
+            dropped,
+        } = self;
+        eprintln!(
+            "{pages} pages, {locked} locked before the answers, {answered} show them, {} lose the board",
+            dropped.len()
+        );
+        assert!(
+            dropped.is_empty(),
+            "the board went after {what}: {dropped:?}"
+        );
+        assert!(*locked >= 4, "only {locked} of {pages} pages locked");
+    }
+}
+
 /// Answers written on a locked page under a camera held still (`live/renew.rs`). Each page
 /// (kubiesa-val, every fifth, those given answers) is a 640×480 webcam frame; `synth fill`'s
 /// writers then answer a quarter of its empty cells in the same frame. The page is fed until
@@ -258,8 +325,7 @@ fn answers_written_on_a_locked_page_are_taken_in_and_the_board_stays() {
     use sudoku_lens::synthetic::{Degradation, webcam_frame};
     let set = Dataset::open(common::shared_dataset("kubiesa-val")).expect("kubiesa-val opens");
     let mut reader = LiveReader::with_default_model().expect("bundled model");
-    let (mut pages, mut locked, mut answered) = (0, 0, 0);
-    let mut dropped = Vec::new();
+    let mut tally = Tally::default();
     for (k, photo) in set.photos.iter().step_by(5).enumerate() {
         let Some((labels, corners, source, filled)) = answered_page(&set, photo, 0.25, 4701, k)
         else {
@@ -282,23 +348,15 @@ fn answers_written_on_a_locked_page_are_taken_in_and_the_board_stays() {
         };
         let (before, corners_in_frame) = frame_of(&source);
         let (after, _) = frame_of(&filled.image);
-        pages += 1;
         let mut t = 0;
-        let Some(board) = locked_board(&mut reader, &before, &mut t) else {
-            eprintln!("{}: not locked before the answers", photo.name);
+        let Some(board) = tally.lock(&mut reader, &before, &mut t, &photo.name) else {
             continue;
         };
-        locked += 1;
         for step in 0..12 {
             t += 33;
             reader.push_frame(&hand_over(&after, corners_in_frame, step % 6), t);
         }
-        let Watched {
-            without,
-            shown_answers,
-            said,
-            ..
-        } = watch_answers(
+        let watched = watch_answers(
             &mut reader,
             &after,
             &mut t,
@@ -307,37 +365,24 @@ fn answers_written_on_a_locked_page_are_taken_in_and_the_board_stays() {
             &filled.labels,
             &photo.name,
         );
-        eprintln!(
-            "{}: {} answers written, {shown_answers} shown at the end; {without} frames without an overlay",
-            photo.name, filled.written
-        );
-        if without > 2 {
-            dropped.push(format!("{} ({without} frames)", photo.name));
-        }
-        if shown_answers > 0 {
-            answered += 1;
+        tally.record(&photo.name, filled.written, &watched);
+        if watched.shown_answers > 0 {
             assert!(
-                said,
+                watched.said,
                 "{}: the new writing was never said to be read",
                 photo.name
             );
         }
     }
-    eprintln!(
-        "{pages} pages, {locked} locked before the answers, {answered} show them, {} lose the board",
-        dropped.len()
-    );
-    assert!(
-        dropped.is_empty(),
-        "the board went after the hand: {dropped:?}"
-    );
-    assert!(locked >= 4, "only {locked} of {pages} pages locked");
+    tally.assert_boards_kept("the hand");
     // Stop 47: 3 of 7 (before renewals, 2 of 7, and 6 of 7 lost the board). The rest are
     // answers the reader cannot read surely in a webcam frame (faint pencil, a doubtful
     // digit that would show as a mistake), and the board stays as it was.
     assert!(
-        3 * answered >= locked,
-        "answers shown on only {answered} of {locked} pages"
+        3 * tally.answered >= tally.locked,
+        "answers shown on only {} of {} pages",
+        tally.answered,
+        tally.locked
     );
 }
 
@@ -355,27 +400,18 @@ fn answers_written_on_a_locked_page_are_taken_in_and_the_board_stays() {
 fn answers_written_under_a_still_camera_are_taken_in() {
     let set = Dataset::open(common::shared_dataset("kubiesa-val")).expect("kubiesa-val opens");
     let mut reader = LiveReader::with_default_model().expect("bundled model");
-    let (mut pages, mut locked, mut answered) = (0, 0, 0);
-    let mut dropped = Vec::new();
+    let mut tally = Tally::default();
     for (k, photo) in set.photos.iter().step_by(5).enumerate() {
         let Some((labels, _, source, filled)) = answered_page(&set, photo, 0.2, 4801, k) else {
             continue;
         };
         let before = common::through_jpeg(&source, 92).to_rgb8();
         let after = common::through_jpeg(&filled.image, 92).to_rgb8();
-        pages += 1;
         let mut t = 0;
-        let Some(board) = locked_board(&mut reader, &before, &mut t) else {
-            eprintln!("{}: not locked before the answers", photo.name);
+        let Some(board) = tally.lock(&mut reader, &before, &mut t, &photo.name) else {
             continue;
         };
-        locked += 1;
-        let Watched {
-            without,
-            shown_answers,
-            first_work,
-            ..
-        } = watch_answers(
+        let watched = watch_answers(
             &mut reader,
             &after,
             &mut t,
@@ -385,32 +421,20 @@ fn answers_written_under_a_still_camera_are_taken_in() {
             &photo.name,
         );
         assert_ne!(
-            first_work,
+            watched.first_work,
             FrameWork::Unchanged,
             "{}: the answered page taken for the same picture",
             photo.name
         );
-        eprintln!(
-            "{}: {} answers written, {shown_answers} shown at the end; {without} frames without an overlay",
-            photo.name, filled.written
-        );
-        if without > 2 {
-            dropped.push(format!("{} ({without} frames)", photo.name));
-        }
-        if shown_answers > 0 {
-            answered += 1;
-        }
+        tally.record(&photo.name, filled.written, &watched);
     }
-    eprintln!("{pages} pages, {locked} locked before the answers, {answered} show them");
-    assert!(
-        dropped.is_empty(),
-        "the board went after the answers: {dropped:?}"
-    );
-    assert!(locked >= 4, "only {locked} of {pages} pages locked");
+    tally.assert_boards_kept("the answers");
     // Bound set before the first run (stop 48): 5 of 6 then; 3 of 6 without marks local to
     // the grid. On stop 46's 18 kubiesa-train pages (dev): 6 of 18 without, 14 with.
     assert!(
-        2 * answered >= locked,
-        "answers shown on only {answered} of {locked} pages"
+        2 * tally.answered >= tally.locked,
+        "answers shown on only {} of {} pages",
+        tally.answered,
+        tally.locked
     );
 }

@@ -79,17 +79,36 @@ pub(super) mod tests {
         })
     }
 
-    #[test]
-    fn a_faint_given_voted_empty_is_given_back_when_the_puzzle_needs_it() {
+    /// The 17-clue puzzle, and the same without its given in cell 17 (a 1): several
+    /// solutions.
+    fn puzzle_and_without_17() -> ([u8; 81], [u8; 81]) {
         let puzzle = board(SEVENTEEN_CLUES);
-        // The given in cell 17 (a 1) read 0.45 a 1, 0.55 empty: the vote says empty, and the
-        // board has several solutions without it.
         let mut without = puzzle;
         without[17] = 0;
-        let votes = votes_with(&without, 17, 1, 0.45, 6);
+        (puzzle, without)
+    }
+
+    /// Six reads of `values` ([`votes_with`]: `cell` reads `digit` at `weight`) voted, and
+    /// what [`restore_needed_clue`] gave back to the vote.
+    fn restore(
+        values: &[u8; 81],
+        cell: usize,
+        digit: u8,
+        weight: f32,
+    ) -> (Option<usize>, VotedBoard) {
+        let votes = votes_with(values, cell, digit, weight, 6);
         let mut voted = votes.voted().expect("votes");
-        assert_eq!(voted.values[17], 0, "the vote lost the given");
-        assert_eq!(restore_needed_clue(&mut voted, &votes), Some(17));
+        assert_eq!(voted.values[cell], values[cell], "the vote reads the board");
+        (restore_needed_clue(&mut voted, &votes), voted)
+    }
+
+    #[test]
+    fn a_faint_given_voted_empty_is_given_back_when_the_puzzle_needs_it() {
+        // The given in cell 17 (a 1) read 0.45 a 1, 0.55 empty: the vote says empty, and the
+        // board has several solutions without it.
+        let (puzzle, without) = puzzle_and_without_17();
+        let (restored, voted) = restore(&without, 17, 1, 0.45);
+        assert_eq!(restored, Some(17));
         assert_eq!(voted.values, puzzle);
         assert!((voted.confidence[17] - 0.45).abs() < 1e-4, "still doubtful");
         assert!(needed_clue(&voted, 17));
@@ -97,37 +116,29 @@ pub(super) mod tests {
 
     #[test]
     fn nothing_is_given_back_to_a_board_with_one_solution_or_from_a_weak_reading() {
-        let puzzle = board(SEVENTEEN_CLUES);
+        let (puzzle, without) = puzzle_and_without_17();
         // One solution already: a faint mark in an empty cell (an erased digit) stays empty.
-        let votes = votes_with(&puzzle, 0, 5, 0.45, 6);
-        let mut voted = votes.voted().expect("votes");
-        assert_eq!(restore_needed_clue(&mut voted, &votes), None);
+        let (restored, voted) = restore(&puzzle, 0, 5, 0.45);
+        assert_eq!(restored, None);
         assert_eq!(voted.values, puzzle);
         // Several solutions, but the lost given reads its digit under the least weight.
-        let mut without = puzzle;
-        without[17] = 0;
-        let votes = votes_with(&without, 17, 1, RESTORE_MIN_WEIGHT - 0.05, 6);
-        let mut voted = votes.voted().expect("votes");
-        assert_eq!(restore_needed_clue(&mut voted, &votes), None);
+        let (restored, voted) = restore(&without, 17, 1, RESTORE_MIN_WEIGHT - 0.05);
+        assert_eq!(restored, None);
         assert_eq!(voted.values, without);
     }
 
     #[test]
     fn a_digit_that_clashes_or_leaves_several_solutions_is_not_given_back() {
-        let puzzle = board(SEVENTEEN_CLUES);
-        let mut without = puzzle;
-        without[17] = 0;
+        let (_, without) = puzzle_and_without_17();
         // Cell 17 read faintly as a 3 (a 3 is given in its box): a clash.
-        let votes = votes_with(&without, 17, 3, 0.45, 6);
-        let mut voted = votes.voted().expect("votes");
-        assert_eq!(restore_needed_clue(&mut voted, &votes), None);
+        let (restored, voted) = restore(&without, 17, 3, 0.45);
+        assert_eq!(restored, None);
         assert_eq!(voted.values, without);
         // Two givens lost: neither alone gives one solution.
         let mut two = without;
         two[23] = 0;
-        let votes = votes_with(&two, 17, 1, 0.45, 6);
-        let mut voted = votes.voted().expect("votes");
-        assert_eq!(restore_needed_clue(&mut voted, &votes), None);
+        let (restored, voted) = restore(&two, 17, 1, 0.45);
+        assert_eq!(restored, None);
         assert_eq!(voted.values, two);
     }
 }
