@@ -75,6 +75,11 @@ pub struct Scan {
     /// that a solver writes it (`digits::solution_prior`, applied by [`Scan::tell_writing`]).
     /// Their readings stay flagged uncertain.
     pub entries_by_solution: Vec<Cell>,
+    /// Doubtful cells the puzzle decided: the printed givens (or the whole grid) as read were
+    /// not a proper puzzle, and one small, unambiguous change of these cells made them one
+    /// (`digits::readings_by_puzzle`, applied by [`Scan::tell_writing`]). Their readings stay
+    /// flagged uncertain.
+    pub decided_by_puzzle: Vec<Cell>,
 }
 
 impl Scan {
@@ -103,6 +108,7 @@ impl Scan {
             solution,
             repair,
             entries_by_solution: Vec::new(),
+            decided_by_puzzle: Vec::new(),
         }
     }
 
@@ -147,9 +153,10 @@ impl Scan {
 
     /// Checks the handwritten entries against the printed givens (see
     /// `sudoku::check_entries_read`: an entry read uncertain that disagrees with the solution
-    /// is unsure, not wrong); refused when they were not told apart. An entry the solution
-    /// decided ([`Scan::entries_by_solution`]) is checked as the model read it, so it comes
-    /// out unsure: the check never calls right what only the puzzle made right.
+    /// is unsure, not wrong); refused when they were not told apart. An entry the solution or
+    /// the puzzle decided ([`Scan::entries_by_solution`], [`Scan::decided_by_puzzle`]) is
+    /// checked as the model read it, so it comes out unsure: the check never calls right what
+    /// only the puzzle made right.
     pub fn check(&self) -> Result<Check, CheckUnavailable> {
         let w = self.written();
         if !w.kinds_known {
@@ -157,8 +164,15 @@ impl Scan {
         }
         let mut entries = w.entries;
         let mut unsure = self.uncertain_mask();
-        for cell in &self.entries_by_solution {
+        for cell in self
+            .entries_by_solution
+            .iter()
+            .chain(&self.decided_by_puzzle)
+        {
             let i = cell.index();
+            if entries[i] == 0 {
+                continue;
+            }
             if let Some(read) = self.readings.get(i).and_then(model_digit) {
                 entries[i] = read;
                 unsure[i] = true;
@@ -169,8 +183,8 @@ impl Scan {
 
     /// Tells the printed givens from the handwriting by the ink of the photo (see
     /// `digits::style`: per photo, from glyph size, ink colour and stroke against the print's),
-    /// when the model did not (no `kind` output), then reads the handwritten entries with the
-    /// solution of the printed givens as a prior ([`Scan::weigh_entries_by_solution`]).
+    /// when the model did not (no `kind` output), then settles the readings by the puzzle
+    /// ([`Scan::settle_by_puzzle`]).
     /// `photo` is the colour image the detection's lattice lies in. Leaves the calls alone
     /// when the ink cannot be measured.
     pub fn tell_writing(&mut self, photo: &RgbImage) {
@@ -181,24 +195,33 @@ impl Scan {
             });
             crate::digits::style::fill_handwriting(&mut self.readings, &ink);
         }
-        self.weigh_entries_by_solution();
+        self.settle_by_puzzle();
     }
 
-    /// Weighs the handwritten entries' readings by the solution of the printed givens
-    /// (`digits::solution_prior`: a doubtful entry whose solution digit then comes out on top
-    /// is read as that digit) and, when a digit changed, rebuilds the verdict (values,
-    /// conflicts, solution, repair). Records the changed cells in
-    /// [`Scan::entries_by_solution`]. Nothing happens unless print was told from handwriting
-    /// and the printed givens are a proper puzzle.
-    pub fn weigh_entries_by_solution(&mut self) {
-        let changed = crate::digits::solution_prior::weigh_entries_by_solution(&mut self.readings);
-        if changed.is_empty() {
+    /// Settles the readings by the puzzle the printed givens must be, once print was told
+    /// from handwriting (`digits::readings_by_puzzle`; changes recorded in
+    /// [`Scan::decided_by_puzzle`]): first doubtful givens, when the givens as read are not a
+    /// proper puzzle and one small change makes them one; then the handwritten entries,
+    /// weighed by the solution of the givens (`digits::solution_prior`: a doubtful entry whose
+    /// solution digit then comes out on top is read as that digit; recorded in
+    /// [`Scan::entries_by_solution`]); last, doubtful digits anywhere, when the whole grid is
+    /// still not a proper puzzle and one small change makes it one. When a reading changed,
+    /// the verdict is rebuilt (values, conflicts, solution, repair).
+    pub fn settle_by_puzzle(&mut self) {
+        use crate::digits::readings_by_puzzle::{Scope, settle_by_puzzle};
+        let mut decided = settle_by_puzzle(&mut self.readings, Scope::Givens);
+        let entries = crate::digits::solution_prior::weigh_entries_by_solution(&mut self.readings);
+        decided.extend(settle_by_puzzle(&mut self.readings, Scope::Grid));
+        if decided.is_empty() && entries.is_empty() {
             return;
         }
+        decided.sort_unstable();
+        decided.dedup();
         let readings = std::mem::take(&mut self.readings);
         let mut rebuilt = Scan::from_readings(self.detection.clone(), readings);
         rebuilt.quarter_turns = self.quarter_turns;
-        rebuilt.entries_by_solution = changed.into_iter().map(Cell::from_index).collect();
+        rebuilt.decided_by_puzzle = decided.into_iter().map(Cell::from_index).collect();
+        rebuilt.entries_by_solution = entries.into_iter().map(Cell::from_index).collect();
         *self = rebuilt;
     }
 
@@ -208,7 +231,7 @@ impl Scan {
     /// copy when it is RGB).
     pub fn tell_writing_in(&mut self, photo: &DynamicImage, colour: Option<&RgbImage>) {
         if !self.needs_writing() {
-            self.weigh_entries_by_solution();
+            self.settle_by_puzzle();
             return;
         }
         let rgb = match colour {

@@ -215,6 +215,8 @@ fn report_json(scan: &Scan) -> serde_json::Value {
         "uncertain": scan.uncertain_cells().iter().map(|c| c.to_string()).collect::<Vec<_>>(),
         "entries_by_solution":
             scan.entries_by_solution.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        "decided_by_puzzle":
+            scan.decided_by_puzzle.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
         "solution": scan.best_solution().map(|s| values_line(&s, '.')),
         "unique": scan.is_unique(),
         "repair": repair,
@@ -237,6 +239,13 @@ fn report_json(scan: &Scan) -> serde_json::Value {
         json["error"] = serde_json::Value::String(error);
     }
     json
+}
+
+/// A cell's value as the text report writes it: the digit, or `.` for empty.
+fn value_char(value: u8) -> char {
+    char::from_digit(u32::from(value), 10)
+        .filter(|_| value != 0)
+        .unwrap_or('.')
 }
 
 /// The human-readable report of `scan`: the read grid (uncertain cells marked `?`),
@@ -273,6 +282,18 @@ fn report_text(scan: &Scan) -> String {
     if pencil > 0 {
         out.push_str(&format!(
             "{pencil} cell(s) hold pencil marks (read as empty)\n"
+        ));
+    }
+    if !scan.decided_by_puzzle.is_empty() {
+        let cells: Vec<String> = scan
+            .decided_by_puzzle
+            .iter()
+            .map(|c| format!("{} {}", c, value_char(scan.values[c.index()])))
+            .collect();
+        out.push_str(&format!(
+            "read as the puzzle needs them (the reading was unclear, and a puzzle has one \
+             solution): {}\n",
+            cells.join(" ")
         ));
     }
     if !scan.entries_by_solution.is_empty() {

@@ -18,6 +18,7 @@ pub mod orientation;
 pub mod pen_colour;
 pub mod polarity;
 pub mod puzzle_settle;
+pub mod readings_by_puzzle;
 pub mod reliability;
 pub mod repair;
 pub mod second_look;
