@@ -164,21 +164,32 @@ impl Scan {
         }
         let mut entries = w.entries;
         let mut unsure = self.uncertain_mask();
+        for (i, &read) in self.entries_as_model_read().iter().enumerate() {
+            if read != 0 {
+                entries[i] = read;
+                unsure[i] = true;
+            }
+        }
+        Ok(check_entries_read(&w.givens, &entries, &unsure))
+    }
+
+    /// The digit the model itself read in each handwritten entry that the solution or the
+    /// puzzle decided otherwise ([`Scan::entries_by_solution`], [`Scan::decided_by_puzzle`]);
+    /// 0 elsewhere. A check of the entries judges these digits, as unsure.
+    pub fn entries_as_model_read(&self) -> [u8; 81] {
+        let entries = self.written().entries;
+        let mut read = [0u8; 81];
         for cell in self
             .entries_by_solution
             .iter()
             .chain(&self.decided_by_puzzle)
         {
             let i = cell.index();
-            if entries[i] == 0 {
-                continue;
-            }
-            if let Some(read) = self.readings.get(i).and_then(model_digit) {
-                entries[i] = read;
-                unsure[i] = true;
+            if entries[i] != 0 {
+                read[i] = self.readings.get(i).and_then(model_digit).unwrap_or(0);
             }
         }
-        Ok(check_entries_read(&w.givens, &entries, &unsure))
+        read
     }
 
     /// Tells the printed givens from the handwriting by the ink of the photo (see

@@ -52,7 +52,11 @@ impl PhotoScanner for ReadsHalfDone {
                 confidence: [0.99; 81],
             }),
             repair: None,
-            writing: self.kinds.then_some(PhotoWriting { entries, pencil }),
+            writing: self.kinds.then_some(PhotoWriting {
+                entries,
+                pencil,
+                model_read: [0; 81],
+            }),
         })
     }
 }

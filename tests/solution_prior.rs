@@ -10,12 +10,14 @@
 //!   with every empty cell written in by `synthetic::fill_photo_with_pens`, three in ten of
 //!   them another digit than the solution's. No mistake may pass as right: read as written, or
 //!   read as the solution's digit only while flagged and checked as unsure (on this page the
-//!   model doubts one mistake, r2c8, enough for the solution to decide it).
+//!   model doubts one mistake, r2c8, enough for the solution to decide it). The app's board
+//!   check, which keeps the digit the model read there (`Board::model_read`), must agree.
 
 mod common;
 
 use sudoku_lens::dataset::Dataset;
 use sudoku_lens::scan::Scanner;
+use sudoku_lens::session::{Board, solve_progress};
 use sudoku_lens::sudoku::solver::solve_values;
 use sudoku_lens::sudoku::{Check, Verdict};
 use sudoku_lens::synthetic::rng::stable_hash;
@@ -93,6 +95,20 @@ fn mistakes_never_pass_as_right() {
     let Ok(Check::Checked { entries, .. }) = scan.check() else {
         panic!("the page is checked");
     };
+    // The app's photo board, as `app::wiring` builds it from the scan, and its check.
+    let written = scan.written();
+    let board = Board::new(scan.values, scan.uncertain_mask(), None)
+        .with_writing(written.entries.map(|v| v != 0), written.pencil)
+        .with_model_read(scan.entries_as_model_read());
+    let Some(Check::Checked {
+        entries: board_entries,
+        ..
+    }) = solve_progress(&board, false)
+        .expect("the board solves")
+        .check
+    else {
+        panic!("the board's entries are checked");
+    };
     let mut read_as_written = 0;
     for &i in &mistakes {
         if scan.values[i] == filled.labels[i] {
@@ -104,12 +120,17 @@ fn mistakes_never_pass_as_right() {
                 "mistake in cell {i} read as the solution's digit without a flag"
             );
         }
-        if let Some(e) = entries.iter().find(|e| e.cell.index() == i) {
-            assert_ne!(
-                e.verdict,
-                Verdict::Right,
-                "mistake in cell {i} checked right"
-            );
+        for (whose, checked) in [
+            ("check", &entries),
+            ("the app's board check", &board_entries),
+        ] {
+            if let Some(e) = checked.iter().find(|e| e.cell.index() == i) {
+                assert_ne!(
+                    e.verdict,
+                    Verdict::Right,
+                    "mistake in cell {i} called right by {whose}"
+                );
+            }
         }
     }
     assert!(

@@ -39,6 +39,9 @@ pub struct PhotoWriting {
     pub entries: [bool; 81],
     /// Cells holding pencil marks.
     pub pencil: [bool; 81],
+    /// The digit the model itself read in each entry the puzzle decided otherwise, 0
+    /// elsewhere (`Scan::entries_as_model_read`): the board's check judges it, as unsure.
+    pub model_read: [u8; 81],
 }
 
 /// Everything a still photo yields.

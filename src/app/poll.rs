@@ -107,7 +107,9 @@ impl SudokuLensApp {
                         let uncertain = reading.uncertain();
                         let mut board = Board::new(reading.values, uncertain, scan.repair);
                         if let Some(w) = &scan.writing {
-                            board = board.with_writing(w.entries, w.pencil);
+                            board = board
+                                .with_writing(w.entries, w.pencil)
+                                .with_model_read(w.model_read);
                         }
                         self.load_board(board);
                         let n = self.puzzle.board.filled();

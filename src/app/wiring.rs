@@ -67,6 +67,7 @@ impl PhotoScanner for BundledPhotoScanner {
         let writing = written.kinds_known.then(|| PhotoWriting {
             entries: written.entries.map(|v| v != 0),
             pencil: written.pencil,
+            model_read: scan.entries_as_model_read(),
         });
         Ok(PhotoScan {
             writing,

@@ -29,6 +29,11 @@ pub struct Board {
     pub entries: [bool; 81],
     /// Cells read as holding pencil marks (empty for solving; which digits is not read).
     pub pencil: [bool; 81],
+    /// The digit the model itself read in each handwritten entry that the puzzle decided
+    /// otherwise (the board shows the puzzle's digit, flagged), 0 elsewhere. While such a
+    /// cell stays flagged and unedited, the entries' check judges this digit, as unsure
+    /// ([`Board::entries_as_checked`]).
+    pub model_read: [u8; 81],
 }
 
 impl Default for Board {
@@ -48,7 +53,34 @@ impl Board {
             repair,
             entries: [false; 81],
             pencil: [false; 81],
+            model_read: [0; 81],
         }
+    }
+
+    /// The board with the digits the model itself read in entries the puzzle decided
+    /// otherwise (see [`Board::model_read`]; values over 9 count as none).
+    pub fn with_model_read(mut self, model_read: [u8; 81]) -> Board {
+        self.model_read = model_read.map(|v| if v <= 9 { v } else { 0 });
+        self
+    }
+
+    /// The entries as their check must judge them, and which are unsure: the handwritten
+    /// digits ([`Board::entry_values`]) and the flagged cells, but where the puzzle decided
+    /// an entry the model read otherwise and the user has neither edited nor confirmed it
+    /// (the cell is still flagged), the model's own digit, unsure. So the check never calls
+    /// right what only the puzzle made right.
+    pub fn entries_as_checked(&self) -> ([u8; 81], [bool; 81]) {
+        let mut entries = self.entry_values();
+        let mut unsure = self.uncertain;
+        for i in 0..81 {
+            let read = self.model_read[i];
+            let untouched = self.uncertain[i] && self.values[i] == self.recognized[i];
+            if read != 0 && entries[i] != 0 && untouched {
+                entries[i] = read;
+                unsure[i] = true;
+            }
+        }
+        (entries, unsure)
     }
 
     /// The board with the cells read as handwritten entries and as pencil marks.

@@ -153,6 +153,9 @@ pub struct SavedPuzzle {
     pub entries: Vec<u8>,
     /// Indices of cells read as holding pencil marks.
     pub pencil: Vec<u8>,
+    /// `[index, digit]` of each entry the puzzle decided otherwise than the model read it
+    /// (the model's digit; see `Board::model_read`). Absent in older saved states.
+    pub model_read: Vec<[u8; 2]>,
     /// Step position in the walkthrough.
     pub step: usize,
     /// Where the puzzle came from (file name, "camera", …).
@@ -173,6 +176,12 @@ impl SavedPuzzle {
             uncertain: indices(&board.uncertain),
             entries: indices(&board.entries),
             pencil: indices(&board.pencil),
+            model_read: (0..81u8)
+                .filter_map(|i| {
+                    let digit = board.model_read[usize::from(i)];
+                    (digit != 0).then_some([i, digit])
+                })
+                .collect(),
             step,
             label: label.to_string(),
             photo: None,
@@ -213,6 +222,14 @@ impl SavedPuzzle {
                 }
             }
         }
+        // A hand-edited pair naming no cell or no digit is dropped.
+        for &[i, digit] in &self.model_read {
+            if let Some(c) = Cell::new(usize::from(i))
+                && (1..=9).contains(&digit)
+            {
+                board.model_read[c.index()] = digit;
+            }
+        }
         Some(board)
     }
 }
@@ -235,6 +252,7 @@ mod tests {
         board.uncertain[5] = true;
         board.entries[1] = true;
         board.pencil[3] = true;
+        board.model_read[1] = 7;
         let saved = SavedPuzzle::capture(&board, 7, "photo.jpg");
         let json = serde_json::to_string(&saved).unwrap();
         let back: SavedPuzzle = serde_json::from_str(&json).unwrap();

@@ -28,7 +28,8 @@ pub fn start_position(board: &Board, from_start: bool) -> Result<(Grid, Option<C
     }
     let givens = board.givens();
     // An entry the recognizer doubted is "unsure", never called wrong.
-    let check = crate::sudoku::check_entries_read(&givens, &board.entry_values(), &board.uncertain);
+    let (entries, unsure) = board.entries_as_checked();
+    let check = crate::sudoku::check_entries_read(&givens, &entries, &unsure);
     match &check {
         Check::GivensConflict(c) => {
             return Err(c.first().map_or_else(
@@ -65,7 +66,7 @@ pub fn solve_progress(board: &Board, from_start: bool) -> Result<Progress, Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sudoku::Cell;
+    use crate::sudoku::{Cell, Verdict};
 
     const EASY: &str =
         "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
@@ -111,5 +112,50 @@ mod tests {
                 .unwrap_err()
                 .contains("repeat 3")
         );
+    }
+
+    #[test]
+    fn an_entry_the_puzzle_decided_is_checked_as_the_model_read_it_until_the_user_confirms() {
+        let givens = Board::from_text(EASY).unwrap();
+        let solution = solve_explained(&Grid::from_values(&givens.values))
+            .unwrap()
+            .solution;
+        let cell = Cell::from_index(0);
+        // Shown with the solution's digit, flagged; the model read another digit there.
+        let mut values = givens.values;
+        values[0] = solution[0];
+        let mut entries = [false; 81];
+        entries[0] = true;
+        let mut uncertain = [false; 81];
+        uncertain[0] = true;
+        let mut model_read = [0; 81];
+        model_read[0] = solution[0] % 9 + 1;
+        let board = Board::new(values, uncertain, None)
+            .with_writing(entries, [false; 81])
+            .with_model_read(model_read);
+        let verdict = |b: &Board| {
+            let check = solve_progress(b, false).unwrap().check.unwrap();
+            let Check::Checked { entries, .. } = check else {
+                panic!("the givens are a puzzle")
+            };
+            let entry = entries
+                .iter()
+                .find(|e| e.cell == cell)
+                .expect("the entry is checked");
+            match entry.verdict {
+                Verdict::Right => "right",
+                Verdict::Unsure { .. } => "unsure",
+                _ => "other",
+            }
+        };
+        assert_eq!(verdict(&board), "unsure");
+        // Without the model's digit kept, the decided entry would pass as right.
+        let mut forgetful = board.clone();
+        forgetful.model_read = [0; 81];
+        assert_eq!(verdict(&forgetful), "right");
+        // The user confirms the digit (types it): now it is theirs, and right.
+        let mut confirmed = board.clone();
+        confirmed.set(cell, solution[0]);
+        assert_eq!(verdict(&confirmed), "right");
     }
 }
