@@ -10,7 +10,14 @@
 //! confidence, so it stays flagged uncertain: a mistake the model doubted is shown for the
 //! user to look at (the check calls it unsure), never passed as right.
 //!
-//! Owns the prior and when it applies (printed givens that are a proper puzzle). It does not
+//! When print is not told from handwriting well enough for the printed givens to be a proper
+//! puzzle (a webcam frame of a page far along, where the ink looks alike), the solution comes
+//! from the page's **sure** digits instead (not flagged, any writing): right digits all agree
+//! with the one solution, and a sure mistake leaves them none, so then nothing is weighed.
+//! Every doubtful digit is weighed by it the same way.
+//!
+//! Owns the prior and when it applies (printed givens, else sure digits, that are a proper
+//! puzzle). It does not
 //! tell print from handwriting (`digits::style`, the model's `kind`) nor read cells; pure
 //! arithmetic over [`CellReading`]s and the exact solver.
 
@@ -47,21 +54,50 @@ pub fn solution_of_printed(readings: &[CellReading]) -> Option<[u8; 81]> {
     solutions.first.filter(|_| solutions.is_unique())
 }
 
+/// The solution the sure digits of `readings` pin (81, row-major): every digit reading not
+/// flagged uncertain, printed or handwritten, when they are at least [`MIN_CLUES`] (17),
+/// clash nowhere and have exactly one solution; `None` otherwise. The fallback of
+/// [`weigh_entries_by_solution`] when print cannot be told from handwriting well enough for
+/// [`solution_of_printed`] (a webcam frame of a page far along, where the style split calls
+/// many entries print): a page's right digits all agree with its one solution, and a sure
+/// mistake leaves the sure digits none, so nothing is weighed then.
+pub fn solution_of_sure(readings: &[CellReading]) -> Option<[u8; 81]> {
+    if readings.len() != 81 {
+        return None;
+    }
+    let sure: [u8; 81] = std::array::from_fn(|i| {
+        let r = &readings[i];
+        if r.is_uncertain() { 0 } else { r.class.value() }
+    });
+    if sure.iter().filter(|&&v| v != 0).count() < MIN_CLUES || !conflicts_of(&sure).is_empty() {
+        return None;
+    }
+    let solutions = solve_values(&sure, 2);
+    solutions.first.filter(|_| solutions.is_unique())
+}
+
 /// Weighs every handwritten digit reading of `readings` (81, row-major) by the solution of
 /// its printed givens ([`solution_of_printed`]): the digits' probabilities times
 /// [`RIGHT_ENTRY_PRIOR`] for the solution's digit and `(1 − prior) / 8` for the others,
 /// scaled back to the digits' own total (empty and pencil marks keep theirs). A reading of
 /// another class whose solution digit is then the most probable class is decided as that
 /// digit ([`CellReading::decided_as`]: the model's probabilities and its probability of the
-/// digit as confidence; its `handwritten` call kept). Returns the decided cells, ascending.
-/// Does nothing without such a solution.
+/// digit as confidence; its `handwritten` call kept). Without that solution, every doubtful
+/// digit reading, printed or handwritten, is weighed so by the solution of the sure digits
+/// ([`solution_of_sure`]). Returns the decided cells, ascending. Does nothing without either
+/// solution.
 pub fn weigh_entries_by_solution(readings: &mut [CellReading]) -> Vec<usize> {
-    let Some(solution) = solution_of_printed(readings) else {
-        return Vec::new();
-    };
+    let (solution, weighed): (_, fn(&CellReading) -> bool) =
+        if let Some(solution) = solution_of_printed(readings) {
+            (solution, |r| r.writing() == Some(Writing::Handwritten))
+        } else if let Some(solution) = solution_of_sure(readings) {
+            (solution, |r| r.class.digit().is_some() && r.is_uncertain())
+        } else {
+            return Vec::new();
+        };
     let mut changed = Vec::new();
     for (i, reading) in readings.iter_mut().enumerate() {
-        if reading.writing() != Some(Writing::Handwritten) {
+        if !weighed(reading) {
             continue;
         }
         if let Some(decided) = decided(reading, solution[i]) {
@@ -220,7 +256,7 @@ mod tests {
     }
 
     #[test]
-    fn printed_digits_and_pages_without_a_proper_puzzle_are_left_alone() {
+    fn printed_digits_are_not_weighed_and_pages_fall_back_to_their_sure_digits() {
         let givens = values(PUZZLE);
         let (mut readings, _) = page();
         // A doubtful printed digit is a given: the prior is built from it, never applied to it.
@@ -236,15 +272,41 @@ mod tests {
         assert_eq!(weigh_entries_by_solution(&mut readings), vec![cell]);
         assert_eq!(readings[given], printed);
 
-        // One printed given fewer: 16 givens are no proper puzzle.
+        // One printed given fewer: 16 givens are no proper puzzle. The sure digits (the
+        // givens and the sure entries) pin the solution instead, and decide the doubtful entry.
+        let (mut readings, solution) = page();
+        readings[given] = sure(givens[given], 0.95);
+        readings[cell] = doubtful(wrong, 0.7, right, 0.25);
+        assert!(solution_of_printed(&readings).is_none());
+        assert_eq!(solution_of_sure(&readings), Some(solution));
+        assert_eq!(weigh_entries_by_solution(&mut readings), vec![cell]);
+        assert!(readings[cell].is_uncertain());
+        // That entry and every other doubtful: 16 sure digits pin nothing, nothing is weighed.
+        let (mut readings, _) = page();
+        for (i, r) in readings.iter_mut().enumerate() {
+            if givens[i] == 0 || i == given {
+                *r = doubtful(solution[i], 0.8, solution[i] % 9 + 1, 0.15);
+            }
+        }
+        readings[cell] = doubtful(wrong, 0.7, right, 0.25);
+        let before = readings.clone();
+        assert!(solution_of_sure(&readings).is_none());
+        assert!(weigh_entries_by_solution(&mut readings).is_empty());
+        assert_eq!(readings, before);
+        // A sure mistake among the sure digits: they pin no solution, nothing is weighed.
         let (mut readings, _) = page();
         readings[given] = sure(givens[given], 0.95);
         readings[cell] = doubtful(wrong, 0.7, right, 0.25);
+        let other_cell = (0..81)
+            .find(|&i| givens[i] == 0 && i != cell)
+            .expect("another entry");
+        readings[other_cell] = sure(solution[other_cell] % 9 + 1, 0.95);
         let before = readings.clone();
+        assert!(solution_of_sure(&readings).is_none());
         assert!(weigh_entries_by_solution(&mut readings).is_empty());
         assert_eq!(readings, before);
 
-        // Print not told from handwriting: nothing to weigh.
+        // Print not told from handwriting and every digit sure: nothing to weigh.
         let (readings, _) = page();
         let mut unknown: Vec<CellReading> = readings
             .into_iter()
