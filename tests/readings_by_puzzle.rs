@@ -10,13 +10,10 @@
 
 mod common;
 
-use sudoku_lens::dataset::Dataset;
 use sudoku_lens::scan::Scanner;
-use sudoku_lens::vision;
 
 #[test]
 fn a_doubtful_given_is_read_as_the_puzzle_needs_it() {
-    let set = Dataset::open(common::shared_dataset("wichtounet-v2-train")).expect("set opens");
     let (_, held_back) = common::held_back_list("wichtounet.txt");
     let mut scanner = Scanner::with_default_model().unwrap();
     for (name, cell, digit) in [("image71", "r1c2", 7), ("image209", "r7c3", 6)] {
@@ -24,26 +21,19 @@ fn a_doubtful_given_is_read_as_the_puzzle_needs_it() {
             held_back.names.iter().any(|(_, n)| n == name),
             "{name} is held back"
         );
-        let photo = set
-            .photos
-            .iter()
-            .find(|p| p.name == name)
-            .expect("the photo is in the set");
-        let labels = set.labels(photo).unwrap().expect("labelled");
-        let scan = scanner
-            .scan(&vision::load_image(&photo.image_path).unwrap())
-            .unwrap();
+        let (photo, _, labels) = common::named_photo("wichtounet-v2-train", name);
+        let scan = scanner.scan(&photo).unwrap();
+        common::assert_decided_right_and_flagged(name, &scan, &labels, &scan.decided_by_puzzle);
         let decided: Vec<String> = scan
             .decided_by_puzzle
             .iter()
             .map(|c| c.to_string())
             .collect();
         assert_eq!(decided, [cell], "{name}: the cells the puzzle decided");
-        let i = scan.decided_by_puzzle[0].index();
-        assert_eq!(scan.values[i], digit, "{name} {cell}");
-        assert!(
-            scan.readings[i].is_uncertain(),
-            "{name} {cell}: a decided cell must stay flagged"
+        assert_eq!(
+            scan.values[scan.decided_by_puzzle[0].index()],
+            digit,
+            "{name} {cell}"
         );
         let wrong: Vec<usize> = (0..81)
             .filter(|&i| scan.values[i] != labels[i] % 10)

@@ -19,14 +19,12 @@
 
 mod common;
 
-use sudoku_lens::dataset::Dataset;
 use sudoku_lens::scan::Scanner;
 use sudoku_lens::session::{Board, solve_progress};
 use sudoku_lens::sudoku::solver::solve_values;
 use sudoku_lens::sudoku::{Check, Verdict};
 use sudoku_lens::synthetic::rng::stable_hash;
 use sudoku_lens::synthetic::{Rng, fill_photo_with_pens};
-use sudoku_lens::vision;
 
 /// Held-back finished pages on which the model doubts some handwriting (chosen by
 /// `scan --json`'s `entries_by_solution` when the rule was added: 18 decided cells).
@@ -41,7 +39,6 @@ const FINISHED_PAGES: [&str; 6] = [
 
 #[test]
 fn doubtful_handwriting_on_finished_pages_is_read_as_the_solution_has_it() {
-    let set = Dataset::open(common::shared_dataset("wichtounet-mixed-train")).expect("set opens");
     let (_, held_back) = common::held_back_list("wichtounet.txt");
     let mut scanner = Scanner::with_default_model().unwrap();
     let (mut decided, mut cells_right) = (0, 0);
@@ -50,23 +47,9 @@ fn doubtful_handwriting_on_finished_pages_is_read_as_the_solution_has_it() {
             held_back.names.iter().any(|(_, n)| n == name),
             "{name} is held back"
         );
-        let photo = set
-            .photos
-            .iter()
-            .find(|p| p.name == name)
-            .expect("the photo is in the set");
-        let labels = set.labels(photo).unwrap().expect("labelled");
-        let scan = scanner
-            .scan(&vision::load_image(&photo.image_path).unwrap())
-            .unwrap();
-        for cell in &scan.entries_by_solution {
-            let i = cell.index();
-            assert_eq!(scan.values[i], labels[i], "{name} {cell}: decided wrong");
-            assert!(
-                scan.readings[i].is_uncertain(),
-                "{name} {cell}: a decided cell must stay flagged"
-            );
-        }
+        let (photo, _, labels) = common::named_photo("wichtounet-mixed-train", name);
+        let scan = scanner.scan(&photo).unwrap();
+        common::assert_decided_right_and_flagged(name, &scan, &labels, &scan.entries_by_solution);
         decided += scan.entries_by_solution.len();
         cells_right += (0..81)
             .filter(|&i| scan.values[i] == labels[i] % 10)
@@ -151,29 +134,15 @@ const WEBCAM_PAGES: [&str; 3] = ["image1049", "image160", "image178"];
 
 #[test]
 fn webcam_frames_whose_print_is_not_told_apart_are_read_with_the_sure_digits_solution() {
-    let set = Dataset::open(common::shared_dataset("wichtounet-mixed-train")).expect("set opens");
     let mut scanner = Scanner::with_default_model().unwrap();
     let (mut decided, mut wrong) = (0, 0);
     for name in WEBCAM_PAGES {
-        let photo = set
-            .photos
-            .iter()
-            .find(|p| p.name == name)
-            .expect("the photo is in the set");
-        let labels = set.labels(photo).unwrap().expect("labelled");
-        let corners = photo.corners_in_image.expect("corners");
-        let source = vision::load_image(&photo.image_path).unwrap().to_rgb8();
+        let (photo, corners, labels) = common::named_photo("wichtounet-mixed-train", name);
         let mut rng = Rng::for_item(5003, stable_hash(name.as_bytes()));
-        let (frame, _) = common::vga_webcam_jpeg(&source, corners, &mut rng);
+        let corners = corners.expect("corners");
+        let (frame, _) = common::vga_webcam_jpeg(&photo.to_rgb8(), corners, &mut rng);
         let scan = scanner.scan(&frame).unwrap();
-        for cell in &scan.entries_by_solution {
-            let i = cell.index();
-            assert_eq!(scan.values[i], labels[i], "{name} {cell}: decided wrong");
-            assert!(
-                scan.readings[i].is_uncertain(),
-                "{name} {cell}: a decided cell must stay flagged"
-            );
-        }
+        common::assert_decided_right_and_flagged(name, &scan, &labels, &scan.entries_by_solution);
         decided += scan.entries_by_solution.len();
         let wrong_here = (0..81)
             .filter(|&i| scan.values[i] != labels[i] % 10)

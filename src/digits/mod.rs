@@ -28,6 +28,8 @@ pub mod style;
 mod style_weights;
 pub mod symmetry;
 pub mod synth;
+#[cfg(test)]
+mod test_readings;
 pub mod writing;
 
 pub use classifier::{

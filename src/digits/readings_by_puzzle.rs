@@ -16,7 +16,7 @@
 //! Pure arithmetic over [`CellReading`]s and the exact solver. The live path applies the same
 //! principle to its votes (`live::clues`).
 
-use super::repair::is_valid_unique;
+use super::repair::{Change, for_each_change_set, is_valid_unique};
 use super::{CellClass, CellReading, Writing};
 use crate::sudoku::conflicts_of;
 use crate::sudoku::solver::solve_values;
@@ -35,15 +35,6 @@ const MIN_LIKELIHOOD_RATIO_TO_NEXT: f32 = 4.0;
 /// The most single-cell options searched (cheapest first); pairs of them bound the solver
 /// calls to a few hundred.
 const MAX_OPTIONS: usize = 16;
-
-/// One single-cell change: cell (row-major), new value (0 empty, 1–9), and its cost
-/// `ln p(read) − ln p(new)`.
-#[derive(Clone, Copy, Debug)]
-struct Change {
-    cell: usize,
-    to: u8,
-    cost: f32,
-}
 
 /// The printed givens of `readings` (81): the value of every digit reading called print,
 /// `None` when some digit reading has no call (print not told from handwriting).
@@ -118,20 +109,15 @@ pub fn settle_by_puzzle(readings: &mut [CellReading], scope: Scope) -> Vec<usize
         }
         // A solver's writing is never taken away by the puzzle: a mistake must stay in view.
         let may_clear = scope == Scope::Givens || r.writing() != Some(Writing::Handwritten);
-        let p_read = r.value_probability(values[i]).max(1e-9);
         for to in 0..=9u8 {
-            let p = r.value_probability(to);
             let kind_fits = if missing {
                 values[i] == 0
             } else {
                 values[i] != 0 && (to != 0 || may_clear)
             };
-            if to != values[i] && kind_fits && p >= MIN_NEW_VALUE_PROBABILITY {
-                options.push(Change {
-                    cell: i,
-                    to,
-                    cost: p_read.ln() - p.ln(),
-                });
+            let change = Change::of(r, i, values[i], to);
+            if to != values[i] && kind_fits && change.probability >= MIN_NEW_VALUE_PROBABILITY {
+                options.push(change);
             }
         }
     }
@@ -170,8 +156,11 @@ pub fn settle_by_puzzle(readings: &mut [CellReading], scope: Scope) -> Vec<usize
 /// total cost.
 fn repairs_of(values: &[u8; 81], options: &[Change], n: usize) -> Vec<(f32, Vec<Change>)> {
     let mut found = Vec::new();
-    let mut chosen = Vec::with_capacity(n);
-    collect(values, options, 0, n, &mut chosen, &mut found);
+    for_each_change_set(values, options, n, &mut |chosen, cost, changed| {
+        if is_valid_unique(changed) {
+            found.push((cost, chosen.to_vec()));
+        }
+    });
     found
 }
 
@@ -187,62 +176,12 @@ fn unambiguous(mut found: Vec<(f32, Vec<Change>)>) -> Option<Vec<Change>> {
     }
 }
 
-/// Every `n`-set of `options` (distinct cells, in order from `start`) whose changes make
-/// `values` a proper puzzle, with its total cost, into `found`.
-fn collect(
-    values: &[u8; 81],
-    options: &[Change],
-    start: usize,
-    n: usize,
-    chosen: &mut Vec<Change>,
-    found: &mut Vec<(f32, Vec<Change>)>,
-) {
-    if chosen.len() == n {
-        let mut changed = *values;
-        for c in chosen.iter() {
-            changed[c.cell] = c.to;
-        }
-        if is_valid_unique(&changed) {
-            found.push((chosen.iter().map(|c| c.cost).sum(), chosen.clone()));
-        }
-        return;
-    }
-    for (k, option) in options.iter().enumerate().skip(start) {
-        if chosen.iter().any(|c| c.cell == option.cell) {
-            continue;
-        }
-        chosen.push(*option);
-        collect(values, options, k + 1, n, chosen, found);
-        chosen.pop();
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::digits::NUM_CLASSES;
+    use crate::digits::test_readings::{doubtful, sure, values};
     use crate::sudoku::SEVENTEEN_CLUES as PUZZLE;
     use crate::sudoku::solver::solve_values;
-
-    fn values(text: &str) -> [u8; 81] {
-        std::array::from_fn(|i| text.as_bytes()[i] - b'0')
-    }
-
-    /// A reading of `value` the model is sure of, printed (`handwritten` 0.05) or not.
-    fn sure(value: u8, handwritten: f32) -> CellReading {
-        let mut p = [0.0005; NUM_CLASSES];
-        p[usize::from(value)] = 1.0 - 0.0005 * (NUM_CLASSES as f32 - 1.0);
-        CellReading::from_probabilities(p).with_handwritten(handwritten)
-    }
-
-    /// A doubtful reading: `top` at `top_p`, `other` at `other_p`, the rest shared evenly.
-    fn doubtful(top: u8, top_p: f32, other: u8, other_p: f32, handwritten: f32) -> CellReading {
-        let rest = (1.0 - top_p - other_p) / (NUM_CLASSES as f32 - 2.0);
-        let mut p = [rest; NUM_CLASSES];
-        p[usize::from(top)] = top_p;
-        p[usize::from(other)] = other_p;
-        CellReading::from_probabilities(p).with_handwritten(handwritten)
-    }
 
     /// A solved grid and four of its cells that form a unique rectangle (two rows of one band,
     /// two columns of different stacks, digits `a b / b a`): with all four empty the grid has

@@ -44,12 +44,70 @@ pub struct Repair {
     pub cost: f32,
 }
 
+/// One single-cell change a repair search may make: the cell (row-major), its new value (0
+/// empty, 1–9), the classifier's probability of that value and the change's cost
+/// `ln p(read) − ln p(new)`.
 #[derive(Clone, Copy, Debug)]
-struct Option1 {
-    cell: usize,
-    to: u8,
-    probability: f32,
-    cost: f32,
+pub(super) struct Change {
+    pub(super) cell: usize,
+    pub(super) to: u8,
+    pub(super) probability: f32,
+    pub(super) cost: f32,
+}
+
+impl Change {
+    /// The change of `cell`, whose `reading` gave value `from`, to `to`, with the reading's
+    /// probability of `to` and the cost of the change.
+    pub(super) fn of(reading: &CellReading, cell: usize, from: u8, to: u8) -> Change {
+        let probability = reading.value_probability(to);
+        Change {
+            cell,
+            to,
+            probability,
+            cost: reading.value_probability(from).max(1e-9).ln() - probability.max(1e-9).ln(),
+        }
+    }
+}
+
+/// What [`for_each_change_set`] calls with each set: the changes, their total cost, and the
+/// values with them made.
+pub(super) type ChangeSetVisitor<'a> = dyn FnMut(&[Change], f32, &[u8; 81]) + 'a;
+
+/// Calls `f` with every set of `n` changes of `pool` in distinct cells (in pool order), its
+/// total cost and `values` with those changes made. The callers judge each set (one keeps the
+/// cheapest proper puzzle, one every proper puzzle); a caller that only wants sets cheaper
+/// than some bound returns early on the cost, before any solver call.
+pub(super) fn for_each_change_set(
+    values: &[u8; 81],
+    pool: &[Change],
+    n: usize,
+    f: &mut ChangeSetVisitor,
+) {
+    fn go(
+        values: &[u8; 81],
+        pool: &[Change],
+        n: usize,
+        chosen: &mut Vec<Change>,
+        f: &mut ChangeSetVisitor,
+    ) {
+        if chosen.len() == n {
+            let mut changed = *values;
+            for c in chosen.iter() {
+                changed[c.cell] = c.to;
+            }
+            f(chosen, chosen.iter().map(|c| c.cost).sum(), &changed);
+            return;
+        }
+        for (k, change) in pool.iter().enumerate() {
+            if chosen.iter().any(|c| c.cell == change.cell) {
+                continue;
+            }
+            chosen.push(*change);
+            go(values, &pool[k + 1..], n, chosen, f);
+            chosen.pop();
+        }
+    }
+    go(values, pool, n, &mut Vec::with_capacity(n), f);
 }
 
 /// Whether `values` is conflict-free with exactly one solution.
@@ -74,34 +132,32 @@ pub fn suggest_repair(readings: &[CellReading], max_changes: usize) -> Option<Re
         in_conflict[c.first.index()] = true;
         in_conflict[c.second.index()] = true;
     }
-    let mut options: Vec<Option1> = Vec::new();
+    let mut options: Vec<Change> = Vec::new();
     for (i, r) in readings.iter().enumerate() {
-        let p_read = r.value_probability(read[i]).max(1e-9);
         for to in 0..=9u8 {
             if to == read[i] {
                 continue;
             }
-            let p = r.value_probability(to);
+            let change = Change::of(r, i, read[i], to);
             let forced = in_conflict[i] && to == 0;
-            if p < MIN_ALTERNATIVE_PROBABILITY && !forced {
-                continue;
+            if change.probability >= MIN_ALTERNATIVE_PROBABILITY || forced {
+                options.push(change);
             }
-            let p_eff = p.max(1e-9);
-            options.push(Option1 {
-                cell: i,
-                to,
-                probability: p,
-                cost: p_read.ln() - p_eff.ln(),
-            });
         }
     }
     options.sort_by(|a, b| a.cost.total_cmp(&b.cost));
     let depth_limit = max_changes.clamp(1, CANDIDATES_PER_DEPTH.len());
     for depth in 1..=depth_limit {
         let pool = &options[..options.len().min(CANDIDATES_PER_DEPTH[depth - 1])];
-        let mut best: Option<(f32, Vec<Option1>, [u8; 81])> = None;
-        let mut chosen: Vec<Option1> = Vec::with_capacity(depth);
-        search(&read, pool, 0, depth, &mut chosen, &mut best);
+        let mut best: Option<(f32, Vec<Change>, [u8; 81])> = None;
+        for_each_change_set(&read, pool, depth, &mut |chosen, cost, changed| {
+            if best.as_ref().is_some_and(|(b, _, _)| *b <= cost) {
+                return;
+            }
+            if is_valid_unique(changed) {
+                best = Some((cost, chosen.to_vec(), *changed));
+            }
+        });
         if let Some((cost, mut changes, values)) = best {
             changes.sort_by_key(|c| c.cell);
             let solution = crate::sudoku::solver::solve_values(&values, 1).first?;
@@ -122,40 +178,6 @@ pub fn suggest_repair(readings: &[CellReading], max_changes: usize) -> Option<Re
         }
     }
     None
-}
-
-/// Tries every `depth`-subset of `pool` (distinct cells, pool order) and keeps the cheapest
-/// that yields a valid, uniquely solvable grid.
-fn search(
-    read: &[u8; 81],
-    pool: &[Option1],
-    start: usize,
-    depth: usize,
-    chosen: &mut Vec<Option1>,
-    best: &mut Option<(f32, Vec<Option1>, [u8; 81])>,
-) {
-    if chosen.len() == depth {
-        let cost: f32 = chosen.iter().map(|c| c.cost).sum();
-        if best.as_ref().is_some_and(|(b, _, _)| *b <= cost) {
-            return;
-        }
-        let mut values = *read;
-        for c in chosen.iter() {
-            values[c.cell] = c.to;
-        }
-        if is_valid_unique(&values) {
-            *best = Some((cost, chosen.clone(), values));
-        }
-        return;
-    }
-    for i in start..pool.len() {
-        if chosen.iter().any(|c| c.cell == pool[i].cell) {
-            continue;
-        }
-        chosen.push(pool[i]);
-        search(read, pool, i + 1, depth, chosen, best);
-        chosen.pop();
-    }
 }
 
 #[cfg(test)]

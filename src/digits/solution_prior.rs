@@ -148,17 +148,8 @@ fn decided(reading: &CellReading, right: u8) -> Option<CellReading> {
 mod tests {
     use super::*;
 
+    use crate::digits::test_readings::{self, sure, values};
     use crate::sudoku::SEVENTEEN_CLUES as PUZZLE;
-
-    fn values(text: &str) -> [u8; 81] {
-        std::array::from_fn(|i| text.as_bytes()[i] - b'0')
-    }
-
-    fn sure(value: u8, handwritten: f32) -> CellReading {
-        let mut p = [0.0005; NUM_CLASSES];
-        p[usize::from(value)] = 1.0 - 0.0005 * (NUM_CLASSES as f32 - 1.0);
-        CellReading::from_probabilities(p).with_handwritten(handwritten)
-    }
 
     /// A page of the puzzle ([`page`]) with its first handwritten cell, that cell's solution
     /// digit and another digit.
@@ -200,12 +191,9 @@ mod tests {
         (readings, solution)
     }
 
+    /// A doubtful handwritten reading (see `test_readings::doubtful`).
     fn doubtful(top: u8, top_p: f32, other: u8, other_p: f32) -> CellReading {
-        let rest = (1.0 - top_p - other_p) / (NUM_CLASSES as f32 - 2.0);
-        let mut p = [rest; NUM_CLASSES];
-        p[usize::from(top)] = top_p;
-        p[usize::from(other)] = other_p;
-        CellReading::from_probabilities(p).with_handwritten(0.9)
+        test_readings::doubtful(top, top_p, other, other_p, 0.9)
     }
 
     #[test]

@@ -72,16 +72,54 @@ pub fn training_sources(name: &str, list: &str) -> Vec<PuzzleSource> {
 pub fn kubiesa_train_page(
     name: &str,
 ) -> (image::RgbImage, [sudoku_lens::vision::Point; 4], [u8; 81]) {
-    let set = Dataset::open(shared_dataset("kubiesa-train")).expect("kubiesa-train opens");
-    let photo = set
+    let (image, corners, labels) = named_photo("kubiesa-train", name);
+    (
+        image.to_rgb8(),
+        corners.expect("kubiesa-train has corners"),
+        labels,
+    )
+}
+
+/// The photo `name` of the shared set `set` as decoded, its corners (if the set has them) and
+/// its labels; panics naming what is missing.
+pub fn named_photo(
+    set: &str,
+    name: &str,
+) -> (
+    image::DynamicImage,
+    Option<[sudoku_lens::vision::Point; 4]>,
+    [u8; 81],
+) {
+    let data = Dataset::open(shared_dataset(set)).expect("the set opens");
+    let photo = data
         .photos
         .iter()
         .find(|p| p.name == name)
-        .expect("the photo is in kubiesa-train");
-    let corners = photo.corners_in_image.expect("kubiesa-train has corners");
-    let labels = set.labels(photo).expect("labels").expect("labelled");
-    let source = load_image(&photo.image_path).expect("photo").to_rgb8();
-    (source, corners, labels)
+        .unwrap_or_else(|| panic!("{name} is not a photo of {set}"));
+    let labels = data
+        .labels(photo)
+        .expect("labels")
+        .unwrap_or_else(|| panic!("{name} of {set} has no labels"));
+    let image = load_image(&photo.image_path).expect("photo");
+    (image, photo.corners_in_image, labels)
+}
+
+/// Asserts that each of `cells` of `scan` (cells the puzzle or its solution decided) reads
+/// its label and stays flagged uncertain; `name` names the photo in the message.
+pub fn assert_decided_right_and_flagged(
+    name: &str,
+    scan: &sudoku_lens::scan::Scan,
+    labels: &[u8; 81],
+    cells: &[sudoku_lens::sudoku::Cell],
+) {
+    for cell in cells {
+        let i = cell.index();
+        assert_eq!(scan.values[i], labels[i], "{name} {cell}: decided wrong");
+        assert!(
+            scan.readings[i].is_uncertain(),
+            "{name} {cell}: a decided cell must stay flagged"
+        );
+    }
 }
 
 /// A slightly degraded 640×480 webcam frame of `source` as `synth webcam --size 640x480` makes
