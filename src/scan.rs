@@ -195,7 +195,7 @@ impl Scan {
     /// Tells the printed givens from the handwriting by the ink of the photo (see
     /// `digits::style`: per photo, from glyph size, ink colour and stroke against the print's),
     /// when the model did not (no `kind` output), then settles the readings by the puzzle
-    /// ([`Scan::settle_by_puzzle`]).
+    /// ([`Scan::settle_readings_by_puzzle`]).
     /// `photo` is the colour image the detection's lattice lies in. Leaves the calls alone
     /// when the ink cannot be measured.
     pub fn tell_writing(&mut self, photo: &RgbImage) {
@@ -206,7 +206,7 @@ impl Scan {
             });
             crate::digits::style::fill_handwriting(&mut self.readings, &ink);
         }
-        self.settle_by_puzzle();
+        self.settle_readings_by_puzzle();
     }
 
     /// Settles the readings by the puzzle the printed givens must be, once print was told
@@ -218,11 +218,11 @@ impl Scan {
     /// [`Scan::entries_by_solution`]); last, doubtful digits anywhere, when the whole grid is
     /// still not a proper puzzle and one small change makes it one. When a reading changed,
     /// the verdict is rebuilt (values, conflicts, solution, repair).
-    pub fn settle_by_puzzle(&mut self) {
-        use crate::digits::readings_by_puzzle::{Scope, settle_by_puzzle};
-        let mut decided = settle_by_puzzle(&mut self.readings, Scope::Givens);
+    pub fn settle_readings_by_puzzle(&mut self) {
+        use crate::digits::readings_by_puzzle::{Scope, decide_by_puzzle};
+        let mut decided = decide_by_puzzle(&mut self.readings, Scope::Givens);
         let entries = crate::digits::solution_prior::weigh_entries_by_solution(&mut self.readings);
-        decided.extend(settle_by_puzzle(&mut self.readings, Scope::Grid));
+        decided.extend(decide_by_puzzle(&mut self.readings, Scope::Grid));
         if decided.is_empty() && entries.is_empty() {
             return;
         }
@@ -242,7 +242,7 @@ impl Scan {
     /// copy when it is RGB).
     pub fn tell_writing_in(&mut self, photo: &DynamicImage, colour: Option<&RgbImage>) {
         if !self.needs_writing() {
-            self.settle_by_puzzle();
+            self.settle_readings_by_puzzle();
             return;
         }
         let rgb = match colour {

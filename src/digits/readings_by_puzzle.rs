@@ -12,7 +12,7 @@
 //!
 //! Owns the rule and its two scopes ([`Scope`]). It neither tells print from handwriting
 //! (`digits::style`, the model's `kind`) nor reads cells; `digits::solution_prior` weighs the
-//! entries by the settled givens' solution between the two scopes (`Scan::settle_by_puzzle`).
+//! entries by the settled givens' solution between the two scopes (`Scan::decide_by_puzzle`).
 //! Pure arithmetic over [`CellReading`]s and the exact solver. The live path applies the same
 //! principle to its votes (`live::clues`).
 
@@ -51,7 +51,7 @@ fn printed_givens(readings: &[CellReading]) -> Option<[u8; 81]> {
     Some(givens)
 }
 
-/// What [`settle_by_puzzle`] must make a proper puzzle, and which doubtful cells it may
+/// What [`decide_by_puzzle`] must make a proper puzzle, and which doubtful cells it may
 /// change for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
@@ -66,13 +66,15 @@ pub enum Scope {
     Grid,
 }
 
-/// Settles `readings` (81, row-major) by the puzzle (see the module doc): when the `scope`'s
-/// digits are not a proper puzzle and a change of at most [`MAX_CHANGES`] doubtful cells the
-/// scope lets change, each to a value of probability ≥ [`MIN_NEW_VALUE_PROBABILITY`], makes
-/// them one unambiguously, those cells are decided as the new values
-/// ([`CellReading::decided_as`]; a digit placed in an empty cell is called print). Returns the
-/// changed cells, ascending; empty when nothing changed.
-pub fn settle_by_puzzle(readings: &mut [CellReading], scope: Scope) -> Vec<usize> {
+/// Decides doubtful `readings` (81, row-major) by the puzzle (see the module doc): when the
+/// `scope`'s digits are not a proper puzzle and a change of at most `MAX_CHANGES` (2) doubtful
+/// cells the scope lets change, each to a value of probability ≥ `MIN_NEW_VALUE_PROBABILITY`
+/// (0.1), makes them one, and no other change of as many cells comes within a factor
+/// `MIN_LIKELIHOOD_RATIO_TO_NEXT` (4) of its likelihood, those cells are decided as the new
+/// values ([`CellReading::decided_as`]; a digit placed in an empty cell is called print).
+/// Several solutions allow only empty cells to take a digit; a clash or none, only digits to
+/// change. Returns the changed cells, ascending; empty when nothing changed.
+pub fn decide_by_puzzle(readings: &mut [CellReading], scope: Scope) -> Vec<usize> {
     if readings.len() != 81 {
         return Vec::new();
     }
@@ -227,19 +229,19 @@ mod tests {
         let mut readings = page.clone();
         readings[clue] = doubtful(0, 0.7, digit, 0.27, 0.05);
         let grid_before = readings.clone();
-        assert_eq!(settle_by_puzzle(&mut readings, Scope::Givens), vec![clue]);
+        assert_eq!(decide_by_puzzle(&mut readings, Scope::Givens), vec![clue]);
         let r = &readings[clue];
         assert_eq!(r.class.value(), digit);
         assert!(r.is_uncertain(), "a decided cell stays flagged");
         assert_eq!(r.writing(), Some(Writing::Printed));
         // Proper now: nothing more to do, in either scope.
         let before = readings.clone();
-        assert!(settle_by_puzzle(&mut readings, Scope::Givens).is_empty());
-        assert!(settle_by_puzzle(&mut readings, Scope::Grid).is_empty());
+        assert!(decide_by_puzzle(&mut readings, Scope::Givens).is_empty());
+        assert!(decide_by_puzzle(&mut readings, Scope::Grid).is_empty());
         assert_eq!(readings, before);
         // The grid scope never fills an empty cell.
         let mut readings = grid_before;
-        assert!(settle_by_puzzle(&mut readings, Scope::Grid).is_empty());
+        assert!(decide_by_puzzle(&mut readings, Scope::Grid).is_empty());
         assert_eq!(readings[clue].class.value(), 0);
     }
 
@@ -255,7 +257,7 @@ mod tests {
             let mut readings = page.clone();
             readings[clue] = reading;
             let before = readings.clone();
-            assert!(settle_by_puzzle(&mut readings, Scope::Givens).is_empty());
+            assert!(decide_by_puzzle(&mut readings, Scope::Givens).is_empty());
             assert_eq!(readings, before);
         }
         // A second doubtful cell whose digit would pin the puzzle as well: near in
@@ -264,10 +266,10 @@ mod tests {
         readings[clue] = doubtful(0, 0.6, digit, 0.35, 0.05);
         readings[rival] = doubtful(0, 0.6, solution[rival], 0.3, 0.05);
         let before = readings.clone();
-        assert!(settle_by_puzzle(&mut readings, Scope::Givens).is_empty());
+        assert!(decide_by_puzzle(&mut readings, Scope::Givens).is_empty());
         assert_eq!(readings, before);
         readings[rival] = doubtful(0, 0.85, solution[rival], 0.11, 0.05);
-        assert_eq!(settle_by_puzzle(&mut readings, Scope::Givens), vec![clue]);
+        assert_eq!(decide_by_puzzle(&mut readings, Scope::Givens), vec![clue]);
     }
 
     #[test]
@@ -277,19 +279,19 @@ mod tests {
         // The clue's cell read as pencil marks: not a given to restore.
         let mut readings = page.clone();
         readings[clue] = doubtful(10, 0.7, digit, 0.27, 0.05);
-        assert!(settle_by_puzzle(&mut readings, Scope::Givens).is_empty());
+        assert!(decide_by_puzzle(&mut readings, Scope::Givens).is_empty());
         // The clue written by hand, doubtfully: an entry, not a given.
         let mut readings = page.clone();
         let other = digit % 9 + 1;
         readings[clue] = doubtful(other, 0.6, digit, 0.35, 0.9);
-        assert!(settle_by_puzzle(&mut readings, Scope::Givens).is_empty());
+        assert!(decide_by_puzzle(&mut readings, Scope::Givens).is_empty());
         // Print not told from handwriting: no givens to settle.
         let mut readings = page.clone();
         readings[clue] = doubtful(0, 0.7, digit, 0.27, 0.05);
         for r in &mut readings {
             r.handwritten = None;
         }
-        assert!(settle_by_puzzle(&mut readings, Scope::Givens).is_empty());
+        assert!(decide_by_puzzle(&mut readings, Scope::Givens).is_empty());
     }
 
     #[test]
@@ -312,7 +314,7 @@ mod tests {
         let wrong = digit % 9 + 1;
         finished[clue] = doubtful(wrong, 0.7, digit, 0.2, 0.8);
         let mut readings = finished.clone();
-        assert_eq!(settle_by_puzzle(&mut readings, Scope::Grid), vec![clue]);
+        assert_eq!(decide_by_puzzle(&mut readings, Scope::Grid), vec![clue]);
         assert_eq!(readings[clue].class.value(), digit);
         assert!(readings[clue].is_uncertain());
         assert_eq!(readings[clue].writing(), Some(Writing::Handwritten));
@@ -320,7 +322,7 @@ mod tests {
         let mut readings = finished;
         readings[clue] = doubtful(wrong, 0.95, digit, 0.04, 0.8);
         let before = readings.clone();
-        assert!(settle_by_puzzle(&mut readings, Scope::Grid).is_empty());
+        assert!(decide_by_puzzle(&mut readings, Scope::Grid).is_empty());
         assert_eq!(readings, before);
     }
 }
