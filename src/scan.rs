@@ -70,10 +70,11 @@ pub struct Scan {
     /// When the read grid is not a proper puzzle: the most likely small change that makes it
     /// one.
     pub repair: Option<Repair>,
-    /// Handwritten entries whose digit the solution of the printed givens decided: the model
-    /// read another class, and the solution's digit came out on top once weighed by the prior
-    /// that a solver writes it (`digits::solution_prior`, applied by [`Scan::tell_writing`]).
-    /// Their readings stay flagged uncertain.
+    /// Cells whose digit the solution decided: handwritten entries by the printed givens'
+    /// solution, or, when those are no proper puzzle, doubtful digits of either writing by the
+    /// sure digits' solution. The model read another class, and the solution's digit came out
+    /// on top once weighed by the prior (`digits::solution_prior`, applied by
+    /// [`Scan::tell_writing`]). Their readings stay flagged uncertain.
     pub entries_by_solution: Vec<Cell>,
     /// Doubtful cells the puzzle decided: the printed givens (or the whole grid) as read were
     /// not a proper puzzle, and one small, unambiguous change of these cells made them one
@@ -209,15 +210,16 @@ impl Scan {
         self.settle_readings_by_puzzle();
     }
 
-    /// Settles the readings by the puzzle the printed givens must be, once print was told
-    /// from handwriting (`digits::readings_by_puzzle`; changes recorded in
-    /// [`Scan::decided_by_puzzle`]): first doubtful givens, when the givens as read are not a
-    /// proper puzzle and one small change makes them one; then the handwritten entries,
-    /// weighed by the solution of the givens (`digits::solution_prior`: a doubtful entry whose
-    /// solution digit then comes out on top is read as that digit; recorded in
+    /// Settles the doubtful readings by the puzzle the page must hold (one solution), in three
+    /// steps: first doubtful givens, when print was told from handwriting and the givens as
+    /// read are not a proper puzzle but one small change makes them one
+    /// (`digits::readings_by_puzzle`, recorded in [`Scan::decided_by_puzzle`]); then doubtful
+    /// digits weighed by the solution of the givens, or else of the sure digits
+    /// (`digits::solution_prior`: a digit that then comes out on top is read; recorded in
     /// [`Scan::entries_by_solution`]); last, doubtful digits anywhere, when the whole grid is
-    /// still not a proper puzzle and one small change makes it one. When a reading changed,
-    /// the verdict is rebuilt (values, conflicts, solution, repair).
+    /// still not a proper puzzle but one small change makes it one (recorded in
+    /// [`Scan::decided_by_puzzle`]). When a reading changed, the verdict is rebuilt (values,
+    /// conflicts, solution, repair).
     pub fn settle_readings_by_puzzle(&mut self) {
         use crate::digits::readings_by_puzzle::{Scope, decide_by_puzzle};
         let mut decided = decide_by_puzzle(&mut self.readings, Scope::Givens);

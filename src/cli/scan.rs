@@ -303,7 +303,7 @@ fn report_text(scan: &Scan) -> String {
             .map(|c| c.to_string())
             .collect();
         out.push_str(&format!(
-            "read as the printed puzzle's solution has them (the handwriting was unclear): {}\n",
+            "read as the puzzle's solution has them (the reading was unclear): {}\n",
             cells.join(" ")
         ));
     }
