@@ -222,7 +222,22 @@ impl Scan {
     /// conflicts, solution, repair).
     pub fn settle_readings_by_puzzle(&mut self) {
         use crate::digits::readings_by_puzzle::{Scope, decide_by_puzzle};
-        let mut decided = decide_by_puzzle(&mut self.readings, Scope::Givens);
+        // A proper read grid agrees with its one solution in every digit, so neither the
+        // prior nor the grid step can change a reading (the solver calls are spared); only a
+        // given missing from printed givens that the entries pinned can still come back.
+        let proper = self.is_unique();
+        let has_entries = self
+            .readings
+            .iter()
+            .any(|r| r.writing() == Some(Writing::Handwritten));
+        let mut decided = if proper && !has_entries {
+            Vec::new()
+        } else {
+            decide_by_puzzle(&mut self.readings, Scope::Givens)
+        };
+        if proper && decided.is_empty() {
+            return;
+        }
         let entries = crate::digits::solution_prior::weigh_entries_by_solution(&mut self.readings);
         decided.extend(decide_by_puzzle(&mut self.readings, Scope::Grid));
         if decided.is_empty() && entries.is_empty() {
