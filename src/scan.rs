@@ -25,7 +25,8 @@ use crate::digits::{
 };
 use crate::sudoku::solver::solve_values;
 use crate::sudoku::{
-    Cell, Check, Conflict, Explained, Grid, SolveError, check_entries_read, solve_explained,
+    Cell, Check, Conflict, Explained, Grid, SolveError, check_entries_as_model_read,
+    solve_explained,
 };
 use crate::vision::rectify::{cell_inputs_of, grid_cell_crops};
 use crate::vision::{GridDetection, Lattice, NoGrid};
@@ -163,15 +164,12 @@ impl Scan {
         if !w.kinds_known {
             return Err(CheckUnavailable::NoKindOutput);
         }
-        let mut entries = w.entries;
-        let mut unsure = self.uncertain_mask();
-        for (i, &read) in self.entries_as_model_read().iter().enumerate() {
-            if read != 0 {
-                entries[i] = read;
-                unsure[i] = true;
-            }
-        }
-        Ok(check_entries_read(&w.givens, &entries, &unsure))
+        Ok(check_entries_as_model_read(
+            &w.givens,
+            &w.entries,
+            &self.uncertain_mask(),
+            &self.entries_as_model_read(),
+        ))
     }
 
     /// The digit the model itself read in each handwritten entry that the solution or the

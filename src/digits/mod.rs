@@ -57,6 +57,15 @@ pub fn is_uncertain(confidence: f32) -> bool {
     confidence < UNCERTAIN_BELOW
 }
 
+/// The digits of `readings` (row-major) called print ([`Writing::Printed`]), 0 elsewhere
+/// (handwritten, without a call, not a digit, or past the end of a short slice).
+pub fn printed_values(readings: &[CellReading]) -> [u8; 81] {
+    std::array::from_fn(|i| match readings.get(i) {
+        Some(r) if r.writing() == Some(Writing::Printed) => r.class.value(),
+        _ => 0,
+    })
+}
+
 /// The grid as read from `readings` (row-major): digits 1–9, 0 for empty and pencil-mark
 /// cells, and 0 for cells past the end of a short slice.
 pub fn read_values(readings: &[CellReading]) -> [u8; 81] {

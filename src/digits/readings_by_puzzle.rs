@@ -12,7 +12,8 @@
 //!
 //! Owns the rule and its two scopes ([`Scope`]). It neither tells print from handwriting
 //! (`digits::style`, the model's `kind`) nor reads cells; `digits::solution_prior` weighs the
-//! entries by the settled givens' solution between the two scopes (`Scan::decide_by_puzzle`).
+//! entries by the settled givens' solution between the two scopes
+//! (`Scan::settle_readings_by_puzzle`).
 //! Pure arithmetic over [`CellReading`]s and the exact solver. The live path applies the same
 //! principle to its votes (`live::clues`).
 
@@ -35,21 +36,6 @@ const MIN_LIKELIHOOD_RATIO_TO_NEXT: f32 = 4.0;
 /// The most single-cell options searched (cheapest first); pairs of them bound the solver
 /// calls to a few hundred.
 const MAX_OPTIONS: usize = 16;
-
-/// The printed givens of `readings` (81): the value of every digit reading called print,
-/// `None` when some digit reading has no call (print not told from handwriting).
-fn printed_givens(readings: &[CellReading]) -> Option<[u8; 81]> {
-    let mut givens = [0u8; 81];
-    for (g, r) in givens.iter_mut().zip(readings) {
-        match r.writing() {
-            Some(Writing::Printed) => *g = r.class.value(),
-            Some(Writing::Handwritten) => {}
-            None if r.class.digit().is_some() => return None,
-            None => {}
-        }
-    }
-    Some(givens)
-}
 
 /// What [`decide_by_puzzle`] must make a proper puzzle, and which doubtful cells it may
 /// change for it.
@@ -79,10 +65,15 @@ pub fn decide_by_puzzle(readings: &mut [CellReading], scope: Scope) -> Vec<usize
         return Vec::new();
     }
     let values = match scope {
-        Scope::Givens => match printed_givens(readings) {
-            Some(givens) => givens,
-            None => return Vec::new(),
-        },
+        // Print not told from handwriting: no givens to settle.
+        Scope::Givens
+            if readings
+                .iter()
+                .any(|r| r.class.digit().is_some() && r.writing().is_none()) =>
+        {
+            return Vec::new();
+        }
+        Scope::Givens => super::printed_values(readings),
         Scope::Grid => super::read_values(readings),
     };
     // What failed says what to look for: several solutions mean a digit is missing (a faint

@@ -17,9 +17,8 @@
 //! Every doubtful digit is weighed by it the same way.
 //!
 //! Owns the prior and when it applies (printed givens, else sure digits, that are a proper
-//! puzzle). It does not
-//! tell print from handwriting (`digits::style`, the model's `kind`) nor read cells; pure
-//! arithmetic over [`CellReading`]s and the exact solver.
+//! puzzle). It does not tell print from handwriting (`digits::style`, the model's `kind`) nor
+//! read cells; pure arithmetic over [`CellReading`]s and the exact solver.
 
 use super::{CellClass, CellReading, NUM_CLASSES, Writing};
 use crate::sudoku::solver::solve_values;
@@ -42,15 +41,17 @@ pub fn solution_of_printed(readings: &[CellReading]) -> Option<[u8; 81]> {
     {
         return None;
     }
-    let givens: [u8; 81] = std::array::from_fn(|i| match readings[i].writing() {
-        Some(Writing::Printed) => readings[i].class.value(),
-        _ => 0,
-    });
-    if givens.iter().filter(|&&v| v != 0).count() < MIN_CLUES || !conflicts_of(&givens).is_empty() {
+    solution_of_proper(&super::printed_values(readings))
+}
+
+/// The one solution of `values` when they are a proper puzzle of at least [`MIN_CLUES`] (17)
+/// digits that clash nowhere; `None` otherwise.
+fn solution_of_proper(values: &[u8; 81]) -> Option<[u8; 81]> {
+    if values.iter().filter(|&&v| v != 0).count() < MIN_CLUES || !conflicts_of(values).is_empty() {
         return None;
     }
     // One search answers both "exactly one solution" and "which".
-    let solutions = solve_values(&givens, 2);
+    let solutions = solve_values(values, 2);
     solutions.first.filter(|_| solutions.is_unique())
 }
 
@@ -69,11 +70,7 @@ pub fn solution_of_sure(readings: &[CellReading]) -> Option<[u8; 81]> {
         let r = &readings[i];
         if r.is_uncertain() { 0 } else { r.class.value() }
     });
-    if sure.iter().filter(|&&v| v != 0).count() < MIN_CLUES || !conflicts_of(&sure).is_empty() {
-        return None;
-    }
-    let solutions = solve_values(&sure, 2);
-    solutions.first.filter(|_| solutions.is_unique())
+    solution_of_proper(&sure)
 }
 
 /// Weighs every handwritten digit reading of `readings` (81, row-major) by the solution of

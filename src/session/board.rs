@@ -32,7 +32,7 @@ pub struct Board {
     /// The digit the model itself read in each handwritten entry that the puzzle decided
     /// otherwise (the board shows the puzzle's digit, flagged), 0 elsewhere. While such a
     /// cell stays flagged and unedited, the entries' check judges this digit, as unsure
-    /// ([`Board::entries_as_checked`]).
+    /// ([`Board::model_read_unconfirmed`]).
     pub model_read: [u8; 81],
 }
 
@@ -64,23 +64,14 @@ impl Board {
         self
     }
 
-    /// The entries as their check must judge them, and which are unsure: the handwritten
-    /// digits ([`Board::entry_values`]) and the flagged cells, but where the puzzle decided
-    /// an entry the model read otherwise and the user has neither edited nor confirmed it
-    /// (the cell is still flagged), the model's own digit, unsure. So the check never calls
-    /// right what only the puzzle made right.
-    pub fn entries_as_checked(&self) -> ([u8; 81], [bool; 81]) {
-        let mut entries = self.entry_values();
-        let mut unsure = self.uncertain;
-        for i in 0..81 {
-            let read = self.model_read[i];
+    /// [`Board::model_read`] where the user has neither edited nor confirmed the cell (it is
+    /// still flagged and as recognized), 0 elsewhere: the digits the entries' check judges
+    /// instead of the board's (`sudoku::check_entries_as_model_read`).
+    pub fn model_read_unconfirmed(&self) -> [u8; 81] {
+        std::array::from_fn(|i| {
             let untouched = self.uncertain[i] && self.values[i] == self.recognized[i];
-            if read != 0 && entries[i] != 0 && untouched {
-                entries[i] = read;
-                unsure[i] = true;
-            }
-        }
-        (entries, unsure)
+            if untouched { self.model_read[i] } else { 0 }
+        })
     }
 
     /// The board with the cells read as handwritten entries and as pencil marks.

@@ -28,8 +28,12 @@ pub fn start_position(board: &Board, from_start: bool) -> Result<(Grid, Option<C
     }
     let givens = board.givens();
     // An entry the recognizer doubted is "unsure", never called wrong.
-    let (entries, unsure) = board.entries_as_checked();
-    let check = crate::sudoku::check_entries_read(&givens, &entries, &unsure);
+    let check = crate::sudoku::check_entries_as_model_read(
+        &givens,
+        &board.entry_values(),
+        &board.uncertain,
+        &board.model_read_unconfirmed(),
+    );
     match &check {
         Check::GivensConflict(c) => {
             return Err(c.first().map_or_else(

@@ -20,7 +20,10 @@ pub mod technique;
 pub mod techniques;
 pub mod types;
 
-pub use check::{Check, EntryCheck, Proof, Verdict, check_entries, check_entries_read};
+pub use check::{
+    Check, EntryCheck, Proof, Verdict, check_entries, check_entries_as_model_read,
+    check_entries_read,
+};
 pub use explain::{Explained, SolveError, solve_explained};
 pub use grid::{Candidate, Conflict, Grid, conflicts_of};
 pub use parse::{
