@@ -23,7 +23,7 @@ pub mod tracker;
 
 pub use detect::track::track_lattice;
 pub use detect::{
-    DetectOptions, Effort, Rejection, detect, detect_gray, detect_with, detect_with_colour,
+    Band, DetectOptions, Effort, Rejection, detect, detect_gray, detect_with, detect_with_colour,
 };
 pub use geometry::{Homography, Line, Point};
 pub use load::{

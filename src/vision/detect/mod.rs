@@ -70,7 +70,7 @@ use super::{GridDetection, Lattice, NoGrid, Point, cells};
 use candidates::{candidate_outlines, order_corners};
 use search::{Chosen, Search, Stage, refine_in_gray_valleys};
 
-pub use validate::Rejection;
+pub use validate::{Band, Rejection};
 
 /// Tuning knobs of [`detect_with`]. `Default` is what [`detect`] uses.
 #[derive(Clone, Debug, PartialEq)]

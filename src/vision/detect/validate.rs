@@ -39,6 +39,20 @@ pub enum Rejection {
         /// How many of the 40 lines crossing the border run on past it.
         runs_on: usize,
     },
+    /// The lines crossing one row or column of cells are missing where the rest of the
+    /// lattice has them: the lattice runs past the grid there (over a title, a margin or the
+    /// background), a cell off the grid's own rows or columns.
+    #[error(
+        "{band} has no grid lines across it ({ink:.2} ink, {typical:.2} elsewhere): the lattice runs past the grid"
+    )]
+    BandWithoutLines {
+        /// The row or column of cells, as the lattice numbers them.
+        band: Band,
+        /// Mean ink share of the 8 inner lattice edges crossing it.
+        ink: f32,
+        /// The same, median over the 18 rows and columns.
+        typical: f32,
+    },
     /// Too many lattice edges lack ink.
     #[error("grid lines missing (mean edge ink {mean_edge:.2}, {weak} weak edges)")]
     LinesMissing {
@@ -47,6 +61,75 @@ pub enum Rejection {
         /// Edges with less than 35 % ink.
         weak: usize,
     },
+}
+
+/// A row or a column of cells of a lattice (0-based), named 1-based in text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Band {
+    /// The cells between row lines `i` and `i + 1`.
+    Row(usize),
+    /// The cells between column lines `j` and `j + 1`.
+    Column(usize),
+}
+
+impl std::fmt::Display for Band {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Band::Row(i) => write!(f, "row {} of the lattice", i + 1),
+            Band::Column(j) => write!(f, "column {} of the lattice", j + 1),
+        }
+    }
+}
+
+/// Most ink a row or column of cells may have across it, on its 8 inner crossing edges, when
+/// the median row or column has [`BAND_TYPICAL_INK`] or more, for the lattice to be a grid.
+const BAND_LEAST_INK: f32 = 0.2;
+
+/// Median ink across the rows and columns from which one without lines across it says the
+/// lattice runs past the grid; below it (thin lines too light for the ink mask, a faint or
+/// blurred grid) every band is short of ink and the gray levels judge.
+const BAND_TYPICAL_INK: f32 = 0.7;
+
+/// The ink across each row and column of cells: the mean of [`edge_coverages`]' `edges` over
+/// the 8 inner lattice lines crossing it, rows then columns.
+fn band_crossings(edges: &[f32]) -> [f32; 18] {
+    let mut bands = [0.0f32; 18];
+    for j in 0..9 {
+        // Line i's edges come 18 to a line: the row line's edge in column band j at 2j, the
+        // column line's edge in row band j at 2j + 1.
+        bands[9 + j] = (1..9).map(|i| edges[i * 18 + 2 * j]).sum::<f32>() / 8.0;
+        bands[j] = (1..9).map(|i| edges[i * 18 + 2 * j + 1]).sum::<f32>() / 8.0;
+    }
+    bands
+}
+
+/// `Err(BandWithoutLines)` when one row or column of cells of the lattice has next to no ink
+/// across it while the median one is well inked ([`BAND_LEAST_INK`], [`BAND_TYPICAL_INK`]):
+/// a printed grid has every line across every row and column, so the lattice took in a title
+/// band, a margin or the background beside the grid, and left out a row or column of it. A
+/// shade over a box or handwriting does not take a whole row's lines away; a finger may, but
+/// only while it is there.
+fn every_band_crossed(edges: &[f32]) -> Result<(), Rejection> {
+    let bands = band_crossings(edges);
+    let mut sorted = bands;
+    sorted.sort_by(f32::total_cmp);
+    let typical = 0.5 * (sorted[8] + sorted[9]);
+    let (k, ink) = bands
+        .iter()
+        .copied()
+        .enumerate()
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap_or((0, 1.0));
+    tracing::trace!(ink, typical, "emptiest row or column of the lattice");
+    if typical >= BAND_TYPICAL_INK && ink <= BAND_LEAST_INK {
+        let band = if k < 9 {
+            Band::Row(k)
+        } else {
+            Band::Column(k - 9)
+        };
+        return Err(Rejection::BandWithoutLines { band, ink, typical });
+    }
+    Ok(())
 }
 
 /// What [`validate`] says about a rejected lattice.
@@ -488,6 +571,9 @@ fn validate_with(
     if bend_median > 0.08 || bend_p90 > 0.45 {
         return Err(Rejection::UnevenSpacing { bend_median }.into());
     }
+    if halves_matter {
+        every_band_crossed(edges)?;
+    }
     if checks == Checks::CandidateEndingAtBorder {
         let runs_on = lines_running_on(mask, lattice);
         tracing::trace!(runs_on, "lines running on past the border");
@@ -602,6 +688,105 @@ mod tests {
         }
     }
 
+    /// A newspaper's puzzle box: a frame around a title band and, below it, a 9×9 grid of
+    /// 40 px cells from (140, 80) to (500, 440) whose top line closes the title band.
+    fn grid_under_a_title() -> GrayImage {
+        let mut img = GrayImage::from_pixel(640, 480, Luma([215]));
+        let (left, top, cell) = (140.0, 80.0, 40.0);
+        for k in 0..10 {
+            let (width, ink) = if k % 3 == 0 { (4.0, 20) } else { (1.5, 40) };
+            let x = left + cell * k as f32;
+            let y = top + cell * k as f32;
+            put_line(
+                &mut img,
+                Point::new(left, y),
+                Point::new(left + 9.0 * cell, y),
+                width,
+                ink,
+            );
+            put_line(
+                &mut img,
+                Point::new(x, top),
+                Point::new(x, top + 9.0 * cell),
+                width,
+                ink,
+            );
+        }
+        // The frame runs on up around the title band, and the title is a line of text.
+        put_line(
+            &mut img,
+            Point::new(left, 40.0),
+            Point::new(left, top),
+            4.0,
+            20,
+        );
+        put_line(
+            &mut img,
+            Point::new(500.0, 40.0),
+            Point::new(500.0, top),
+            4.0,
+            20,
+        );
+        put_line(
+            &mut img,
+            Point::new(left, 40.0),
+            Point::new(500.0, 40.0),
+            4.0,
+            20,
+        );
+        for word in 0..4 {
+            let x = 160.0 + 45.0 * word as f32;
+            put_line(
+                &mut img,
+                Point::new(x, 60.0),
+                Point::new(x + 35.0, 60.0),
+                9.0,
+                30,
+            );
+        }
+        img
+    }
+
+    #[test]
+    fn a_lattice_taking_in_a_title_band_runs_past_the_grid() {
+        let img = grid_under_a_title();
+        let mask = ink_mask(&img, (640 / 40).clamp(4, 24), 8);
+        let square = |top: f32| {
+            Lattice::from_corners([
+                Point::new(140.0, top),
+                Point::new(500.0, top),
+                Point::new(500.0, top + 360.0),
+                Point::new(140.0, top + 360.0),
+            ])
+        };
+        // The frame's lattice, a row up: its first row has no line across it.
+        let verdict = validate(&mask, &square(40.0), Checks::Candidate).map_err(|r| r.rejection);
+        match verdict {
+            Err(Rejection::BandWithoutLines { band, ink, typical }) => {
+                assert_eq!(band, Band::Row(0));
+                assert!(ink <= BAND_LEAST_INK && typical >= BAND_TYPICAL_INK);
+            }
+            other => panic!("expected the title band named, got {other:?}"),
+        }
+        // The grid's own lattice is a grid, and the detector finds it, not the frame.
+        assert!(validate(&mask, &square(80.0), Checks::Candidate).is_ok());
+        let det = detect_gray(&img).expect("the grid under the title");
+        for (found, truth) in det.corners_in_image.iter().zip(square(80.0).corners()) {
+            assert!(found.distance(truth) < 4.0, "{found:?} vs {truth:?}");
+        }
+    }
+
+    #[test]
+    fn a_faint_grid_is_not_judged_by_its_rows_and_columns() {
+        // Every row and column short of ink alike (thin lines lost by the mask): the band
+        // rule stays out, and the gray levels decide.
+        let img = faint_grid(None);
+        let mask = ink_mask(&img, (640 / 40).clamp(4, 24), 8);
+        let lattice = refine_lattice(&mask, None, &Lattice::from_corners(FAINT_CORNERS));
+        let edges = edge_coverages(&mask, &lattice);
+        assert!(every_band_crossed(&edges).is_ok());
+    }
+
     #[test]
     fn rejections_say_which_measurement_failed() {
         let cases = [
@@ -620,6 +805,15 @@ mod tests {
             (
                 Rejection::PartOfLargerGrid { runs_on: 12 },
                 "12 of 40 lines run on past the border: part of a larger grid",
+            ),
+            (
+                Rejection::BandWithoutLines {
+                    band: Band::Column(8),
+                    ink: 0.04,
+                    typical: 0.91,
+                },
+                "column 9 of the lattice has no grid lines across it (0.04 ink, 0.91 elsewhere): \
+                 the lattice runs past the grid",
             ),
             (
                 Rejection::LinesMissing {
