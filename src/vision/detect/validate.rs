@@ -1,6 +1,6 @@
 //! Lattice validation: whether a refined lattice sits on a real 9×9 grid (ink on every lattice
-//! edge, little on the half-way lines, even spacing, and for Hough candidates lines that end
-//! at the border), with a typed reason when it does not; and the gray-level second opinion
+//! edge, little on the half-way lines, even spacing, lines across every row and column of
+//! cells, and for Hough candidates lines that end at the border), with a typed reason when it does not; and the gray-level second opinion
 //! (`faint`) for a lattice whose only fault was thin lines too light for the ink mask.
 //!
 //! Owns the accept/reject decision and the score; it never moves a lattice point.
