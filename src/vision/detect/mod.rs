@@ -269,6 +269,7 @@ pub fn detect_with_colour(
         } else {
             own_trace.as_mut()
         };
+        tracing::debug!(try_index = k, invert, ink_delta = ?try_options.ink_delta, "polarity try");
         match detect_one_polarity(picture, try_options, try_trace) {
             Ok(found) => {
                 if let (Some(t), Some(own)) = (trace, own_trace) {
