@@ -14,7 +14,7 @@ use super::candidates::{Outline, contour_points, order_corners};
 use super::fit::fit_box_lines;
 use super::refine::{refine_lattice, refine_lattice_counted};
 use super::validate::{
-    Checks, Rejection, judge, judge_by_box_lines, judge_fitted, judge_predicted,
+    Checks, Rejection, judge, judge_by_box_lines, judge_fitted, judge_predicted, placement_penalty,
 };
 use crate::vision::cells::{self, Holes};
 use crate::vision::geometry::polygon_area;
@@ -284,13 +284,28 @@ impl Search<'_> {
         }
     }
 
-    /// Offers every one of `quads`, keeping the best: the ways of placing one set of indexed
+    /// Tries every one of `quads` and offers the best: the ways of placing one set of indexed
     /// holes in the grid when a row or column of them was not found. A placement one row off
-    /// can validate well too (the missing row laid over a ruled margin or the page's edge);
-    /// the right one validates better.
+    /// can validate about as well (the missing row laid over a ruled margin or the page's
+    /// edge); the right one has lines across every row, so placements are ranked by their
+    /// score less [`placement_penalty`], and the one chosen is then kept if its own score
+    /// beats the best so far.
     pub(super) fn try_each(&mut self, stage: Stage, quads: impl IntoIterator<Item = [Point; 4]>) {
+        let mut chosen: Option<(f32, f32, Tried)> = None;
         for quad in quads {
-            self.offer(quad, stage);
+            let Some(tried) = self.try_quad(quad, stage) else {
+                continue;
+            };
+            let Ok(score) = tried.verdict else { continue };
+            let ranked = score - placement_penalty(self.mask, &tried.lattice);
+            if chosen.as_ref().is_none_or(|(r, ..)| ranked > *r) {
+                chosen = Some((ranked, score, tried));
+            }
+        }
+        if let Some((_, score, tried)) = chosen
+            && self.best.as_ref().is_none_or(|b| score > b.score)
+        {
+            self.choose(&tried, score, stage);
         }
     }
 

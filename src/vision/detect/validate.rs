@@ -132,6 +132,31 @@ fn every_band_crossed(edges: &[f32]) -> Result<(), Rejection> {
     Ok(())
 }
 
+/// Shortfall of a lattice's emptiest row or column of cells against its typical one that
+/// costs a placement nothing ([`placement_penalty`]): rows and columns of a grid differ that
+/// much with glare, shading or thin lines the mask half lost.
+const BAND_SHORTFALL_FREE: f32 = 0.3;
+
+/// What a placement of a grid's holes loses per unit of its emptiest row's or column's
+/// shortfall beyond [`BAND_SHORTFALL_FREE`].
+const BAND_SHORTFALL_COST: f32 = 0.25;
+
+/// How much worse than its score a valid `lattice` is as a placement of the holes it was
+/// built from, by its emptiest row or column of cells: a placement one row off, its missing
+/// row laid over the page's edge or a ruled margin, has some ink across that row and can
+/// validate as well as the right one, which has lines across every row. Zero when the
+/// typical row is not inked well enough to say ([`BAND_TYPICAL_INK`]).
+pub(super) fn placement_penalty(mask: &GrayImage, lattice: &Lattice) -> f32 {
+    let bands = band_crossings(&edge_coverages(mask, lattice));
+    let mut sorted = bands;
+    sorted.sort_by(f32::total_cmp);
+    let typical = 0.5 * (sorted[8] + sorted[9]);
+    if typical < BAND_TYPICAL_INK {
+        return 0.0;
+    }
+    BAND_SHORTFALL_COST * (typical - sorted[0] - BAND_SHORTFALL_FREE).max(0.0)
+}
+
 /// What [`validate`] says about a rejected lattice.
 pub(super) struct Rejected {
     /// Why it was rejected.
@@ -774,6 +799,24 @@ mod tests {
         for (found, truth) in det.corners_in_image.iter().zip(square(80.0).corners()) {
             assert!(found.distance(truth) < 4.0, "{found:?} vs {truth:?}");
         }
+    }
+
+    #[test]
+    fn a_placement_a_row_off_ranks_below_the_grid() {
+        // A row up, over the title band: a few words cross it, no lines. The grid's own
+        // placement loses nothing.
+        let img = grid_under_a_title();
+        let mask = ink_mask(&img, (640 / 40).clamp(4, 24), 8);
+        let square = |top: f32| {
+            Lattice::from_corners([
+                Point::new(140.0, top),
+                Point::new(500.0, top),
+                Point::new(500.0, top + 360.0),
+                Point::new(140.0, top + 360.0),
+            ])
+        };
+        assert_eq!(placement_penalty(&mask, &square(80.0)), 0.0);
+        assert!(placement_penalty(&mask, &square(40.0)) > 0.1);
     }
 
     #[test]
