@@ -1,7 +1,8 @@
 //! Lattice validation: whether a refined lattice sits on a real 9×9 grid (ink on every lattice
 //! edge, little on the half-way lines, even spacing, lines across every row and column of
-//! cells, and for Hough candidates lines that end at the border), with a typed reason when it does not; and the gray-level second opinion
-//! (`faint`) for a lattice whose only fault was thin lines too light for the ink mask.
+//! cells, and for Hough candidates lines that end at the border), with a typed reason when it
+//! does not; and the gray-level second opinion (`faint`) for a lattice whose only fault was
+//! thin lines too light for the ink mask.
 //!
 //! Owns the accept/reject decision and the score; it never moves a lattice point.
 
@@ -86,8 +87,7 @@ impl std::fmt::Display for Band {
 const BAND_LEAST_INK: f32 = 0.2;
 
 /// Median ink across the rows and columns from which one without lines across it says the
-/// lattice runs past the grid; below it (thin lines too light for the ink mask, a faint or
-/// blurred grid) every band is short of ink and the gray levels judge.
+/// lattice runs past the grid ([`BandInk::typical_is_inked`]).
 const BAND_TYPICAL_INK: f32 = 0.7;
 
 /// The ink across each row and column of cells: the mean of [`edge_coverages`]' `edges` over
@@ -103,6 +103,48 @@ fn band_crossings(edges: &[f32]) -> [f32; 18] {
     bands
 }
 
+/// The ink across a lattice's rows and columns of cells ([`band_crossings`]): the emptiest
+/// one and the median.
+struct BandInk {
+    emptiest: Band,
+    ink: f32,
+    typical: f32,
+}
+
+impl BandInk {
+    /// Measured on [`edge_coverages`]' `edges`.
+    fn of(edges: &[f32]) -> BandInk {
+        let bands = band_crossings(edges);
+        let mut sorted = bands;
+        sorted.sort_by(f32::total_cmp);
+        let (k, ink) = bands
+            .iter()
+            .copied()
+            .enumerate()
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .unwrap_or((0, 1.0));
+        let emptiest = if k < 9 {
+            Band::Row(k)
+        } else {
+            Band::Column(k - 9)
+        };
+        let typical = 0.5 * (sorted[8] + sorted[9]);
+        tracing::trace!(ink, typical, "emptiest row or column of the lattice");
+        BandInk {
+            emptiest,
+            ink,
+            typical,
+        }
+    }
+
+    /// Whether the median row or column is inked well enough ([`BAND_TYPICAL_INK`]) for one
+    /// short of ink to stand out; below it (thin lines too light for the ink mask, a faint or
+    /// blurred grid) every band is short of ink and the gray levels judge.
+    fn typical_is_inked(&self) -> bool {
+        self.typical >= BAND_TYPICAL_INK
+    }
+}
+
 /// `Err(BandWithoutLines)` when one row or column of cells of the lattice has next to no ink
 /// across it while the median one is well inked ([`BAND_LEAST_INK`], [`BAND_TYPICAL_INK`]):
 /// a printed grid has every line across every row and column, so the lattice took in a title
@@ -110,24 +152,13 @@ fn band_crossings(edges: &[f32]) -> [f32; 18] {
 /// shade over a box or handwriting does not take a whole row's lines away; a finger may, but
 /// only while it is there.
 fn every_band_crossed(edges: &[f32]) -> Result<(), Rejection> {
-    let bands = band_crossings(edges);
-    let mut sorted = bands;
-    sorted.sort_by(f32::total_cmp);
-    let typical = 0.5 * (sorted[8] + sorted[9]);
-    let (k, ink) = bands
-        .iter()
-        .copied()
-        .enumerate()
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .unwrap_or((0, 1.0));
-    tracing::trace!(ink, typical, "emptiest row or column of the lattice");
-    if typical >= BAND_TYPICAL_INK && ink <= BAND_LEAST_INK {
-        let band = if k < 9 {
-            Band::Row(k)
-        } else {
-            Band::Column(k - 9)
-        };
-        return Err(Rejection::BandWithoutLines { band, ink, typical });
+    let bands = BandInk::of(edges);
+    if bands.typical_is_inked() && bands.ink <= BAND_LEAST_INK {
+        return Err(Rejection::BandWithoutLines {
+            band: bands.emptiest,
+            ink: bands.ink,
+            typical: bands.typical,
+        });
     }
     Ok(())
 }
@@ -147,14 +178,11 @@ const BAND_SHORTFALL_COST: f32 = 0.25;
 /// validate as well as the right one, which has lines across every row. Zero when the
 /// typical row is not inked well enough to say ([`BAND_TYPICAL_INK`]).
 pub(super) fn placement_penalty(mask: &GrayImage, lattice: &Lattice) -> f32 {
-    let bands = band_crossings(&edge_coverages(mask, lattice));
-    let mut sorted = bands;
-    sorted.sort_by(f32::total_cmp);
-    let typical = 0.5 * (sorted[8] + sorted[9]);
-    if typical < BAND_TYPICAL_INK {
+    let bands = BandInk::of(&edge_coverages(mask, lattice));
+    if !bands.typical_is_inked() {
         return 0.0;
     }
-    BAND_SHORTFALL_COST * (typical - sorted[0] - BAND_SHORTFALL_FREE).max(0.0)
+    BAND_SHORTFALL_COST * (bands.typical - bands.ink - BAND_SHORTFALL_FREE).max(0.0)
 }
 
 /// What [`validate`] says about a rejected lattice.
@@ -772,20 +800,24 @@ mod tests {
         img
     }
 
+    /// The lattice of [`grid_under_a_title`]'s columns whose top line is at `top` (80: the
+    /// grid's; 40: the frame's, a row up).
+    fn square_from(top: f32) -> Lattice {
+        Lattice::from_corners([
+            Point::new(140.0, top),
+            Point::new(500.0, top),
+            Point::new(500.0, top + 360.0),
+            Point::new(140.0, top + 360.0),
+        ])
+    }
+
     #[test]
     fn a_lattice_taking_in_a_title_band_runs_past_the_grid() {
         let img = grid_under_a_title();
         let mask = ink_mask(&img, (640 / 40).clamp(4, 24), 8);
-        let square = |top: f32| {
-            Lattice::from_corners([
-                Point::new(140.0, top),
-                Point::new(500.0, top),
-                Point::new(500.0, top + 360.0),
-                Point::new(140.0, top + 360.0),
-            ])
-        };
         // The frame's lattice, a row up: its first row has no line across it.
-        let verdict = validate(&mask, &square(40.0), Checks::Candidate).map_err(|r| r.rejection);
+        let verdict =
+            validate(&mask, &square_from(40.0), Checks::Candidate).map_err(|r| r.rejection);
         match verdict {
             Err(Rejection::BandWithoutLines { band, ink, typical }) => {
                 assert_eq!(band, Band::Row(0));
@@ -794,9 +826,9 @@ mod tests {
             other => panic!("expected the title band named, got {other:?}"),
         }
         // The grid's own lattice is a grid, and the detector finds it, not the frame.
-        assert!(validate(&mask, &square(80.0), Checks::Candidate).is_ok());
+        assert!(validate(&mask, &square_from(80.0), Checks::Candidate).is_ok());
         let det = detect_gray(&img).expect("the grid under the title");
-        for (found, truth) in det.corners_in_image.iter().zip(square(80.0).corners()) {
+        for (found, truth) in det.corners_in_image.iter().zip(square_from(80.0).corners()) {
             assert!(found.distance(truth) < 4.0, "{found:?} vs {truth:?}");
         }
     }
@@ -807,16 +839,8 @@ mod tests {
         // placement loses nothing.
         let img = grid_under_a_title();
         let mask = ink_mask(&img, (640 / 40).clamp(4, 24), 8);
-        let square = |top: f32| {
-            Lattice::from_corners([
-                Point::new(140.0, top),
-                Point::new(500.0, top),
-                Point::new(500.0, top + 360.0),
-                Point::new(140.0, top + 360.0),
-            ])
-        };
-        assert_eq!(placement_penalty(&mask, &square(80.0)), 0.0);
-        assert!(placement_penalty(&mask, &square(40.0)) > 0.1);
+        assert_eq!(placement_penalty(&mask, &square_from(80.0)), 0.0);
+        assert!(placement_penalty(&mask, &square_from(40.0)) > 0.1);
     }
 
     #[test]
