@@ -154,11 +154,23 @@ fn soft_webcam_frames_whose_thin_lines_the_mask_loses_are_found() {
 /// (uneven line spacing of the panel's outline).
 #[test]
 fn cells_merged_by_a_digit_do_not_mislead_the_cell_walk() {
+    let (image, corners_in_image) = printed_page(777, 54, PrintCamera::Webcam);
+    assert_found_near(&image, corners_in_image);
+}
+
+/// Photo `index` of `synth print --seed SEED --fonts train` with `camera`, as stored (JPEG),
+/// and the grid's corners in it.
+fn printed_page(
+    seed: u64,
+    index: u64,
+    camera: PrintCamera,
+) -> (image::DynamicImage, [sudoku_lens::vision::Point; 4]) {
     let fonts = fonts(FontSplit::Train);
-    let photo = print_photo(&mut Rng::for_item(777, 54), &fonts, PrintCamera::Webcam)
-        .expect("a printed page");
-    let image = common::through_jpeg(&photo.image, photo.jpeg_quality);
-    assert_found_near(&image, photo.corners_in_image);
+    let photo = print_photo(&mut Rng::for_item(seed, index), &fonts, camera).expect("a page");
+    (
+        common::through_jpeg(&photo.image, photo.jpeg_quality),
+        photo.corners_in_image,
+    )
 }
 
 /// A kubiesa-train page (MIT, A. Kubiesa) finished by `synth fill --seed 1` (handwriting in
@@ -179,11 +191,8 @@ fn a_finished_page_whose_thin_lines_a_soft_frame_lost_is_found_by_its_digits() {
 /// (`Rejection::BandWithoutLines`), and the grid itself is found. Detection only.
 #[test]
 fn a_title_band_inside_the_puzzles_frame_is_not_taken_for_a_row() {
-    let fonts = fonts(FontSplit::Train);
-    let photo = print_photo(&mut Rng::for_item(5050, 6), &fonts, PrintCamera::Mixed)
-        .expect("a printed page");
-    let image = common::through_jpeg(&photo.image, photo.jpeg_quality);
-    assert_found_near(&image, photo.corners_in_image);
+    let (image, corners_in_image) = printed_page(5050, 6, PrintCamera::Mixed);
+    assert_found_near(&image, corners_in_image);
 }
 
 /// wichtounet-v2-train's image183 (CC BY 4.0, B. Wicht & J. Hennebert) in a frame as `synth
