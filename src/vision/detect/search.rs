@@ -253,6 +253,14 @@ impl Search<'_> {
         });
     }
 
+    /// Makes `tried` (valid with `score`) the best candidate when it scores better than the
+    /// best so far.
+    fn keep_if_better(&mut self, tried: &Tried, score: f32, stage: Stage) {
+        if self.best.as_ref().is_none_or(|b| score > b.score) {
+            self.choose(tried, score, stage);
+        }
+    }
+
     /// Tries `quad` and keeps it when it validates with a better score than the best so far.
     fn offer(&mut self, quad: [Point; 4], stage: Stage) -> Offer {
         let Some(tried) = self.try_quad(quad, stage) else {
@@ -261,9 +269,7 @@ impl Search<'_> {
         let Ok(score) = tried.verdict else {
             return Offer::Rejected;
         };
-        if self.best.as_ref().is_none_or(|b| score > b.score) {
-            self.choose(&tried, score, stage);
-        }
+        self.keep_if_better(&tried, score, stage);
         if score > ENOUGH_SCORE {
             Offer::Enough
         } else {
@@ -302,10 +308,8 @@ impl Search<'_> {
                 chosen = Some((ranked, score, tried));
             }
         }
-        if let Some((_, score, tried)) = chosen
-            && self.best.as_ref().is_none_or(|b| score > b.score)
-        {
-            self.choose(&tried, score, stage);
+        if let Some((_, score, tried)) = chosen {
+            self.keep_if_better(&tried, score, stage);
         }
     }
 
