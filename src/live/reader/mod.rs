@@ -258,18 +258,25 @@ impl LiveReader {
                     Puzzle::new(update.puzzle_id, self.config.vote_window),
                 );
                 // A finger or a shadow over the grid also changes its ink, and so does a page
-                // that moved or blurred: the trusted board, or the reads of one not yet
-                // trusted, come back if the next read agrees with them.
-                self.replaced_votes = (old.trusted.is_none() && !old.votes.is_empty())
-                    .then_some((old.votes, old.quarter_turns));
-                // A puzzle replaced before it earned a board leaves the one before it waiting.
-                self.replaced = old
-                    .trusted
-                    .map(|board| Replaced {
-                        board,
-                        quarter_turns: old.quarter_turns,
-                    })
-                    .or(self.replaced.take());
+                // that moved or blurred: the trusted board (with the reads it was voted from),
+                // or the reads of one not yet trusted, come back if the next read agrees with
+                // them.
+                match old.trusted {
+                    Some(board) => {
+                        self.replaced_votes = None;
+                        self.replaced = Some(Replaced {
+                            board,
+                            votes: old.votes,
+                            quarter_turns: old.quarter_turns,
+                        });
+                    }
+                    // A puzzle replaced before it earned a board leaves the one before it
+                    // waiting.
+                    None => {
+                        self.replaced_votes =
+                            (!old.votes.is_empty()).then_some((old.votes, old.quarter_turns));
+                    }
+                }
             }
             TrackerEvent::Acquired | TrackerEvent::Lost => {
                 self.puzzle.confirmed = false;
@@ -414,12 +421,17 @@ impl LiveReader {
         if back
             && let Some(Replaced {
                 board,
+                votes,
                 quarter_turns: turns,
             }) = self.replaced.take()
         {
             tracing::debug!(puzzle = board.puzzle_id, "the replaced board is back");
             let mut restored = Puzzle::new(board.puzzle_id, self.config.vote_window);
             restored.quarter_turns = turns;
+            // Its reads too: voted alone, the read that brought it back (which may leave a
+            // cell doubtful, as `agrees` allows) would be a vote of its own that moved away
+            // from the board and dropped it again at once.
+            restored.votes = votes;
             restored.last_voted = Some(board.givens);
             restored.cache.solved = Some((board.givens, Some(board.solution)));
             restored.trusted = Some(board);
@@ -521,6 +533,8 @@ impl LiveReader {
 #[derive(Debug)]
 struct Replaced {
     board: Arc<Overlay>,
+    /// The reads it was voted from.
+    votes: Votes,
     quarter_turns: Option<u8>,
 }
 
@@ -553,3 +567,6 @@ fn shows_differently(before: &LiveOutput, now: &LiveOutput) -> bool {
         || before.overlay != now.overlay
         || before.error != now.error
 }
+
+#[cfg(test)]
+mod tests;
