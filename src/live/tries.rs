@@ -90,6 +90,10 @@ impl Try {
             // for VGA frames) read 15.3–15.4 ms in one of its two plays, over the 15 ms the
             // rule written for it asked, while the unchanged reader read 16.1 in one: not
             // adopted at stop 42; a peer-compared cost rule and fresh HD clips can settle it.
+            // Stop 43 (HD frames, nothing held): old dev clips 197 → 199, fresh HD 73 → 73.
+            // Stop 52, on fresh clips with a peer-compared cost rule (HD frames, nothing held):
+            // 162 → 165 of 181 within 0.5 s, no new wrong frame, but the HD clips' median
+            // per-frame p95 18.6 → 25.3 ms; on one failure in four 164 and +20 %. Still off.
             zoom: false,
             // Not on live frames either (stop 44): on webcam stills of finished pages it found
             // 20 more grids in 1,526 frames, but over the dev clip sets it locked no more
