@@ -214,6 +214,37 @@ fn cell_holes_are_not_placed_a_row_over_the_page_edge() {
     assert_found_near(&image, corners_in_frame);
 }
 
+/// Kubiesa-train pages (MIT, A. Kubiesa) photographed under a lamp with the phone's hard
+/// shadow across the grid, in frames as `synth webcam --size 640x480` makes them (seeds 7002
+/// and 7003, copy 0). The box-mean threshold marks a band of the shadow's side of its edge as
+/// ink: it joins the grid's outline to the shadow's and fills the half-way lines, so until
+/// 2026-11-30 none of the three was found ("ink between grid lines"). With ink kept only where
+/// it is darker than the paper's own level too (`DetectOptions::ink_below_background`, the
+/// still picture's last try) each is found. Detection only: no data set trains the detector.
+#[test]
+fn grids_under_a_hard_shadow_are_found() {
+    for (name, seed) in [
+        ("02_19_honor_view_10_1", 7002),
+        ("02_21_honor_view_10_1", 7003),
+        ("02_22_honor_view_10_1", 7003),
+    ] {
+        let (source, corners, _) = common::kubiesa_train_page(name);
+        // The generator's own seeding of copy 0 (`synth webcam`).
+        let mut rng = Rng::for_item(
+            seed,
+            sudoku_lens::synthetic::rng::stable_hash(name.as_bytes()),
+        );
+        let (image, corners_in_frame) = common::vga_webcam_jpeg(&source, corners, &mut rng);
+        let found = sudoku_lens::vision::detect(&image)
+            .unwrap_or_else(|e| panic!("{name}, seed {seed}: no grid: {e}"));
+        let err = corner_error_pct(found.corners_in_image, corners_in_frame);
+        assert!(
+            err < CORNER_TOLERANCE_PCT,
+            "{name}, seed {seed}: corners {err:.1} % off"
+        );
+    }
+}
+
 /// Asserts that the detector finds a grid in `image` with every corner within
 /// [`CORNER_TOLERANCE_PCT`] of `corners_in_image`.
 fn assert_found_near(

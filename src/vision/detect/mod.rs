@@ -50,6 +50,7 @@
 //! validates. This module orchestrates those stages; it does not read digits or track across
 //! frames.
 
+mod background;
 mod candidates;
 mod fit;
 mod hough;
@@ -84,6 +85,11 @@ pub struct DetectOptions {
     /// How many gray levels darker than its surroundings a pixel must be to count as ink;
     /// `None` picks it from the picture's noise (at least 8).
     pub ink_delta: Option<u32>,
+    /// Whether the ink mask keeps only ink darker than the paper's own level around it too
+    /// (its grey closing, `background`): the box-mean threshold marks a band beside a hard
+    /// shadow's edge, or beside the page's edge on a dark desk, as ink, which breaks the
+    /// grid's outline and fills its half-way lines. The last try of a still picture.
+    pub ink_below_background: bool,
     /// Which searches run: every fallback for a still picture, or one part of them for a
     /// video frame (see [`Effort`]).
     pub effort: Effort,
@@ -116,8 +122,9 @@ pub struct DetectOptions {
 /// frames (`live::tries`); a still picture gets all of them at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Effort {
-    /// Every try: the first polarity, the other one, the finer ink step, each with its
-    /// contour stages and, when they find nothing, the Hough line stage.
+    /// Every try: the first polarity, the other one, the finer ink step, then ink below the
+    /// paper's own level (`DetectOptions::ink_below_background`), each with its contour stages
+    /// and, when they find nothing, the Hough line stage.
     Exhaustive,
     /// The contour stages (outlines, traced sides, cell and box holes) in the first try only.
     Contours,
@@ -140,6 +147,7 @@ impl Default for DetectOptions {
             max_candidates: 6,
             min_grid_side_px: 90.0,
             ink_delta: None,
+            ink_below_background: false,
             effort: Effort::Exhaustive,
             invert: None,
             traced_sides: true,
@@ -238,13 +246,21 @@ pub fn detect_with_colour(
         ink_delta: Some(FAINT_INK_DELTA),
         ..options.clone()
     };
+    // And once more in the first polarity with ink only where it is darker than the paper
+    // around it: a hard shadow across the page (a phone or a hand under the lamp) makes its
+    // edge a band of "ink" that joins the grid's outline and crosses its cells.
+    let below_background = DetectOptions {
+        ink_below_background: true,
+        ..options.clone()
+    };
     let all_tries = [
         (dark_first, options),
         (!dark_first, options),
         (dark_first, &faint),
+        (dark_first, &below_background),
     ];
     let tries = &all_tries[..if options.effort == Effort::Exhaustive {
-        3
+        all_tries.len()
     } else {
         1
     }];
@@ -312,7 +328,12 @@ fn screen_trace(
     options: &DetectOptions,
     grid: &screen::ScreenGrid,
 ) {
-    let working = threshold::working_images(image, options.work_long_side_px, options.ink_delta);
+    let working = threshold::working_images(
+        image,
+        options.work_long_side_px,
+        options.ink_delta,
+        options.ink_below_background,
+    );
     let f = working.work_to_image;
     let lattice = grid
         .lattice
@@ -333,7 +354,12 @@ fn detect_one_polarity(
     options: &DetectOptions,
     mut trace: Option<&mut DetectTrace>,
 ) -> Result<GridDetection, Unfound> {
-    let working = threshold::working_images(image, options.work_long_side_px, options.ink_delta);
+    let working = threshold::working_images(
+        image,
+        options.work_long_side_px,
+        options.ink_delta,
+        options.ink_below_background,
+    );
     let (work, mask) = (working.gray.as_ref(), &working.mask);
     if let Some(t) = trace.as_deref_mut() {
         t.work = work.clone();

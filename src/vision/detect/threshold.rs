@@ -20,11 +20,15 @@ pub(super) struct Working<'a> {
 }
 
 /// Area-downscales `image` so its long side is at most `work_long_side_px` (never below 64)
-/// and thresholds it with a box about a fortieth of that side.
+/// and thresholds it with a box about a fortieth of that side; with `below_background`, the
+/// mask keeps only ink darker than the paper's own level too
+/// (`background::keep_ink_below_background`, over a window half the box: the edges of hard
+/// shadows and of the page are no ink then).
 pub(super) fn working_images(
     image: &GrayImage,
     work_long_side_px: u32,
     ink_delta: Option<u32>,
+    below_background: bool,
 ) -> Working<'_> {
     let (width, height) = image.dimensions();
     let long = width.max(height);
@@ -43,7 +47,10 @@ pub(super) fn working_images(
     // (2.5 σ), never less than the 8 levels print needs.
     let delta =
         ink_delta.unwrap_or_else(|| (2.5 * noise_sigma(&gray)).round().clamp(8.0, 32.0) as u32);
-    let mask = ink_mask(&gray, radius, delta);
+    let mut mask = ink_mask(&gray, radius, delta);
+    if below_background {
+        super::background::keep_ink_below_background(&mut mask, &gray, radius / 2, delta);
+    }
     Working {
         gray,
         mask,
