@@ -252,32 +252,12 @@ impl LiveReader {
         };
         let update = self.tracker.update(detection, fingerprint, t_ms);
         match update.event {
-            TrackerEvent::NewPuzzle => {
-                let old = std::mem::replace(
-                    &mut self.puzzle,
-                    Puzzle::new(update.puzzle_id, self.config.vote_window),
-                );
-                // A finger or a shadow over the grid also changes its ink, and so does a page
-                // that moved or blurred: the trusted board (with the reads it was voted from),
-                // or the reads of one not yet trusted, come back if the next read agrees with
-                // them.
-                match old.trusted {
-                    Some(board) => {
-                        self.replaced_votes = None;
-                        self.replaced = Some(Replaced {
-                            board,
-                            votes: old.votes,
-                            quarter_turns: old.quarter_turns,
-                        });
-                    }
-                    // A puzzle replaced before it earned a board leaves the one before it
-                    // waiting.
-                    None => {
-                        self.replaced_votes =
-                            (!old.votes.is_empty()).then_some((old.votes, old.quarter_turns));
-                    }
-                }
-            }
+            TrackerEvent::NewPuzzle => replace_puzzle(
+                &mut self.puzzle,
+                Puzzle::new(update.puzzle_id, self.config.vote_window),
+                &mut self.replaced,
+                &mut self.replaced_votes,
+            ),
             TrackerEvent::Acquired | TrackerEvent::Lost => {
                 self.puzzle.confirmed = false;
                 self.puzzle.renewal = None;
@@ -524,6 +504,38 @@ impl LiveReader {
         if let Some(overlay) = overlay {
             puzzle.trusted = Some(overlay);
             puzzle.confirmed = true;
+        }
+    }
+}
+
+/// Puts `new` in place of the puzzle held (`puzzle`): the tracker saw other ink. A finger or
+/// a shadow over the grid changes its ink too, and so does a page that moved or blurred, so
+/// the trusted board of the old puzzle (with the reads it was voted from) waits in `replaced`,
+/// or the reads of one not yet trusted in `replaced_votes`, to come back if the next read
+/// agrees with them.
+fn replace_puzzle(
+    puzzle: &mut Puzzle,
+    new: Puzzle,
+    replaced: &mut Option<Replaced>,
+    replaced_votes: &mut Option<(Votes, Option<u8>)>,
+) {
+    let old = std::mem::replace(puzzle, new);
+    match old.trusted {
+        Some(board) => {
+            *replaced_votes = None;
+            *replaced = Some(Replaced {
+                board,
+                votes: old.votes,
+                quarter_turns: old.quarter_turns,
+            });
+        }
+        // A puzzle replaced before it earned a board leaves the one before it waiting. One
+        // replaced with no reads (the picture under a finger, gone again before a read)
+        // leaves waiting the reads held before it.
+        None => {
+            if !old.votes.is_empty() {
+                *replaced_votes = Some((old.votes, old.quarter_turns));
+            }
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Unit tests of the reader: the restored board of a replaced puzzle.
+//! Unit tests of the reader: the restored board and reads of a replaced puzzle.
 
 use super::*;
 use crate::digits::NUM_CLASSES;
@@ -61,4 +61,52 @@ fn a_replaced_board_comes_back_with_its_reads_and_stays() {
         let trusted = reader.puzzle.trusted.as_ref().map(|b| b.givens);
         assert_eq!(trusted, Some(givens), "read {k}: its board is shown");
     }
+}
+
+/// A finger over a page still being read changes its ink twice: the tracker replaces the
+/// page's puzzle by the picture under the finger, and that one, before any read, by the
+/// page again. The page's reads wait through both, and the next agreeing read takes them
+/// back (stop 53: a dev clip read 5 of its 6 reads before the finger, restarted from one
+/// after it, and was shown 0.23 s later).
+#[test]
+fn reads_held_before_a_finger_come_back_after_it() {
+    let mut reader = LiveReader::with_default_model().expect("bundled model");
+    let givens = board(PUZZLE);
+    let frame = RgbImage::new(90, 90);
+    let lattice = Lattice::from_corners([
+        Point::new(0.0, 0.0),
+        Point::new(89.0, 0.0),
+        Point::new(89.0, 89.0),
+        Point::new(0.0, 89.0),
+    ]);
+    let readings = read(&givens, 0.8);
+    let take = |reader: &mut LiveReader| {
+        reader.take_read(Seen {
+            frame: &frame,
+            lattice: &lattice,
+            readings: &readings,
+        })
+    };
+    for _ in 0..5 {
+        take(&mut reader);
+    }
+    assert_eq!(reader.puzzle.votes.len(), 5);
+    let page = reader.puzzle.id;
+    // The finger comes (no read of it), then goes.
+    let window = reader.config.vote_window;
+    for id in [page + 1, page + 2] {
+        replace_puzzle(
+            &mut reader.puzzle,
+            Puzzle::new(id, window),
+            &mut reader.replaced,
+            &mut reader.replaced_votes,
+        );
+    }
+    assert!(reader.puzzle.votes.is_empty());
+    take(&mut reader);
+    assert_eq!(
+        reader.puzzle.votes.len(),
+        6,
+        "the five reads before the finger, and this one"
+    );
 }
