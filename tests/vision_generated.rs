@@ -128,21 +128,9 @@ fn slight_webcam_frames_of_kubiesa_val_are_found_and_read() {
 #[test]
 fn soft_webcam_frames_whose_thin_lines_the_mask_loses_are_found() {
     let name = "02_18_iphone_14_0";
-    let (source, corners, _) = common::kubiesa_train_page(name);
     for seed in [31, 32, 9002] {
-        // The generator's own seeding of copy 0 (`synth webcam`).
-        let mut rng = Rng::for_item(
-            seed,
-            sudoku_lens::synthetic::rng::stable_hash(name.as_bytes()),
-        );
-        let (image, corners_in_frame) = common::vga_webcam_jpeg(&source, corners, &mut rng);
-        let found = sudoku_lens::vision::detect(&image)
-            .unwrap_or_else(|e| panic!("seed {seed}: no grid: {e}"));
-        let err = corner_error_pct(found.corners_in_image, corners_in_frame);
-        assert!(
-            err < CORNER_TOLERANCE_PCT,
-            "seed {seed}: corners {err:.1} % off"
-        );
+        let (image, corners_in_frame) = kubiesa_train_webcam_frame(name, seed);
+        assert_found_near(&image, corners_in_frame, &format!("seed {seed}"));
     }
 }
 
@@ -155,7 +143,7 @@ fn soft_webcam_frames_whose_thin_lines_the_mask_loses_are_found() {
 #[test]
 fn cells_merged_by_a_digit_do_not_mislead_the_cell_walk() {
     let (image, corners_in_image) = printed_page(777, 54, PrintCamera::Webcam);
-    assert_found_near(&image, corners_in_image);
+    assert_found_near(&image, corners_in_image, "the page");
 }
 
 /// Photo `index` of `synth print --seed SEED --fonts train` with `camera`, as stored (JPEG),
@@ -182,7 +170,7 @@ fn printed_page(
 #[test]
 fn a_finished_page_whose_thin_lines_a_soft_frame_lost_is_found_by_its_digits() {
     let (image, corners_in_frame, _) = filled_webcam_frame("02_17_honor_view_10_1", 1, 31, 0);
-    assert_found_near(&image, corners_in_frame);
+    assert_found_near(&image, corners_in_frame, "the frame");
 }
 
 /// A printed page (`synth print --seed 5050 --fonts train`, photo 6) whose puzzle frame holds
@@ -192,7 +180,7 @@ fn a_finished_page_whose_thin_lines_a_soft_frame_lost_is_found_by_its_digits() {
 #[test]
 fn a_title_band_inside_the_puzzles_frame_is_not_taken_for_a_row() {
     let (image, corners_in_image) = printed_page(5050, 6, PrintCamera::Mixed);
-    assert_found_near(&image, corners_in_image);
+    assert_found_near(&image, corners_in_image, "the page");
 }
 
 /// wichtounet-v2-train's image183 (CC BY 4.0, B. Wicht & J. Hennebert) in a frame as `synth
@@ -211,7 +199,7 @@ fn cell_holes_are_not_placed_a_row_over_the_page_edge() {
     );
     let corners = corners.expect("wichtounet-v2 has corners");
     let (image, corners_in_frame) = common::vga_webcam_jpeg(&photo.to_rgb8(), corners, &mut rng);
-    assert_found_near(&image, corners_in_frame);
+    assert_found_near(&image, corners_in_frame, "the frame");
 }
 
 /// Kubiesa-train pages (MIT, A. Kubiesa) photographed under a lamp with the phone's hard
@@ -228,32 +216,37 @@ fn grids_under_a_hard_shadow_are_found() {
         ("02_21_honor_view_10_1", 7003),
         ("02_22_honor_view_10_1", 7003),
     ] {
-        let (source, corners, _) = common::kubiesa_train_page(name);
-        // The generator's own seeding of copy 0 (`synth webcam`).
-        let mut rng = Rng::for_item(
-            seed,
-            sudoku_lens::synthetic::rng::stable_hash(name.as_bytes()),
-        );
-        let (image, corners_in_frame) = common::vga_webcam_jpeg(&source, corners, &mut rng);
-        let found = sudoku_lens::vision::detect(&image)
-            .unwrap_or_else(|e| panic!("{name}, seed {seed}: no grid: {e}"));
-        let err = corner_error_pct(found.corners_in_image, corners_in_frame);
-        assert!(
-            err < CORNER_TOLERANCE_PCT,
-            "{name}, seed {seed}: corners {err:.1} % off"
-        );
+        let (image, corners_in_frame) = kubiesa_train_webcam_frame(name, seed);
+        assert_found_near(&image, corners_in_frame, &format!("{name}, seed {seed}"));
     }
 }
 
-/// Asserts that the detector finds a grid in `image` with every corner within
-/// [`CORNER_TOLERANCE_PCT`] of `corners_in_image`.
+/// Copy 0 of the 640×480 frames `synth webcam --seed SEED --size 640x480` makes of
+/// kubiesa-train page `name` (MIT, A. Kubiesa): the frame and the grid's corners in it.
+fn kubiesa_train_webcam_frame(
+    name: &str,
+    seed: u64,
+) -> (image::DynamicImage, [sudoku_lens::vision::Point; 4]) {
+    let (source, corners, _) = common::kubiesa_train_page(name);
+    // The generator's own seeding of copy 0.
+    let mut rng = Rng::for_item(
+        seed,
+        sudoku_lens::synthetic::rng::stable_hash(name.as_bytes()),
+    );
+    common::vga_webcam_jpeg(&source, corners, &mut rng)
+}
+
+/// Asserts that the detector finds a grid in `image` (`what`, for the messages) with every
+/// corner within [`CORNER_TOLERANCE_PCT`] of `corners_in_image`.
 fn assert_found_near(
     image: &image::DynamicImage,
     corners_in_image: [sudoku_lens::vision::Point; 4],
+    what: &str,
 ) {
-    let found = sudoku_lens::vision::detect(image).unwrap_or_else(|e| panic!("no grid: {e}"));
+    let found =
+        sudoku_lens::vision::detect(image).unwrap_or_else(|e| panic!("{what}: no grid: {e}"));
     let err = corner_error_pct(found.corners_in_image, corners_in_image);
-    assert!(err < CORNER_TOLERANCE_PCT, "corners {err:.1} % off");
+    assert!(err < CORNER_TOLERANCE_PCT, "{what}: corners {err:.1} % off");
 }
 
 /// Kubiesa-train page `name` (MIT, A. Kubiesa) finished by `synth fill --seed FILL_SEED`
@@ -290,7 +283,7 @@ fn filled_webcam_frame(
 #[test]
 fn a_finished_page_of_tall_digits_in_small_cells_is_not_taken_for_a_finer_grid() {
     let (image, corners_in_frame, _) = filled_webcam_frame("02_22_iphone_14_1", 4401, 4411, 1);
-    assert_found_near(&image, corners_in_frame);
+    assert_found_near(&image, corners_in_frame, "the frame");
 }
 
 /// A finished kubiesa-train page ([`filled_webcam_frame`]: fill seed 4401, webcam seed 4411,
@@ -303,7 +296,7 @@ fn a_finished_page_of_tall_digits_in_small_cells_is_not_taken_for_a_finer_grid()
 fn a_finished_page_whose_row_lines_its_digits_hide_is_found_and_read() {
     let (image, corners_in_frame, labels) =
         filled_webcam_frame("03_09_honor_view_10_1", 4401, 4411, 0);
-    assert_found_near(&image, corners_in_frame);
+    assert_found_near(&image, corners_in_frame, "the frame");
     let mut scanner = Scanner::with_default_model().expect("embedded model");
     let scan = scanner.scan(&image).expect("a scan");
     assert!(score_scan(&scan, &labels).exact, "read {:?}", scan.values);

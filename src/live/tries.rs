@@ -120,7 +120,10 @@ impl Try {
 /// later frame's contours or cell and box holes did not: over the 129 clips of seeds 2626,
 /// 2727, 3131 and 3232, with them on every failed frame 113 puzzles locked within 0.5 s and
 /// the per-frame p95 of the four sets was 20–26 ms; on one failed frame in eight, 115 and
-/// 12–17 ms (one in four: 115, 14–19 ms), with no wrong overlay either way.
+/// 12–17 ms (one in four: 115, 14–19 ms), with no wrong overlay either way. Stop 53 (five dev
+/// clip sets, 181 puzzles, 163 within 0.5 s): on failures 1 and 2 of every 8 (the finer step
+/// too), 162 and p95 +12.5 %; [`TRIES`] reordered so that failure 9 is the finer step, 169 but
+/// one set lost one and single clips moved by up to 0.7 s either way. Neither kept.
 const TRACED_SIDES_EVERY: u32 = 8;
 
 /// Whether the `failed`-th detection in a row that found nothing so far (1-based) rebuilds

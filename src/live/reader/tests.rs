@@ -12,6 +12,18 @@ const PUZZLE: &str =
 const SOLUTION: &str =
     "953168742862734951417952836746893125281645397395271468138529674574386219629417583";
 
+/// A blank frame and a lattice over all of it: the picture a read came from, for the votes
+/// (its pixels are not looked at by these tests).
+fn picture() -> (RgbImage, Lattice) {
+    let lattice = Lattice::from_corners([
+        Point::new(0.0, 0.0),
+        Point::new(89.0, 0.0),
+        Point::new(89.0, 89.0),
+        Point::new(0.0, 89.0),
+    ]);
+    (RgbImage::new(90, 90), lattice)
+}
+
 /// The read that brings a replaced board back may leave a cell doubtful (`agrees` lets a
 /// few through). The board comes back with the reads it was voted from, so that read
 /// does not stand as a vote of its own that moved away from the board (stop 52: a dev
@@ -44,13 +56,7 @@ fn a_replaced_board_comes_back_with_its_reads_and_stays() {
     assert!(readings[doubtful].is_uncertain() && readings[doubtful].class.value() == 5);
     assert!(agrees(&readings, &givens));
 
-    let frame = RgbImage::new(90, 90);
-    let lattice = Lattice::from_corners([
-        Point::new(0.0, 0.0),
-        Point::new(89.0, 0.0),
-        Point::new(89.0, 89.0),
-        Point::new(0.0, 89.0),
-    ]);
+    let (frame, lattice) = picture();
     for k in 0..3 {
         reader.take_read(Seen {
             frame: &frame,
@@ -72,13 +78,7 @@ fn a_replaced_board_comes_back_with_its_reads_and_stays() {
 fn reads_held_before_a_finger_come_back_after_it() {
     let mut reader = LiveReader::with_default_model().expect("bundled model");
     let givens = board(PUZZLE);
-    let frame = RgbImage::new(90, 90);
-    let lattice = Lattice::from_corners([
-        Point::new(0.0, 0.0),
-        Point::new(89.0, 0.0),
-        Point::new(89.0, 89.0),
-        Point::new(0.0, 89.0),
-    ]);
+    let (frame, lattice) = picture();
     let readings = read(&givens, 0.8);
     let take = |reader: &mut LiveReader| {
         reader.take_read(Seen {
