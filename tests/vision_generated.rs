@@ -129,7 +129,7 @@ fn slight_webcam_frames_of_kubiesa_val_are_found_and_read() {
 fn soft_webcam_frames_whose_thin_lines_the_mask_loses_are_found() {
     let name = "02_18_iphone_14_0";
     for seed in [31, 32, 9002] {
-        let (image, corners_in_frame) = kubiesa_train_webcam_frame(name, seed);
+        let (image, corners_in_frame, _) = kubiesa_train_webcam_frame(name, seed);
         assert_found_near(&image, corners_in_frame, &format!("seed {seed}"));
     }
 }
@@ -216,24 +216,30 @@ fn grids_under_a_hard_shadow_are_found() {
         ("02_21_honor_view_10_1", 7003),
         ("02_22_honor_view_10_1", 7003),
     ] {
-        let (image, corners_in_frame) = kubiesa_train_webcam_frame(name, seed);
+        let (image, corners_in_frame, _) = kubiesa_train_webcam_frame(name, seed);
         assert_found_near(&image, corners_in_frame, &format!("{name}, seed {seed}"));
     }
 }
 
 /// Copy 0 of the 640×480 frames `synth webcam --seed SEED --size 640x480` makes of
-/// kubiesa-train page `name` (MIT, A. Kubiesa): the frame and the grid's corners in it.
+/// kubiesa-train page `name` (MIT, A. Kubiesa): the frame, the grid's corners in it and the
+/// page's labels.
 fn kubiesa_train_webcam_frame(
     name: &str,
     seed: u64,
-) -> (image::DynamicImage, [sudoku_lens::vision::Point; 4]) {
-    let (source, corners, _) = common::kubiesa_train_page(name);
+) -> (
+    image::DynamicImage,
+    [sudoku_lens::vision::Point; 4],
+    [u8; 81],
+) {
+    let (source, corners, labels) = common::kubiesa_train_page(name);
     // The generator's own seeding of copy 0.
     let mut rng = Rng::for_item(
         seed,
         sudoku_lens::synthetic::rng::stable_hash(name.as_bytes()),
     );
-    common::vga_webcam_jpeg(&source, corners, &mut rng)
+    let (image, corners_in_frame) = common::vga_webcam_jpeg(&source, corners, &mut rng);
+    (image, corners_in_frame, labels)
 }
 
 /// Asserts that the detector finds a grid in `image` (`what`, for the messages) with every
@@ -313,14 +319,8 @@ fn a_finished_page_whose_row_lines_its_digits_hide_is_found_and_read() {
 #[test]
 fn a_small_grid_in_a_webcam_frame_is_found_in_an_enlarged_crop() {
     use sudoku_lens::vision::{DetectOptions, detect_with, to_gray};
-    let name = "02_19_honor_view_10_1";
-    let (source, corners, labels) = common::kubiesa_train_page(name);
-    // The generator's own seeding of copy 0 (`synth webcam`).
-    let mut rng = Rng::for_item(
-        4405,
-        sudoku_lens::synthetic::rng::stable_hash(name.as_bytes()),
-    );
-    let (image, corners_in_frame) = common::vga_webcam_jpeg(&source, corners, &mut rng);
+    let (image, corners_in_frame, labels) =
+        kubiesa_train_webcam_frame("02_19_honor_view_10_1", 4405);
     let gray = to_gray(&image);
     let no_zoom = DetectOptions {
         zoom: false,
