@@ -1,5 +1,6 @@
-//! `sudoku-lens synth screens|webcam|print`: writes seeded synthetic photo data sets in the shared
-//! layout (images/, labels/, corners.csv). See models/README.md ("Generated data").
+//! `sudoku-lens synth screens|webcam|print|screen-photos|fill`: writes seeded synthetic photo
+//! data sets in the shared layout (images/, labels/, corners.csv). See models/README.md
+//! ("Generated data").
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,13 +9,15 @@ use std::time::Instant;
 use anyhow::Context as _;
 use clap::{Args, Subcommand, ValueEnum};
 
+use image::RgbImage;
 use sudoku_lens::synthetic::handwriting::Pen;
 use sudoku_lens::synthetic::rng::stable_hash;
 use sudoku_lens::synthetic::{
     DatasetWriter, Degradation, FontBank, FontSplit, FrameSize, OutputFormat, PrintCamera, Rng,
-    ScreenSpec, fill_photo_with_pens, print_photo, render_screen, sample_name, webcam_frame,
+    ScreenSpec, fill_photo_with_pens, print_photo, render_screen, sample_name, screen_photo,
+    webcam_frame,
 };
-use sudoku_lens::vision::load_image;
+use sudoku_lens::vision::{Point, load_image};
 
 use super::fixes::LabelFixesArgs;
 use super::progress::{Progress, ProgressArgs};
@@ -36,6 +39,9 @@ pub enum SynthCommand {
     /// Photographs of printed pages (newspapers, books, puzzle magazines) by a phone or a
     /// webcam.
     Print(PrintArgs),
+    /// Photographs of a Sudoku app on a screen (monitor, laptop, tablet or phone: pixel
+    /// stripes and moiré, backlight, bezel, reflections) by a phone or a webcam.
+    ScreenPhotos(PrintArgs),
     /// The photos of a data set with handwriting added in their empty cells (pages far
     /// along or finished; `synth webcam --from` the result for webcam frames of them).
     Fill(FillArgs),
@@ -129,14 +135,14 @@ pub struct ScreensArgs {
     pub progress: ProgressArgs,
 }
 
-/// Arguments of `synth print`.
+/// Arguments of `synth print` and `synth screen-photos`.
 #[derive(Args, Debug)]
 pub struct PrintArgs {
     /// Output data-set folder (created if missing).
     #[arg(long)]
     pub out: PathBuf,
-    /// Number of photos.
-    #[arg(long, default_value_t = 80)]
+    /// Number of photos (0 to 1,000,000).
+    #[arg(long, default_value_t = 80, value_parser = super::number_in(0usize..=1_000_000))]
     pub count: usize,
     /// Random seed (same seed, same files; photo k does not depend on --count).
     #[arg(long, default_value_t = 1)]
@@ -214,6 +220,7 @@ pub fn run(args: SynthArgs) -> anyhow::Result<ExitCode> {
         SynthCommand::Screens(a) => run_screens(a),
         SynthCommand::Webcam(a) => run_webcam(a),
         SynthCommand::Print(a) => run_print(a),
+        SynthCommand::ScreenPhotos(a) => run_screen_photos(a),
         SynthCommand::Fill(a) => run_fill(a),
     }
 }
@@ -266,6 +273,44 @@ fn run_screens(args: ScreensArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn run_print(args: PrintArgs) -> anyhow::Result<ExitCode> {
+    write_photos(
+        args,
+        "photos of printed pages",
+        "print",
+        "none of the fonts has Latin letters for the page's text",
+        |rng, fonts, camera| {
+            print_photo(rng, fonts, camera)
+                .map(|p| (p.image, p.labels, p.corners_in_image, p.jpeg_quality))
+        },
+    )
+}
+
+fn run_screen_photos(args: PrintArgs) -> anyhow::Result<ExitCode> {
+    write_photos(
+        args,
+        "photos of screens",
+        "screenphoto",
+        "the camera's pose could not be placed in the frame",
+        |rng, fonts, camera| {
+            screen_photo(rng, fonts, camera)
+                .map(|p| (p.image, p.labels, p.corners_in_image, p.jpeg_quality))
+        },
+    )
+}
+
+/// A photo, its labels, the grid's corners in it and its JPEG quality.
+type Photo = (RgbImage, [u8; 81], [Point; 4], u8);
+
+/// Writes `args.count` photos made by `make` (`what` for messages, files `PREFIX_00000.jpg`,
+/// …); photo k is made from the seed and k alone. `make` giving none for a photo is an error
+/// that says which photo, with which fonts, and `none` (why the generator gives none).
+fn write_photos(
+    args: PrintArgs,
+    what: &str,
+    prefix: &str,
+    none: &str,
+    make: impl Fn(&mut Rng, &FontBank, PrintCamera) -> Option<Photo>,
+) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let split = args.fonts.split();
     let fonts = FontBank::from_dirs_split(&args.font_dirs, split)?;
@@ -279,25 +324,27 @@ fn run_print(args: PrintArgs) -> anyhow::Result<ExitCode> {
     let bar = Progress::new(args.progress, Some(args.count as u64), "photos");
     for i in 0..args.count {
         let mut rng = Rng::for_item(args.seed, i as u64);
-        let photo = print_photo(&mut rng, &fonts, camera).with_context(|| {
-            format!(
-                "none of the {} {split:?} fonts has Latin letters for the page's text",
-                fonts.len()
-            )
-        })?;
+        let (image, labels, corners, quality) =
+            make(&mut rng, &fonts, camera).with_context(|| {
+                format!(
+                    "photo {i} of seed {} could not be made with the {} {split:?} fonts: {none}",
+                    args.seed,
+                    fonts.len()
+                )
+            })?;
         writer.write(
-            &format!("print_{i:05}"),
-            &photo.image,
-            OutputFormat::Jpeg(photo.jpeg_quality),
-            Some(&photo.labels),
-            photo.corners_in_image,
+            &format!("{prefix}_{i:05}"),
+            &image,
+            OutputFormat::Jpeg(quality),
+            Some(&labels),
+            corners,
         )?;
         bar.inc();
     }
     bar.finish();
     let n = writer.finish()?;
     eprintln!(
-        "wrote {n} photos of printed pages to {} with {} {:?} fonts in {:.1} s",
+        "wrote {n} {what} to {} with {} {:?} fonts in {:.1} s",
         args.out.display(),
         fonts.len(),
         split,

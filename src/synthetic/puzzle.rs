@@ -139,6 +139,55 @@ impl Board {
         }
         Board { solution, cells }
     }
+
+    /// Makes the givens a proper puzzle, as a real app's are: while they have more than one
+    /// solution, cells (in a fixed spread-out order, with their half-turn partners) that some
+    /// other solution fills differently become givens of the solution's digit, whatever they
+    /// showed. Draws no randomness. `Board::random` leaves the givens as cut (the screenshot
+    /// training data was made so); photos of screens use this.
+    pub fn make_givens_unique(&mut self) {
+        let mut givens = [0u8; 81];
+        for (g, c) in givens.iter_mut().zip(self.cells.iter()) {
+            if let CellContent::Given(d) = c {
+                *g = *d;
+            }
+        }
+        // 29 is prime to 81: the order visits every cell, spread over the grid.
+        let order: Vec<usize> = (0..81).map(|k| k * 29 % 81).collect();
+        make_unique(&mut givens, &self.solution, &order);
+        for (c, &g) in self.cells.iter_mut().zip(givens.iter()) {
+            if g != 0 {
+                *c = CellContent::Given(g);
+            }
+        }
+    }
+}
+
+/// Adds `solution`'s digits to `givens` in symmetric pairs, in `order`, at cells that another
+/// solution fills differently, until `givens` has exactly one solution. No randomness is
+/// drawn, so the rest of a seeded page stays the same.
+pub(super) fn make_unique(givens: &mut [u8; 81], solution: &[u8; 81], order: &[usize]) {
+    use crate::sudoku::solver::{count_values, solve_candidates};
+    for &i in order {
+        if count_values(givens, 2) == 1 {
+            return;
+        }
+        if givens[i] != 0 {
+            continue;
+        }
+        // Could cell i hold another digit in some solution?
+        let mut masks = [0x1FFu16; 81];
+        for (m, &g) in masks.iter_mut().zip(givens.iter()) {
+            if g != 0 {
+                *m = 1 << (g - 1);
+            }
+        }
+        masks[i] &= !(1 << (solution[i] - 1));
+        if solve_candidates(&masks, 1).count > 0 {
+            givens[i] = solution[i];
+            givens[80 - i] = solution[80 - i];
+        }
+    }
 }
 
 /// Digits not yet shown in the row, column and box of `cell`, as a bit set.
@@ -209,6 +258,28 @@ mod tests {
             }
             row == 0x3FE && col == 0x3FE && bx == 0x3FE
         })
+    }
+
+    #[test]
+    fn boards_made_unique_have_one_solution_and_keep_what_was_given() {
+        let mut rng = Rng::new(11);
+        for _ in 0..30 {
+            let board = Board::random(&mut rng);
+            let mut proper = board.clone();
+            proper.make_givens_unique();
+            let givens: [u8; 81] = std::array::from_fn(|i| match proper.cells[i] {
+                CellContent::Given(d) => d,
+                _ => 0,
+            });
+            assert_eq!(crate::sudoku::solver::count_values(&givens, 2), 1);
+            for i in 0..81 {
+                if let CellContent::Given(d) = board.cells[i] {
+                    assert_eq!(proper.cells[i], CellContent::Given(d));
+                } else if proper.cells[i] != board.cells[i] {
+                    assert_eq!(proper.cells[i], CellContent::Given(board.solution[i]));
+                }
+            }
+        }
     }
 
     #[test]

@@ -14,7 +14,9 @@ mod page;
 use image::RgbImage;
 
 use super::clip::scene::desk;
-use super::optics::{Backdrop, Cover, Look, composite, gaussian_blur, motion_blur, project_map};
+use super::optics::{
+    Backdrop, Cover, Look, Px, composite, gaussian_blur, motion_blur, project_map,
+};
 use super::{FontBank, Rng};
 use crate::vision::{Homography, Point};
 
@@ -44,25 +46,7 @@ pub struct PrintedPhoto {
 
 /// Makes one photo of a printed page; `None` when no font has Latin letters.
 pub fn print_photo(rng: &mut Rng, fonts: &FontBank, camera: PrintCamera) -> Option<PrintedPhoto> {
-    let phone = match camera {
-        PrintCamera::Phone => true,
-        PrintCamera::Webcam => false,
-        PrintCamera::Mixed => rng.chance(0.5),
-    };
-    let (fw, fh) = if phone {
-        const LONG: [u32; 5] = [1600, 2048, 2560, 3024, 3264];
-        let long = LONG[rng.below(LONG.len())];
-        let short = long * 3 / 4;
-        if rng.chance(0.6) {
-            (short, long)
-        } else {
-            (long, short)
-        }
-    } else if rng.chance(0.6) {
-        (640, 480)
-    } else {
-        (1280, 720)
-    };
+    let (phone, (fw, fh)) = frame_size(rng, camera);
     // The grid's size in the frame, as a share of its short side (webcams: of the height).
     let share = if phone {
         rng.range(0.35, 0.9)
@@ -100,7 +84,52 @@ pub fn print_photo(rng: &mut Rng, fonts: &FontBank, camera: PrintCamera) -> Opti
     let backdrop = desk(rng, (w, h));
     let mut buf = composite(&layer, Backdrop::Image(&backdrop));
     light(&mut buf, rng, (w, h));
+    let (image, jpeg_quality) = shoot(rng, buf, (fw, fh), phone);
+    let corners_in_image = printed.grid.map(|c| to_frame.apply(bend.invert(c)));
+    Some(PrintedPhoto {
+        image,
+        labels: printed.labels,
+        corners_in_image,
+        jpeg_quality,
+    })
+}
 
+/// Whether `camera` is a phone for this photo, and the frame's size: a phone's 4:3 photo with
+/// its long side 1600–3264 px (portrait or landscape), or a webcam's 640×480 or 1280×720.
+pub(crate) fn frame_size(rng: &mut Rng, camera: PrintCamera) -> (bool, (u32, u32)) {
+    let phone = match camera {
+        PrintCamera::Phone => true,
+        PrintCamera::Webcam => false,
+        PrintCamera::Mixed => rng.chance(0.5),
+    };
+    let size = if phone {
+        const LONG: [u32; 5] = [1600, 2048, 2560, 3024, 3264];
+        let long = LONG[rng.below(LONG.len())];
+        let short = long * 3 / 4;
+        if rng.chance(0.6) {
+            (short, long)
+        } else {
+            (long, short)
+        }
+    } else if rng.chance(0.6) {
+        (640, 480)
+    } else {
+        (1280, 720)
+    };
+    (phone, size)
+}
+
+/// What the camera makes of the scene `buf` (`fw × fh` float pixels): defocus (four photos in
+/// five) or a shake, then the sensor (exposure, warm or cold white balance, vignetting,
+/// noise). Returns the frame and the JPEG quality it is to be stored with (phones 72–95,
+/// webcams 60–80).
+pub(crate) fn shoot(
+    rng: &mut Rng,
+    mut buf: Vec<Px>,
+    (fw, fh): (u32, u32),
+    phone: bool,
+) -> (RgbImage, u8) {
+    let (w, h) = (fw as usize, fh as usize);
     let scale = fw.max(fh) as f32 / 1000.0;
     if rng.chance(0.8) {
         let sigma = if phone {
@@ -140,24 +169,18 @@ pub fn print_photo(rng: &mut Rng, fonts: &FontBank, camera: PrintCamera) -> Opti
         chroma_sigma: luma_sigma * rng.range(0.2, 0.6),
     };
     let image = look.develop(&mut buf, w, h, rng);
-    let corners_in_image = printed.grid.map(|c| to_frame.apply(bend.invert(c)));
     let jpeg_quality = if phone {
         rng.between(72, 95)
     } else {
         rng.between(60, 80)
     } as u8;
-    Some(PrintedPhoto {
-        image,
-        labels: printed.labels,
-        corners_in_image,
-        jpeg_quality,
-    })
+    (image, jpeg_quality)
 }
 
 /// Where the grid appears: a square plane turned in 3-D (tilt up to 30° about a random axis
 /// in the page, up to ±15° in the picture plane) seen by a pinhole camera from 1.6–3.5 grid
 /// sides away, scaled to `side_px` and placed anywhere with the grid inside the frame.
-fn camera_quad(rng: &mut Rng, (fw, fh): (f32, f32), side_px: f32) -> Option<[Point; 4]> {
+pub(crate) fn camera_quad(rng: &mut Rng, (fw, fh): (f32, f32), side_px: f32) -> Option<[Point; 4]> {
     let tilt = rng.range(0.0, 30.0).to_radians();
     let axis = rng.range(0.0, std::f32::consts::PI);
     let roll = rng.range(-15.0, 15.0).to_radians();

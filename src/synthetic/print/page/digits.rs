@@ -3,7 +3,7 @@
 //! or now and then a whole solution. Nothing of how they are drawn.
 
 use crate::synthetic::Rng;
-use crate::synthetic::puzzle::random_solution;
+use crate::synthetic::puzzle::{make_unique, random_solution};
 
 /// 22–36 givens of a random solution, placed symmetrically under a half turn, then more
 /// symmetric pairs until the puzzle has exactly one solution, as a published puzzle does
@@ -30,33 +30,6 @@ pub(super) fn printed_digits(rng: &mut Rng) -> [u8; 81] {
     }
     make_unique(&mut out, &solution, &order);
     out
-}
-
-/// Adds `solution`'s digits to `givens` in symmetric pairs, in `order`, at cells that another
-/// solution fills differently, until `givens` has exactly one solution. No randomness is
-/// drawn, so the rest of a seeded page stays the same.
-fn make_unique(givens: &mut [u8; 81], solution: &[u8; 81], order: &[usize]) {
-    use crate::sudoku::solver::{count_values, solve_candidates};
-    for &i in order {
-        if count_values(givens, 2) == 1 {
-            return;
-        }
-        if givens[i] != 0 {
-            continue;
-        }
-        // Could cell i hold another digit in some solution?
-        let mut masks = [0x1FFu16; 81];
-        for (m, &g) in masks.iter_mut().zip(givens.iter()) {
-            if g != 0 {
-                *m = 1 << (g - 1);
-            }
-        }
-        masks[i] &= !(1 << (solution[i] - 1));
-        if solve_candidates(&masks, 1).count > 0 {
-            givens[i] = solution[i];
-            givens[80 - i] = solution[80 - i];
-        }
-    }
 }
 
 #[cfg(test)]
