@@ -9,15 +9,14 @@ use std::time::Instant;
 use anyhow::Context as _;
 use clap::{Args, Subcommand, ValueEnum};
 
-use image::RgbImage;
 use sudoku_lens::synthetic::handwriting::Pen;
 use sudoku_lens::synthetic::rng::stable_hash;
 use sudoku_lens::synthetic::{
-    DatasetWriter, Degradation, FontBank, FontSplit, FrameSize, OutputFormat, PrintCamera, Rng,
-    ScreenSpec, fill_photo_with_pens, print_photo, render_screen, sample_name, screen_photo,
-    webcam_frame,
+    CameraPhoto, DatasetWriter, Degradation, FontBank, FontSplit, FrameSize, OutputFormat,
+    PrintCamera, Rng, ScreenSpec, fill_photo_with_pens, print_photo, render_screen, sample_name,
+    screen_photo, webcam_frame,
 };
-use sudoku_lens::vision::{Point, load_image};
+use sudoku_lens::vision::load_image;
 
 use super::fixes::LabelFixesArgs;
 use super::progress::{Progress, ProgressArgs};
@@ -278,10 +277,7 @@ fn run_print(args: PrintArgs) -> anyhow::Result<ExitCode> {
         "photos of printed pages",
         "print",
         "none of the fonts has Latin letters for the page's text",
-        |rng, fonts, camera| {
-            print_photo(rng, fonts, camera)
-                .map(|p| (p.image, p.labels, p.corners_in_image, p.jpeg_quality))
-        },
+        print_photo,
     )
 }
 
@@ -291,15 +287,9 @@ fn run_screen_photos(args: PrintArgs) -> anyhow::Result<ExitCode> {
         "photos of screens",
         "screenphoto",
         "the camera's pose could not be placed in the frame",
-        |rng, fonts, camera| {
-            screen_photo(rng, fonts, camera)
-                .map(|p| (p.image, p.labels, p.corners_in_image, p.jpeg_quality))
-        },
+        screen_photo,
     )
 }
-
-/// A photo, its labels, the grid's corners in it and its JPEG quality.
-type Photo = (RgbImage, [u8; 81], [Point; 4], u8);
 
 /// Writes `args.count` photos made by `make` (`what` for messages, files `PREFIX_00000.jpg`,
 /// …); photo k is made from the seed and k alone. `make` giving none for a photo is an error
@@ -309,7 +299,7 @@ fn write_photos(
     what: &str,
     prefix: &str,
     none: &str,
-    make: impl Fn(&mut Rng, &FontBank, PrintCamera) -> Option<Photo>,
+    make: impl Fn(&mut Rng, &FontBank, PrintCamera) -> Option<CameraPhoto>,
 ) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let split = args.fonts.split();
@@ -324,20 +314,19 @@ fn write_photos(
     let bar = Progress::new(args.progress, Some(args.count as u64), "photos");
     for i in 0..args.count {
         let mut rng = Rng::for_item(args.seed, i as u64);
-        let (image, labels, corners, quality) =
-            make(&mut rng, &fonts, camera).with_context(|| {
-                format!(
-                    "photo {i} of seed {} could not be made with the {} {split:?} fonts: {none}",
-                    args.seed,
-                    fonts.len()
-                )
-            })?;
+        let photo = make(&mut rng, &fonts, camera).with_context(|| {
+            format!(
+                "photo {i} of seed {} could not be made with the {} {split:?} fonts: {none}",
+                args.seed,
+                fonts.len()
+            )
+        })?;
         writer.write(
             &format!("{prefix}_{i:05}"),
-            &image,
-            OutputFormat::Jpeg(quality),
-            Some(&labels),
-            corners,
+            &photo.image,
+            OutputFormat::Jpeg(photo.jpeg_quality),
+            Some(&photo.labels),
+            photo.corners_in_image,
         )?;
         bar.inc();
     }

@@ -7,8 +7,8 @@
 //! number pads) and webcam frames made from real photos ([`webcam`]: a homography into a
 //! 640×480 or 1280×720 frame, blur, exposure and colour drift, vignetting, noise, MJPEG), plus
 //! filled-in pages ([`fill`]: one writer's handwriting added to the empty cells of real
-//! photos, for pages far along or finished), photographs of printed pages ([`print`]) and
-//! of app screenshots shown on a screen ([`screen_photo`]: the display's pixel stripes and
+//! photos, for pages far along or finished), photographs of printed pages ([`mod@print`]) and
+//! of app screenshots shown on a screen ([`mod@screen_photo`]: the display's pixel stripes and
 //! moiré, backlight, bezel and reflections), and
 //! the clip simulator ([`mod@clip`]: short webcam clips of those photos — a page entering,
 //! held with tremor, covered by a finger, swapped, or a page with no Sudoku — in the
@@ -39,9 +39,9 @@ pub mod write;
 pub use fill::{FilledPhoto, fill_photo, fill_photo_with_pens};
 pub use fonts::{DigitFont, FontBank, FontError, FontSplit};
 pub use layout::{OutputFormat, ScreenSpec};
-pub use print::{PrintCamera, PrintedPhoto, print_photo};
+pub use print::{CameraPhoto, PrintCamera, print_photo};
 pub use rng::Rng;
-pub use screen_photo::{ScreenPhoto, screen_photo};
+pub use screen_photo::screen_photo;
 pub use screens::{RenderedScreen, render_screen};
 pub use theme::ThemeFamily;
 pub use webcam::{Degradation, FrameSize, WebcamFrame, webcam_frame};

@@ -21,22 +21,9 @@ use image::RgbImage;
 
 use super::clip::scene::desk;
 use super::optics::Px;
-use super::print::{PrintCamera, camera_quad, frame_size, shoot};
+use super::print::{CameraPhoto, PrintCamera, camera_quad, frame_size, shoot};
 use super::{FontBank, Rng, ScreenSpec, render_screen};
 use crate::vision::{Homography, Point};
-
-/// A photographed screen.
-#[derive(Clone, Debug)]
-pub struct ScreenPhoto {
-    /// The photo before its JPEG compression.
-    pub image: RgbImage,
-    /// The screenshot's labels, row-major (0 empty, 1–9, 10 pencil marks).
-    pub labels: [u8; 81],
-    /// The grid's outer corners (TL, TR, BR, BL) in the photo.
-    pub corners_in_image: [Point; 4],
-    /// The JPEG quality the photo should be stored with.
-    pub jpeg_quality: u8,
-}
 
 /// A display panel and what is reflected on its glass.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -120,7 +107,7 @@ impl Display {
 
 /// Makes one photo of an app screenshot on a screen; `None` when the pose cannot be placed
 /// in the frame.
-pub fn screen_photo(rng: &mut Rng, fonts: &FontBank, camera: PrintCamera) -> Option<ScreenPhoto> {
+pub fn screen_photo(rng: &mut Rng, fonts: &FontBank, camera: PrintCamera) -> Option<CameraPhoto> {
     let mut spec = ScreenSpec::random(rng, fonts);
     spec.board.make_givens_unique();
     let screen = render_screen(&spec, fonts);
@@ -147,7 +134,7 @@ pub fn screen_photo(rng: &mut Rng, fonts: &FontBank, camera: PrintCamera) -> Opt
         (w, h),
     );
     let (image, jpeg_quality) = shoot(rng, buf, (fw, fh), phone);
-    Some(ScreenPhoto {
+    Some(CameraPhoto {
         image,
         labels: screen.labels,
         corners_in_image: screen.corners_in_image.map(|c| to_frame.apply(c)),

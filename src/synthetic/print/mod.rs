@@ -31,12 +31,13 @@ pub enum PrintCamera {
     Mixed,
 }
 
-/// A photographed printed page.
+/// A generated photo (of a printed page here, of a screen in `screen_photo`) and its truth.
 #[derive(Clone, Debug)]
-pub struct PrintedPhoto {
+pub struct CameraPhoto {
     /// The photo before its JPEG compression.
     pub image: RgbImage,
-    /// The printed digits, row-major (0 empty).
+    /// What the grid shows, row-major (0 empty, 1–9, 10 pencil marks; a printed page holds
+    /// printed digits only).
     pub labels: [u8; 81],
     /// The grid's outer corners (TL, TR, BR, BL) in the photo.
     pub corners_in_image: [Point; 4],
@@ -45,7 +46,7 @@ pub struct PrintedPhoto {
 }
 
 /// Makes one photo of a printed page; `None` when no font has Latin letters.
-pub fn print_photo(rng: &mut Rng, fonts: &FontBank, camera: PrintCamera) -> Option<PrintedPhoto> {
+pub fn print_photo(rng: &mut Rng, fonts: &FontBank, camera: PrintCamera) -> Option<CameraPhoto> {
     let (phone, (fw, fh)) = frame_size(rng, camera);
     // The grid's size in the frame, as a share of its short side (webcams: of the height).
     let share = if phone {
@@ -86,7 +87,7 @@ pub fn print_photo(rng: &mut Rng, fonts: &FontBank, camera: PrintCamera) -> Opti
     light(&mut buf, rng, (w, h));
     let (image, jpeg_quality) = shoot(rng, buf, (fw, fh), phone);
     let corners_in_image = printed.grid.map(|c| to_frame.apply(bend.invert(c)));
-    Some(PrintedPhoto {
+    Some(CameraPhoto {
         image,
         labels: printed.labels,
         corners_in_image,
