@@ -21,7 +21,7 @@ use image::RgbImage;
 
 use super::clip::scene::desk;
 use super::optics::Px;
-use super::print::{CameraPhoto, PrintCamera, camera_quad, frame_size, shoot};
+use super::print::{CameraPhoto, PrintCamera, camera_quad, frame_size, grid_side_in_frame, shoot};
 use super::{FontBank, Rng, ScreenSpec, render_screen};
 use crate::vision::{Homography, Point};
 
@@ -112,12 +112,7 @@ pub fn screen_photo(rng: &mut Rng, fonts: &FontBank, camera: PrintCamera) -> Opt
     spec.board.make_givens_unique();
     let screen = render_screen(&spec, fonts);
     let (phone, (fw, fh)) = frame_size(rng, camera);
-    let share = if phone {
-        rng.range(0.35, 0.9)
-    } else {
-        rng.range(0.35, 0.8)
-    };
-    let grid_side_px = share * fw.min(fh) as f32;
+    let grid_side_px = grid_side_in_frame(rng, phone, (fw, fh));
     let quad = camera_quad(rng, (fw as f32, fh as f32), grid_side_px)?;
     let to_frame = Homography::from_points(screen.corners_in_image, quad)?;
     let to_screen = to_frame.inverse()?;

@@ -48,13 +48,7 @@ pub struct CameraPhoto {
 /// Makes one photo of a printed page; `None` when no font has Latin letters.
 pub fn print_photo(rng: &mut Rng, fonts: &FontBank, camera: PrintCamera) -> Option<CameraPhoto> {
     let (phone, (fw, fh)) = frame_size(rng, camera);
-    // The grid's size in the frame, as a share of its short side (webcams: of the height).
-    let share = if phone {
-        rng.range(0.35, 0.9)
-    } else {
-        rng.range(0.35, 0.8)
-    };
-    let grid_side_px = share * fw.min(fh) as f32;
+    let grid_side_px = grid_side_in_frame(rng, phone, (fw, fh));
     // The page is drawn a little finer than it will appear (never coarser than 24 px cells,
     // never finer than 110): the camera's sampling then blurs like a lens, not a resize.
     let cell = (grid_side_px / 9.0 * rng.range(1.0, 1.4)).clamp(24.0, 110.0);
@@ -118,6 +112,17 @@ pub(crate) fn frame_size(rng: &mut Rng, camera: PrintCamera) -> (bool, (u32, u32
         (1280, 720)
     };
     (phone, size)
+}
+
+/// The grid's side in a `fw × fh` frame: 35–90 % of its short side in a phone's photo,
+/// 35–80 % of a webcam frame's height.
+pub(crate) fn grid_side_in_frame(rng: &mut Rng, phone: bool, (fw, fh): (u32, u32)) -> f32 {
+    let share = if phone {
+        rng.range(0.35, 0.9)
+    } else {
+        rng.range(0.35, 0.8)
+    };
+    share * fw.min(fh) as f32
 }
 
 /// What the camera makes of the scene `buf` (`fw × fh` float pixels): defocus (four photos in
