@@ -109,7 +109,7 @@ fn webcam_photos_of_screens_in_held_out_fonts_are_found_and_read() {
     }
     println!("webcam photos of screens: {counts:?}");
     // 14 found within 3 % and 12 of them exact when the generator came (2026-11-30, stop 54;
-    // `eval` also counts two exact boards found more than 3 % off).
+    // `eval` also counts an exact board found more than 3 % off).
     assert!(counts.found >= 13, "{counts:?}");
     assert!(counts.exact >= 11, "{counts:?}");
 }

@@ -41,7 +41,8 @@ struct Display {
     black: f32,
     /// The white point's gains per channel, times the screen's brightness against the room.
     white: [f32; 3],
-    /// Brightness fall-off across the panel: direction (unit, screen pixels) and depth.
+    /// Brightness fall-off across the panel: direction (unit, in panel widths and heights)
+    /// and depth.
     falloff: (Point, f32),
     /// The bezel's width in display pixels and its colour.
     bezel_px: f32,
@@ -137,7 +138,16 @@ pub fn screen_photo(rng: &mut Rng, fonts: &FontBank, camera: PrintCamera) -> Opt
     })
 }
 
-/// Where display point `p` falls: on the panel, on the bezel, or beyond it.
+/// The display point under frame point `q`, in display pixels with pixel `i` covering
+/// `[i, i + 1)`: the screenshot's coordinates (pixel centres on integers, as its corners are
+/// given) moved by half a pixel.
+fn display_point(to_screen: &Homography, q: Point) -> Point {
+    let p = to_screen.apply(q);
+    Point::new(p.x + 0.5, p.y + 0.5)
+}
+
+/// Where display point `p` ([`display_point`]) falls: on the panel of `sw × sh` pixels, on
+/// the bezel `bezel` pixels wide around it, or beyond.
 #[derive(Copy, Clone, Debug, PartialEq)]
 enum Part {
     Panel,
@@ -195,18 +205,22 @@ fn photograph(
                         x as f32 - 0.5 + (i as f32 + 0.5) / sub as f32,
                         y as f32 - 0.5 + (j as f32 + 0.5) / sub as f32,
                     );
-                    let p = to_screen.apply(q);
+                    let p = display_point(to_screen, q);
                     let c = match part_at(p, size, display.bezel_px) {
                         Part::Panel => {
+                            // On the panel 0 <= p < size, so the pixel is in the image.
                             let (ix, iy) = (p.x as usize, p.y as usize);
                             let k = 3 * (iy * sw as usize + ix);
-                            let colour = [raw[k], raw[k + 1], raw[k + 2]];
+                            let colour = match raw.get(k..k + 3) {
+                                Some(&[r, g, b]) => [r, g, b],
+                                _ => [0, 0, 0],
+                            };
                             // Dimmer towards one side, as the viewing angle grows.
                             let t = ((p.x / size.0 - 0.5) * dir.x + (p.y / size.1 - 0.5) * dir.y)
                                 .clamp(-0.7, 0.7);
                             let light = 1.0 - fall * (t + 0.5).max(0.0);
                             display
-                                .emitted(colour, (p.x + 0.5, p.y + 0.5), depth)
+                                .emitted(colour, (p.x, p.y), depth)
                                 .map(|v| v * light)
                         }
                         Part::Bezel => display.bezel,
@@ -246,7 +260,7 @@ fn reflect(
     for y in 0..h {
         for x in 0..w {
             let q = Point::new(x as f32, y as f32);
-            let part = part_at(to_screen.apply(q), size, display.bezel_px);
+            let part = part_at(display_point(to_screen, q), size, display.bezel_px);
             if part == Part::Room {
                 continue;
             }
