@@ -50,6 +50,14 @@ pub struct Board {
 }
 
 impl Board {
+    /// The puzzle's givens alone, row-major (0 where the cell shows anything else).
+    pub fn givens(&self) -> [u8; 81] {
+        self.cells.map(|c| match c {
+            CellContent::Given(d) => d,
+            _ => 0,
+        })
+    }
+
     /// The 81 data-set labels, row-major.
     pub fn labels(&self) -> [u8; 81] {
         let mut out = [0u8; 81];
@@ -146,12 +154,7 @@ impl Board {
     /// showed. Draws no randomness. `Board::random` leaves the givens as cut (the screenshot
     /// training data was made so); photos of screens use this.
     pub fn make_givens_unique(&mut self) {
-        let mut givens = [0u8; 81];
-        for (g, c) in givens.iter_mut().zip(self.cells.iter()) {
-            if let CellContent::Given(d) = c {
-                *g = *d;
-            }
-        }
+        let mut givens = self.givens();
         // 29 is prime to 81: the order visits every cell, spread over the grid.
         let order: Vec<usize> = (0..81).map(|k| k * 29 % 81).collect();
         make_unique(&mut givens, &self.solution, &order);
@@ -267,11 +270,7 @@ mod tests {
             let board = Board::random(&mut rng);
             let mut proper = board.clone();
             proper.make_givens_unique();
-            let givens: [u8; 81] = std::array::from_fn(|i| match proper.cells[i] {
-                CellContent::Given(d) => d,
-                _ => 0,
-            });
-            assert_eq!(crate::sudoku::solver::count_values(&givens, 2), 1);
+            assert_eq!(crate::sudoku::solver::count_values(&proper.givens(), 2), 1);
             for i in 0..81 {
                 if let CellContent::Given(d) = board.cells[i] {
                     assert_eq!(proper.cells[i], CellContent::Given(d));
@@ -329,13 +328,7 @@ mod tests {
             }
             saw[3] |= labels.iter().all(|&l| (1..=9).contains(&l));
             // The givens alone are consistent with (at least) the solution.
-            let mut givens_only = [0u8; 81];
-            for (g, c) in givens_only.iter_mut().zip(board.cells) {
-                if let CellContent::Given(d) = c {
-                    *g = d;
-                }
-            }
-            assert!(solver::count_values(&givens_only, 1) >= 1);
+            assert!(solver::count_values(&board.givens(), 1) >= 1);
         }
         assert_eq!(
             saw, [true; 4],
