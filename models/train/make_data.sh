@@ -16,6 +16,8 @@
 # only the photo cells after a detector change (rozet's photos have no corners and are cut
 # along the detector's lattice). PARTS=more writes webcam-kubiesa-more, stop 40's extra webcam
 # frames of the kubiesa-train photos (the second model's data, not the first's);
+# PARTS=screenphotos writes screen-photos, SCREEN_PHOTOS photos of screens (300; stop 55's
+# fine-tunes, in no committed model);
 # PARTS=rozetcam writes webcam-rozet, webcam frames of rozet's training photos (stop 42's
 # experiment, in no committed model; models/README.md).
 set -euo pipefail
@@ -67,6 +69,14 @@ if part generated; then
         "${GIVENS[@]}" \
         --photos "$GEN/screens" --photos "$GEN/webcam-kubiesa" --photos "$GEN/webcam-wichtounet" \
         --photos "$GEN/webcam-mixed" "${PRINT_PHOTOS[@]}" --exclude "$held_frames"
+fi
+# Photos of an app on a screen in the training fonts (stop 55: moiré, glare, refresh bands;
+# the fine-tunes of models/README.md "Photos of screens in the pool", none committed yet).
+if part screenphotos; then
+    "$BIN" synth screen-photos --out "$GEN/screen-photos" --count "${SCREEN_PHOTOS:-300}" --seed 21 \
+        --fonts train --camera mixed
+    "$BIN" dataset --out "$OUT/screen-photos" --seed 22 --jitter-copies 2 --jitter 0.015 \
+        "${GIVENS[@]}" --all-printed screen-photos --photos "$GEN/screen-photos"
 fi
 # Further harsh webcam frames of each kubiesa-train photo, in a folder of their own (stop 40:
 # webcam frames of kubiesa photos held out with them read better; the second model's data, see

@@ -505,6 +505,8 @@ def main():
                     help="start from this exported model's weights (same arch; batch norms frozen)")
     ap.add_argument("--init-report", default=None, metavar="JSON",
                     help="report.json of --init: hold out exactly its held-out groups")
+    ap.add_argument("--keep-init-temperature", action="store_true",
+                    help="export at --init-report's temperature instead of the one fitted here")
     ap.add_argument("--fixtures", default=None, help="write fixture crops + probabilities here")
     ap.add_argument("--fixture-count", type=int, default=44)
     ap.add_argument("--report", default=None)
@@ -514,6 +516,8 @@ def main():
     np.random.seed(args.seed)
     torch.set_num_threads(args.threads)
 
+    if args.keep_init_temperature and not args.init_report:
+        ap.error("--keep-init-temperature needs --init-report")
     x, y, k, src = load(args.data)
     keep_held = None
     if args.init_report:
@@ -586,8 +590,17 @@ def main():
     calibration = kind_calibration = None
     if len(held_idx):
         logits, kind_logits = held_logits(final, x, held_idx)
-        temperature = fit_temperature(logits, y[held_idx])
+        temperature = fitted = fit_temperature(logits, y[held_idx])
+        if args.keep_init_temperature:
+            # The reader's thresholds (the doubt flag, the second opinion, the puzzle's prior)
+            # were set on the init model's confidences: a fine-tune keeps their scale.
+            with open(args.init_report) as f:
+                init_calibration = json.load(f).get("calibration") or {}
+            if "temperature" not in init_calibration:
+                raise SystemExit(f"{args.init_report}: no calibration temperature to keep")
+            temperature = init_calibration["temperature"]
         calibration = calibration_report(logits, y[held_idx], temperature)
+        calibration["fitted_temperature"] = fitted
         print(f"calibration: {json.dumps(calibration)}")
         known = (k[held_idx] > 0) & (y[held_idx] >= 1) & (y[held_idx] <= 9)
         kind_temperature = 1.0
