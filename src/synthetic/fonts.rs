@@ -132,6 +132,14 @@ const SKIPPED_FONT_NAMES: [&str; 6] = [
 ];
 
 impl FontBank {
+    /// This machine's fonts (`/usr/share/fonts`; `.ci/setup-system.sh` installs the packages),
+    /// for tests: without them a test fails, it is never skipped.
+    #[cfg(test)]
+    pub(crate) fn system_for_tests() -> FontBank {
+        FontBank::from_dirs(&[PathBuf::from("/usr/share/fonts")])
+            .expect("tests need fonts under /usr/share/fonts (.ci/setup-system.sh installs them)")
+    }
+
     /// Collects every `.ttf` / `.otf` under `dirs` (recursively) that has glyphs for 1–9,
     /// sorted by path. Noto fonts are limited to the Latin Sans/Serif/Mono families (the
     /// script-specific ones repeat the same digits many times over).

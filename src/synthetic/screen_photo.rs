@@ -282,12 +282,6 @@ fn reflect(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
-
-    fn fonts() -> FontBank {
-        FontBank::from_dirs(&[PathBuf::from("/usr/share/fonts")])
-            .expect("fonts under /usr/share/fonts")
-    }
 
     #[test]
     fn a_display_pixel_averages_to_its_even_glow_and_lights_one_channel_at_a_time() {
@@ -316,7 +310,7 @@ mod tests {
 
     #[test]
     fn photos_hold_the_whole_grid_and_the_screenshots_labels() {
-        let fonts = fonts();
+        let fonts = FontBank::system_for_tests();
         let mut made = 0;
         for seed in 0..6 {
             let mut rng = Rng::new(seed);
@@ -344,7 +338,7 @@ mod tests {
 
     #[test]
     fn same_seed_same_photo() {
-        let fonts = fonts();
+        let fonts = FontBank::system_for_tests();
         let make = |seed| {
             let p = screen_photo(&mut Rng::new(seed), &fonts, PrintCamera::Webcam).unwrap();
             (p.image, p.corners_in_image, p.labels)

@@ -319,17 +319,10 @@ fn draw_digits(canvas: &mut Canvas, spec: &ScreenSpec, font: &FontVec) {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-
     use super::*;
     use crate::synthetic::Rng;
     use crate::synthetic::theme::ThemeFamily;
     use crate::synthetic::write::encode;
-
-    fn fonts() -> FontBank {
-        FontBank::from_dirs(&[PathBuf::from("/usr/share/fonts")])
-            .expect("the screenshot tests need fonts under /usr/share/fonts")
-    }
 
     fn colour_at(img: &RgbImage, p: Point) -> Colour {
         img.get_pixel(p.x.round() as u32, p.y.round() as u32).0
@@ -337,7 +330,7 @@ mod tests {
 
     #[test]
     fn same_seed_same_bytes() {
-        let fonts = fonts();
+        let fonts = FontBank::system_for_tests();
         let bytes = |seed: u64| {
             let spec = ScreenSpec::random(&mut Rng::for_item(seed, 4), &fonts);
             let s = render_screen(&spec, &fonts);
@@ -354,7 +347,7 @@ mod tests {
 
     #[test]
     fn corners_sit_on_the_outer_border() {
-        let fonts = fonts();
+        let fonts = FontBank::system_for_tests();
         let (mut lined, mut tiled) = (0, 0);
         for i in 0..42u64 {
             let mut rng = Rng::for_item(5, i);
@@ -413,7 +406,7 @@ mod tests {
 
     #[test]
     fn downscaled_corners_follow_the_image() {
-        let fonts = fonts();
+        let fonts = FontBank::system_for_tests();
         let mut checked = 0;
         for i in 0..40u64 {
             let mut spec = ScreenSpec::random(&mut Rng::for_item(8, i), &fonts);

@@ -479,12 +479,10 @@ fn border(canvas: &mut Canvas, r: Rect, width: f32, ink: Colour) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
 
     #[test]
     fn pages_have_ink_and_a_focus_region_inside() {
-        let fonts = FontBank::from_dirs(&[PathBuf::from("/usr/share/fonts")])
-            .expect("fonts under /usr/share/fonts");
+        let fonts = FontBank::system_for_tests();
         let mut kinds = Vec::new();
         for seed in 0..6 {
             let mut rng = Rng::new(seed);
@@ -505,8 +503,7 @@ mod tests {
     fn column_text_stays_inside_its_column() {
         // Subheads and long first words once ran past a narrow column, printing over the
         // grid beside it: cells of "empty" truth holding text.
-        let fonts = FontBank::from_dirs(&[PathBuf::from("/usr/share/fonts")])
-            .expect("fonts under /usr/share/fonts");
+        let fonts = FontBank::system_for_tests();
         let (x, width, size) = (10.0, 60.0, 14.0);
         for seed in 0..40 {
             let mut rng = Rng::new(seed);

@@ -328,7 +328,6 @@ fn light(buf: &mut [[f32; 3]], rng: &mut Rng, (w, h): (usize, usize)) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
 
     #[test]
     fn bend_inverts_and_flat_pages_do_not_move() {
@@ -356,8 +355,7 @@ mod tests {
 
     #[test]
     fn photos_show_the_grid_inside_the_frame_with_dark_lines_at_its_corners() {
-        let fonts = FontBank::from_dirs(&[PathBuf::from("/usr/share/fonts")])
-            .expect("fonts under /usr/share/fonts");
+        let fonts = FontBank::system_for_tests();
         for seed in 0..3 {
             let mut rng = Rng::new(seed);
             let photo = print_photo(&mut rng, &fonts, PrintCamera::Webcam).expect("a photo");
@@ -397,8 +395,7 @@ mod tests {
 
     #[test]
     fn same_seed_same_photo() {
-        let fonts = FontBank::from_dirs(&[PathBuf::from("/usr/share/fonts")])
-            .expect("fonts under /usr/share/fonts");
+        let fonts = FontBank::system_for_tests();
         let make = |seed| {
             let p = print_photo(&mut Rng::new(seed), &fonts, PrintCamera::Webcam).unwrap();
             (p.image, p.corners_in_image, p.labels)
