@@ -162,23 +162,48 @@ impl Homography {
     /// [`Homography::apply`] gives (the same products, each computed once per row or column
     /// rather than once per point).
     pub fn map_raster(&self, us: &[f32], vs: &[f32], mut visit: impl FnMut(Point)) {
+        self.map_raster_rows(us, vs, |xs, ys| {
+            for (&x, &y) in xs.iter().zip(ys) {
+                visit(Point::new(x, y));
+            }
+        });
+    }
+
+    /// [`Homography::map_raster`] a row at a time: for each `v` of `vs`, `visit_row` gets the
+    /// row's image points as their x and y coordinates (`us.len()` of each), the same values
+    /// bit for bit.
+    // Why: the per-point closure of `map_raster` keeps the compiler from running the row's
+    // divisions side by side in vector registers; a whole row in two plain arrays lets it,
+    // and lets the samplers walk the row without a closure call per point.
+    pub fn map_raster_rows(
+        &self,
+        us: &[f32],
+        vs: &[f32],
+        mut visit_row: impl FnMut(&[f32], &[f32]),
+    ) {
         let m = &self.m;
-        let per_u: Vec<[f64; 3]> = us
-            .iter()
-            .map(|&u| {
-                let x = u as f64;
-                [m[0] * x, m[3] * x, m[6] * x]
-            })
-            .collect();
+        let n = us.len();
+        let mut per_u = vec![0.0f64; 3 * n];
+        let (ux, rest) = per_u.split_at_mut(n);
+        let (vx, wx) = rest.split_at_mut(n);
+        for (k, &u) in us.iter().enumerate() {
+            let x = u as f64;
+            ux[k] = m[0] * x;
+            vx[k] = m[3] * x;
+            wx[k] = m[6] * x;
+        }
+        let mut xs = vec![0.0f32; n];
+        let mut ys = vec![0.0f32; n];
         for &v in vs {
             let y = v as f64;
             let (a, b, c) = (m[1] * y, m[4] * y, m[7] * y);
-            for &[ux, vx, wx] in &per_u {
+            let rows = xs.iter_mut().zip(ys.iter_mut());
+            for ((((x_out, y_out), &ux), &vx), &wx) in rows.zip(&*ux).zip(&*vx).zip(&*wx) {
                 let w = wx + c + m[8];
-                let u = (ux + a + m[2]) / w;
-                let v = (vx + b + m[5]) / w;
-                visit(Point::new(u as f32, v as f32));
+                *x_out = ((ux + a + m[2]) / w) as f32;
+                *y_out = ((vx + b + m[5]) / w) as f32;
             }
+            visit_row(&xs, &ys);
         }
     }
 

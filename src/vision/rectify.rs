@@ -51,18 +51,19 @@ fn warp_cell(
     else {
         return;
     };
-    // The raster comes row by row, `s` points a row: each lands at the next pixel of the
-    // cell's row in `out` (no division and no `put_pixel` per pixel).
+    // The raster comes a row at a time, `s` points a row: each row fills the cell's row of
+    // pixels in `out` (no division and no `put_pixel` per pixel).
     let s = at.len();
-    let (mut i, mut j) = (0usize, 0usize);
-    h.map_raster(at, at, |p| {
-        if let Some(px) = out.get_mut(offset + j * stride + i) {
-            *px = sample_bilinear(image, p);
+    let sampler = GraySampler::new(image);
+    let mut start = offset;
+    h.map_raster_rows(at, at, |xs, ys| {
+        // The cell lies inside `out` (`warp_grid` places it), so the row always does.
+        if let Some(row) = out.get_mut(start..start + s) {
+            for ((px, &x), &y) in row.iter_mut().zip(xs).zip(ys) {
+                *px = sampler.at(Point::new(x, y));
+            }
         }
-        i += 1;
-        if i == s {
-            (i, j) = (0, j + 1);
-        }
+        start += stride;
     });
 }
 
@@ -134,18 +135,67 @@ pub fn cell_crops(grid: &GrayImage, cell_size_px: u32) -> Vec<GrayImage> {
 
 /// Bilinear sample of `image` at `p` (pixel centres on integers); outside reads as 255.
 pub(crate) fn sample_bilinear(image: &GrayImage, p: Point) -> u8 {
-    let (w, h) = image.dimensions();
-    if !p.is_finite() || w == 0 || h == 0 {
-        return 255;
+    GraySampler::new(image).at(p)
+}
+
+/// [`sample_bilinear`] over one image, its size and samples borrowed once rather than per
+/// lookup (a grid warp takes a hundred thousand): the same values bit for bit.
+struct GraySampler<'a> {
+    raw: &'a [u8],
+    width: u32,
+    height: u32,
+    /// The largest coordinates a sample may have, `width − 0.5` and `height − 0.5`.
+    max_x: f32,
+    max_y: f32,
+    /// The last column and row, as coordinates.
+    last_x: f32,
+    last_y: f32,
+}
+
+impl<'a> GraySampler<'a> {
+    fn new(image: &'a GrayImage) -> GraySampler<'a> {
+        let (width, height) = image.dimensions();
+        GraySampler {
+            raw: image.as_raw(),
+            width,
+            height,
+            max_x: width as f32 - 0.5,
+            max_y: height as f32 - 0.5,
+            last_x: width.saturating_sub(1) as f32,
+            last_y: height.saturating_sub(1) as f32,
+        }
     }
-    if p.x < -0.5 || p.y < -0.5 || p.x > w as f32 - 0.5 || p.y > h as f32 - 0.5 {
-        return 255;
+
+    /// The sample at `p`, or 255 (paper) outside the image.
+    #[inline]
+    fn at(&self, p: Point) -> u8 {
+        if !p.is_finite() || self.width == 0 || self.height == 0 {
+            return 255;
+        }
+        if p.x < -0.5 || p.y < -0.5 || p.x > self.max_x || p.y > self.max_y {
+            return 255;
+        }
+        let x = p.x.clamp(0.0, self.last_x);
+        let y = p.y.clamp(0.0, self.last_y);
+        // As `interpolate` does, with the size at hand.
+        let (w, h) = (self.width, self.height);
+        let x0 = x as u32;
+        let y0 = y as u32;
+        let x1 = (x0 + 1).min(w - 1);
+        let y1 = (y0 + 1).min(h - 1);
+        let fx = x - x0 as f32;
+        let fy = y - y0 as f32;
+        let at = |xx: u32, yy: u32| {
+            self.raw
+                .get((yy * w + xx) as usize)
+                .map_or(255.0, |&v| f32::from(v))
+        };
+        let top = at(x0, y0) * (1.0 - fx) + at(x1, y0) * fx;
+        let bottom = at(x0, y1) * (1.0 - fx) + at(x1, y1) * fx;
+        // Non-negative, so adding one half and truncating rounds half away from zero like
+        // `f32::round`; `as u8` saturates at 255.
+        (top * (1.0 - fy) + bottom * fy + 0.5) as u8
     }
-    let x = p.x.clamp(0.0, (w - 1) as f32);
-    let y = p.y.clamp(0.0, (h - 1) as f32);
-    // Non-negative, so adding one half and truncating rounds half away from zero like
-    // `f32::round`; `as u8` saturates at 255.
-    (interpolate(image, x, y) + 0.5) as u8
 }
 
 /// Bilinear interpolation of `image` at `(x, y)`, which must lie in `[0, w − 1] × [0, h − 1]`

@@ -251,20 +251,51 @@ pub(super) fn ink_mask(image: &GrayImage, radius: u32, delta: u32) -> GrayImage 
     }
     let r = radius as usize;
     let mut out = vec![0u8; wu * hu];
-    for y in 0..hu {
+    for (y, out_row) in out.chunks_exact_mut(wu.max(1)).enumerate().take(hu) {
         let y0 = y.saturating_sub(r);
         let y1 = (y + r + 1).min(hu);
-        for x in 0..wu {
+        let (Some(top), Some(bottom), Some(src_row)) = (
+            integral.get(y0 * stride..(y0 + 1) * stride),
+            integral.get(y1 * stride..(y1 + 1) * stride),
+            src.get(y * wu..(y + 1) * wu),
+        ) else {
+            continue;
+        };
+        let rows = (y1 - y0) as u32;
+        // One pixel's test, its box clipped to the image.
+        let ink = |x: usize| {
             let x0 = x.saturating_sub(r);
             let x1 = (x + r + 1).min(wu);
-            let area = ((y1 - y0) * (x1 - x0)) as u32;
-            let sum = integral[y1 * stride + x1]
-                .wrapping_add(integral[y0 * stride + x0])
-                .wrapping_sub(integral[y0 * stride + x1])
-                .wrapping_sub(integral[y1 * stride + x0]);
-            let v = src[y * wu + x] as u32;
-            if (v + delta) * area < sum {
-                out[y * wu + x] = 255;
+            let area = rows * (x1 - x0) as u32;
+            let sum = bottom[x1]
+                .wrapping_add(top[x0])
+                .wrapping_sub(top[x1])
+                .wrapping_sub(bottom[x0]);
+            (src_row[x] as u32 + delta) * area < sum
+        };
+        // Where the box lies whole within the row (x0 = x − r, x1 = x + r + 1), the same
+        // test over shifted slices, which the compiler runs several pixels at a time.
+        let lo = r.min(wu);
+        let hi = wu.saturating_sub(r).max(lo);
+        for x in (0..lo).chain(hi..wu) {
+            out_row[x] = if ink(x) { 255 } else { 0 };
+        }
+        if lo < hi {
+            let area = rows * (2 * r + 1) as u32;
+            let n = hi - lo;
+            let (b1, t0) = (&bottom[lo + r + 1..][..n], &top[lo - r..][..n]);
+            let (t1, b0) = (&top[lo + r + 1..][..n], &bottom[lo - r..][..n]);
+            let pixels = &src_row[lo..hi];
+            for (k, o) in out_row[lo..hi].iter_mut().enumerate() {
+                let sum = b1[k]
+                    .wrapping_add(t0[k])
+                    .wrapping_sub(t1[k])
+                    .wrapping_sub(b0[k]);
+                *o = if (pixels[k] as u32 + delta) * area < sum {
+                    255
+                } else {
+                    0
+                };
             }
         }
     }
@@ -290,6 +321,7 @@ pub(super) fn ink_at(mask: &GrayImage, p: Point) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use image::Luma;
 
     #[test]
     fn halving_is_the_general_downscale_by_a_half() {
@@ -376,5 +408,45 @@ mod tests {
             }
         }
         assert!(noise_sigma(&printed) < 1.0);
+    }
+
+    /// `ink_mask` as its doc states it, pixel by pixel: the box clipped to the image, its
+    /// sum taken afresh.
+    fn ink_mask_by_definition(image: &GrayImage, radius: u32, delta: u32) -> GrayImage {
+        let (w, h) = image.dimensions();
+        GrayImage::from_fn(w, h, |x, y| {
+            let (x0, x1) = (x.saturating_sub(radius), (x + radius + 1).min(w));
+            let (y0, y1) = (y.saturating_sub(radius), (y + radius + 1).min(h));
+            let mut sum = 0u32;
+            for yy in y0..y1 {
+                for xx in x0..x1 {
+                    sum += u32::from(image.get_pixel(xx, yy).0[0]);
+                }
+            }
+            let area = (x1 - x0) * (y1 - y0);
+            let v = u32::from(image.get_pixel(x, y).0[0]);
+            Luma([if (v + delta) * area < sum { 255 } else { 0 }])
+        })
+    }
+
+    proptest::proptest! {
+        /// The integral-image mask, its whole-box middle run over shifted slices, marks the
+        /// pixels the definition marks, narrow images (boxes wider than the image) included.
+        #[test]
+        fn ink_mask_is_the_box_mean_test(
+            w in 1u32..60,
+            h in 1u32..40,
+            radius in 0u32..12,
+            delta in 0u32..20,
+            seed in proptest::prelude::any::<u32>(),
+        ) {
+            let image = GrayImage::from_fn(w, h, |x, y| {
+                let v = (x.wrapping_mul(2_654_435_761) ^ y.wrapping_mul(40_503) ^ seed) % 256;
+                Luma([if (x + y + seed) % 3 == 0 { v as u8 } else { 200 - ((x * 7 + y * 3) % 90) as u8 }])
+            });
+            let ours = ink_mask(&image, radius, delta);
+            let defined = ink_mask_by_definition(&image, radius, delta);
+            proptest::prop_assert_eq!(ours.as_raw(), defined.as_raw());
+        }
     }
 }

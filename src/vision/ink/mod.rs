@@ -138,10 +138,12 @@ fn sample_patch(image: &RgbImage, quad: [Point; 4], invert: bool, n: usize) -> O
     let sampler = Bilinear::new(image);
     let mut patch = Vec::with_capacity(n * n);
     let mut inside = 0usize;
-    h.map_raster(&at, &at, |p| {
-        let c = sampler.at(p);
-        inside += usize::from(c.is_some());
-        patch.push(flip(c.unwrap_or([255.0; 3]), invert));
+    h.map_raster_rows(&at, &at, |xs, ys| {
+        for (&x, &y) in xs.iter().zip(ys) {
+            let c = sampler.at(Point::new(x, y));
+            inside += usize::from(c.is_some());
+            patch.push(flip(c.unwrap_or([255.0; 3]), invert));
+        }
     });
     (inside * 2 >= n * n).then_some(patch)
 }
@@ -172,6 +174,7 @@ impl<'a> Bilinear<'a> {
     }
 
     /// The colour at `p`; `None` outside the image (or in one narrower than two samples).
+    #[inline]
     fn at(&self, p: Point) -> Option<Rgb> {
         // Also false for NaN coordinates.
         if !(p.x >= 0.0 && p.y >= 0.0 && p.x <= self.max_x && p.y <= self.max_y)
@@ -180,8 +183,9 @@ impl<'a> Bilinear<'a> {
         {
             return None;
         }
-        let x0 = (p.x as usize).min(self.last_x);
-        let y0 = (p.y as usize).min(self.last_y);
+        // Within 0..=max_x (and max_y) here, so the narrower cast truncates the same way.
+        let x0 = (p.x as u32 as usize).min(self.last_x);
+        let y0 = (p.y as u32 as usize).min(self.last_y);
         let fx = p.x - x0 as f32;
         let fy = p.y - y0 as f32;
         let (gx, gy) = (1.0 - fx, 1.0 - fy);
