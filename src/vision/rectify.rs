@@ -133,13 +133,9 @@ pub fn cell_crops(grid: &GrayImage, cell_size_px: u32) -> Vec<GrayImage> {
     out
 }
 
-/// Bilinear sample of `image` at `p` (pixel centres on integers); outside reads as 255.
-pub(crate) fn sample_bilinear(image: &GrayImage, p: Point) -> u8 {
-    GraySampler::new(image).at(p)
-}
-
-/// [`sample_bilinear`] over one image, its size and samples borrowed once rather than per
-/// lookup (a grid warp takes a hundred thousand): the same values bit for bit.
+/// Bilinear samples of one image (pixel centres on integers; outside reads as 255, paper),
+/// its size and samples borrowed once rather than per lookup (a grid warp takes a hundred
+/// thousand).
 struct GraySampler<'a> {
     raw: &'a [u8],
     width: u32,
