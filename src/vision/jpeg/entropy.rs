@@ -96,12 +96,20 @@ impl HuffmanTables {
     }
 }
 
+/// Bits a [`Huffman`] code's fast table is indexed by: most codes of a photo's tables are
+/// this short.
+const FAST_BITS: u8 = 9;
+
 /// One canonical Huffman code (JPEG Annex C/F): per code length, the largest code and where its
 /// symbols start.
 struct Huffman {
     max_code: [i32; 17],
     val_offset: [i32; 17],
     symbols: Vec<u8>,
+    /// For every [`FAST_BITS`]-bit prefix, the length and symbol of the code
+    /// [`Huffman::decode_bit_by_bit`] reads from bits starting so (`(0, _)` when it reads
+    /// more bits than these, or fails).
+    fast: Vec<(u8, u8)>,
 }
 
 impl Huffman {
@@ -122,14 +130,52 @@ impl Huffman {
             }
             code <<= 1;
         }
-        Ok(Huffman {
+        let mut table = Huffman {
             max_code,
             val_offset,
             symbols: symbols.to_vec(),
-        })
+            fast: Vec::new(),
+        };
+        // Each prefix walked as `decode_bit_by_bit` walks its bits, so the table says what the
+        // walk says even for a damaged table's codes.
+        table.fast = (0..1u32 << FAST_BITS)
+            .map(|prefix| {
+                let mut code = 0i32;
+                for len in 1..=FAST_BITS {
+                    let bit = (prefix >> (FAST_BITS - len)) & 1;
+                    code = (code << 1) | bit as i32;
+                    if code <= table.max_code[usize::from(len)] {
+                        let index = code + table.val_offset[usize::from(len)];
+                        // A code without a symbol is left to the walk, which reports it.
+                        return usize::try_from(index)
+                            .ok()
+                            .and_then(|i| table.symbols.get(i))
+                            .map_or((0, 0), |&symbol| (len, symbol));
+                    }
+                }
+                (0, 0)
+            })
+            .collect();
+        Ok(table)
     }
 
+    /// The next symbol. Where the next [`FAST_BITS`] bits are at hand (no marker or end of
+    /// data before them) and name a code that short, it is looked up and its bits consumed
+    /// at once; otherwise [`Huffman::decode_bit_by_bit`] reads it. The same symbols, reader
+    /// state and errors either way.
     fn decode(&self, bits: &mut BitReader<'_>) -> Result<u8, JpegDamage> {
+        if let Some(prefix) = bits.peek(FAST_BITS)
+            && let Some(&(len, symbol)) = self.fast.get(prefix as usize)
+            && len > 0
+        {
+            bits.consume(len);
+            return Ok(symbol);
+        }
+        self.decode_bit_by_bit(bits)
+    }
+
+    /// The next symbol, read a bit at a time (JPEG's DECODE procedure).
+    fn decode_bit_by_bit(&self, bits: &mut BitReader<'_>) -> Result<u8, JpegDamage> {
         let mut code = 0i32;
         for len in 1..=16 {
             code = (code << 1) | i32::from(bits.bit()?);
@@ -189,18 +235,67 @@ impl BitReader<'_> {
         Ok((self.current >> self.left) & 1)
     }
 
+    /// The next `n` bits (at most 16) without consuming them; `None` when a marker or the end
+    /// of the data comes first (then [`BitReader::bit`] says which).
+    fn peek(&self, n: u8) -> Option<u32> {
+        let mut acc = u32::from(self.current) & ((1u32 << self.left) - 1);
+        let (mut have, mut pos) = (self.left, self.pos);
+        while have < n {
+            let byte = *self.bytes.get(pos)?;
+            if byte == 0xFF {
+                if *self.bytes.get(pos + 1)? != 0x00 {
+                    return None;
+                }
+                pos += 1;
+            }
+            pos += 1;
+            acc = (acc << 8) | u32::from(byte);
+            have += 8;
+        }
+        Some((acc >> (have - n)) & ((1u32 << n) - 1))
+    }
+
+    /// Consumes `n` bits that [`BitReader::peek`] found at hand: the state [`BitReader::bit`]
+    /// leaves after as many calls.
+    fn consume(&mut self, mut n: u8) {
+        while n > 0 {
+            if self.left == 0 {
+                let Some(&byte) = self.bytes.get(self.pos) else {
+                    return;
+                };
+                if byte == 0xFF {
+                    self.pos += 1;
+                }
+                self.pos += 1;
+                self.current = byte;
+                self.left = 8;
+            }
+            let take = n.min(self.left);
+            self.left -= take;
+            n -= take;
+        }
+    }
+
     /// The next `size` bits as a signed coefficient value (JPEG's EXTEND: a leading 0 bit
-    /// means negative).
+    /// means negative). Where the bits are at hand (see [`BitReader::peek`]) they are taken at once, else
+    /// [`BitReader::value_bit_by_bit`] reads them: the same values, state and errors.
     fn value(&mut self, size: u8) -> Result<i64, JpegDamage> {
+        match self.peek(size) {
+            Some(v) => {
+                self.consume(size);
+                Ok(extend(i64::from(v), size))
+            }
+            None => self.value_bit_by_bit(size),
+        }
+    }
+
+    /// [`BitReader::value`], read a bit at a time (JPEG's RECEIVE and EXTEND procedures).
+    fn value_bit_by_bit(&mut self, size: u8) -> Result<i64, JpegDamage> {
         let mut v = 0i64;
         for _ in 0..size {
             v = (v << 1) | i64::from(self.bit()?);
         }
-        Ok(if size > 0 && v < 1 << (size - 1) {
-            v - (1 << size) + 1
-        } else {
-            v
-        })
+        Ok(extend(v, size))
     }
 
     /// Drops the padding bits of the current byte; the data must now be at a marker (fill
@@ -218,6 +313,15 @@ impl BitReader<'_> {
                 "scan data runs on past its last block (corrupt data out of step)",
             )),
         }
+    }
+}
+
+/// JPEG's EXTEND: `size` bits `v` as a signed value (a leading 0 bit means negative).
+fn extend(v: i64, size: u8) -> i64 {
+    if size > 0 && v < 1 << (size - 1) {
+        v - (1 << size) + 1
+    } else {
+        v
     }
 }
 
@@ -366,4 +470,56 @@ pub(super) fn skip_entropy_data(bytes: &[u8], start: usize) -> usize {
         pos += 1;
     }
     bytes.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader's whole state, to compare two.
+    fn state(r: &BitReader<'_>) -> (usize, u8, u8) {
+        (r.pos, r.current, r.left)
+    }
+
+    proptest::proptest! {
+        /// The table and the taken-at-once bits decode what the bit-by-bit walk decodes, leave
+        /// the reader where it leaves it and fail where and as it fails: on random tables
+        /// (complete or not) and random data with stuffed bytes, markers and early ends.
+        #[test]
+        fn fast_decoding_is_the_bit_by_bit_walk(
+            // No 1-bit code and at most two of each other length: always a valid table
+            // (full or not); a symbol list shorter than its counts leaves codes without one.
+            counts in proptest::collection::vec(0u8..3, 15),
+            symbols in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40),
+            data in proptest::collection::vec(
+                proptest::prop_oneof![
+                    8 => proptest::prelude::any::<u8>(),
+                    1 => proptest::strategy::Just(0xFF),
+                    1 => proptest::strategy::Just(0x00),
+                ],
+                0..64,
+            ),
+            sizes in proptest::collection::vec(0u8..16, 1..40),
+        ) {
+            let mut all = [0u8; 16];
+            all[1..].copy_from_slice(&counts);
+            let table = Huffman::new(&all, &symbols, 0).unwrap();
+            let new = |data| BitReader { bytes: data, pos: 0, current: 0, left: 0 };
+            let (mut fast, mut walk) = (new(&data), new(&data));
+            for &size in &sizes {
+                let (a, b) = (table.decode(&mut fast), table.decode_bit_by_bit(&mut walk));
+                proptest::prop_assert_eq!(&a, &b);
+                proptest::prop_assert_eq!(state(&fast), state(&walk));
+                if a.is_err() {
+                    break;
+                }
+                let (a, b) = (fast.value(size), walk.value_bit_by_bit(size));
+                proptest::prop_assert_eq!(&a, &b);
+                proptest::prop_assert_eq!(state(&fast), state(&walk));
+                if a.is_err() {
+                    break;
+                }
+            }
+        }
+    }
 }
