@@ -173,24 +173,9 @@ impl<'a> GraySampler<'a> {
         }
         let x = p.x.clamp(0.0, self.last_x);
         let y = p.y.clamp(0.0, self.last_y);
-        // As `interpolate` does, with the size at hand.
-        let (w, h) = (self.width, self.height);
-        let x0 = x as u32;
-        let y0 = y as u32;
-        let x1 = (x0 + 1).min(w - 1);
-        let y1 = (y0 + 1).min(h - 1);
-        let fx = x - x0 as f32;
-        let fy = y - y0 as f32;
-        let at = |xx: u32, yy: u32| {
-            self.raw
-                .get((yy * w + xx) as usize)
-                .map_or(255.0, |&v| f32::from(v))
-        };
-        let top = at(x0, y0) * (1.0 - fx) + at(x1, y0) * fx;
-        let bottom = at(x0, y1) * (1.0 - fx) + at(x1, y1) * fx;
         // Non-negative, so adding one half and truncating rounds half away from zero like
         // `f32::round`; `as u8` saturates at 255.
-        (top * (1.0 - fy) + bottom * fy + 0.5) as u8
+        (interpolate_raw(self.raw, self.width, self.height, x, y) + 0.5) as u8
     }
 }
 
@@ -198,15 +183,24 @@ impl<'a> GraySampler<'a> {
 /// (callers check their own bounds).
 pub(crate) fn interpolate(image: &GrayImage, x: f32, y: f32) -> f32 {
     let (w, h) = image.dimensions();
+    interpolate_raw(image.as_raw(), w, h, x, y)
+}
+
+/// [`interpolate`] over a `w`×`h` image's samples `raw` (a sample outside `raw` reads as 255,
+/// which callers that keep to the bounds never meet).
+#[inline]
+fn interpolate_raw(raw: &[u8], w: u32, h: u32, x: f32, y: f32) -> f32 {
     // x, y ≥ 0 here, so truncation is floor (and avoids a libm call per pixel).
     let x0 = x as u32;
     let y0 = y as u32;
-    let x1 = (x0 + 1).min(w - 1);
-    let y1 = (y0 + 1).min(h - 1);
+    let x1 = (x0 + 1).min(w.saturating_sub(1));
+    let y1 = (y0 + 1).min(h.saturating_sub(1));
     let fx = x - x0 as f32;
     let fy = y - y0 as f32;
-    let raw = image.as_raw();
-    let at = |xx: u32, yy: u32| raw[(yy * w + xx) as usize] as f32;
+    let at = |xx: u32, yy: u32| {
+        raw.get((yy * w + xx) as usize)
+            .map_or(255.0, |&v| f32::from(v))
+    };
     let top = at(x0, y0) * (1.0 - fx) + at(x1, y0) * fx;
     let bottom = at(x0, y1) * (1.0 - fx) + at(x1, y1) * fx;
     top * (1.0 - fy) + bottom * fy
