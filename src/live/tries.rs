@@ -108,6 +108,7 @@ impl Try {
             // 162 → 162 within 0.5 s, no new wrong frame, 9 fewer frames with an overlay (a
             // grid found a frame sooner whose first reads then earned no trust for 8 reads).
             ink_below_background: false,
+            screen_max_noise_sigma: SCREEN_MAX_NOISE_SIGMA,
             ..DetectOptions::default()
         }
     }
@@ -125,6 +126,13 @@ impl Try {
 /// too), 162 and p95 +12.5 %; [`TRIES`] reordered so that failure 9 is the finer step, 169 but
 /// one set lost one and single clips moved by up to 0.7 s either way. Neither kept.
 const TRACED_SIDES_EVERY: u32 = 8;
+
+/// The most noise (σ, gray levels) of a live frame the screen stage searches
+/// (`vision::DetectOptions::screen_max_noise_sigma`; stills: 0.25). A screen capture is flat
+/// between its edges (σ ≈ 0; JPEG screenshots measured under 0.11), a camera frame is not, but
+/// a defocused HD frame can be: 10 of the HD bench clip's 36 frames measured 0.18–0.25 and
+/// paid for the stage's whole search, 55–96 ms a frame.
+const SCREEN_MAX_NOISE_SIGMA: f32 = 0.12;
 
 /// Whether the `failed`-th detection in a row that found nothing so far (1-based) rebuilds
 /// failed outlines from their traced sides.

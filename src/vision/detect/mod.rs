@@ -113,6 +113,11 @@ pub struct DetectOptions {
     /// finished grid of tall digits in a small, soft frame). Stills always; not video frames
     /// (`live::tries` says why).
     pub digits_for_hidden_lines: bool,
+    /// The most noise (σ in gray levels, `threshold::noise_sigma`) a picture may have for the
+    /// screen stage to search it: a rendered picture is flat between its edges. Stills take
+    /// any picture under 0.25; a camera's defocused frame can be that flat too, and costs the
+    /// stage's whole search (`live::tries` asks for less).
+    pub screen_max_noise_sigma: f32,
 }
 
 /// How much of the search [`detect_with`] runs on a picture.
@@ -153,6 +158,7 @@ impl Default for DetectOptions {
             traced_sides: true,
             zoom: true,
             digits_for_hidden_lines: true,
+            screen_max_noise_sigma: screen::MAX_NOISE_SIGMA,
         }
     }
 }
@@ -219,7 +225,7 @@ pub fn detect_with_colour(
     }
     // A grid drawn along the pixel rows and columns (a screenshot) is measured from its
     // brightness edges, in either polarity, before any ink mask is made.
-    if let Some(grid) = screen::find(image, colour) {
+    if let Some(grid) = screen::find(image, colour, options.screen_max_noise_sigma) {
         tracing::debug!(cover = grid.cover, "grid found by the screen stage");
         if let Some(t) = trace {
             screen_trace(t, image, options, &grid);

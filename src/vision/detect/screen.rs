@@ -43,7 +43,7 @@ const EDGE_STEP: u8 = 3;
 /// screenshot measured, JPEG ones included); a camera's picture is not (0.36 and up on the
 /// shared photo sets), and its lines are neither exactly level nor exactly evenly spaced, so
 /// the other stages, which follow bent and tilted lines, place them better.
-const MAX_NOISE_SIGMA: f32 = 0.25;
+pub(super) const MAX_NOISE_SIGMA: f32 = 0.25;
 /// Pictures larger than this (long side, pixels) are searched at an integer area downscale.
 const MAX_LONG_SIDE_PX: u32 = 1600;
 /// Smallest cell side, in searched pixels.
@@ -70,7 +70,11 @@ pub(super) struct ScreenGrid {
 /// Finds an axis-aligned 9×9 grid in `image`, or `None`. `colour`, the same picture in
 /// colour where there is one, also marks the edges that only a hue shows (tiles whose gray
 /// level is the page's; see [`Planes`]).
-pub(super) fn find(image: &GrayImage, colour: Option<&RgbImage>) -> Option<ScreenGrid> {
+pub(super) fn find(
+    image: &GrayImage,
+    colour: Option<&RgbImage>,
+    max_noise_sigma: f32,
+) -> Option<ScreenGrid> {
     let long = image.width().max(image.height());
     let factor = long.div_ceil(MAX_LONG_SIDE_PX).max(1);
     let small;
@@ -85,7 +89,7 @@ pub(super) fn find(image: &GrayImage, colour: Option<&RgbImage>) -> Option<Scree
         return None;
     }
     let sigma = super::threshold::noise_sigma(picture);
-    if sigma > MAX_NOISE_SIGMA {
+    if sigma > max_noise_sigma {
         tracing::trace!(sigma, "too noisy for the screen stage");
         return None;
     }

@@ -24,7 +24,7 @@ fn dark_grid(cell: u32, x0: u32, y0: u32) -> GrayImage {
 #[test]
 fn finds_a_light_on_dark_grid_exactly() {
     let img = dark_grid(40, 50, 70);
-    let g = find(&img, None).expect("grid");
+    let g = find(&img, None, MAX_NOISE_SIGMA).expect("grid");
     let p = g.lattice.points_in_image;
     for k in 0..10 {
         assert!(
@@ -50,7 +50,7 @@ fn a_noisy_picture_is_left_to_the_other_stages() {
         let noise = (state >> 28) as i32 - 8; // -8..=7
         p.0[0] = (p.0[0] as i32 + noise / 2).clamp(0, 255) as u8;
     }
-    assert!(find(&img, None).is_none());
+    assert!(find(&img, None, MAX_NOISE_SIGMA).is_none());
 }
 
 /// `cells`×`cells` equal 1 px dark lines `cell` px apart from `(at, at)` on a light page.
@@ -68,13 +68,13 @@ fn equal_lattice(cells: u32, cell: u32, at: u32) -> GrayImage {
 #[test]
 fn a_finer_grid_is_no_sudoku() {
     // An 18×18 lattice: every pair of ten lines has lines half-way between.
-    assert!(find(&equal_lattice(18, 20, 40), None).is_none());
+    assert!(find(&equal_lattice(18, 20, 40), None, MAX_NOISE_SIGMA).is_none());
 }
 
 #[test]
 fn a_block_of_a_larger_lattice_is_no_sudoku() {
     // 12×12 cells of equal lines: any ten lines have an eleventh a step outside.
-    assert!(find(&equal_lattice(12, 30, 20), None).is_none());
+    assert!(find(&equal_lattice(12, 30, 20), None, MAX_NOISE_SIGMA).is_none());
 }
 
 /// Cell `k`'s lattice line, `at + cell * k`, within `tol` px of `found`'s (rows and columns).
@@ -128,13 +128,16 @@ fn tiles_at_the_page_gray_are_found_by_their_hue() {
     });
     let gray = crate::vision::rgb_to_gray(&rgb);
     assert!(gray.pixels().all(|p| p.0[0] == 71), "one gray level");
-    assert!(find(&gray, None).is_none(), "gray alone shows no edge");
-    let found = find(&gray, Some(&rgb)).expect("grid by hue");
+    assert!(
+        find(&gray, None, MAX_NOISE_SIGMA).is_none(),
+        "gray alone shows no edge"
+    );
+    let found = find(&gray, Some(&rgb), MAX_NOISE_SIGMA).expect("grid by hue");
     // The outer lines are the tiles' outer edges, a pixel inside the lattice.
     assert_lattice(&found, (at as f32, at as f32), cell as f32, 1.5);
     // A colour picture of another size is not this picture's colour.
     let other = RgbImage::new(10, 10);
-    assert!(find(&gray, Some(&other)).is_none());
+    assert!(find(&gray, Some(&other), MAX_NOISE_SIGMA).is_none());
 }
 
 #[test]
@@ -153,7 +156,7 @@ fn a_keypad_a_cell_below_the_grid_is_no_larger_lattice() {
         img.put_pixel(left, y, Luma([150]));
         img.put_pixel(right, y, Luma([150]));
     }
-    let found = find(&img, None).expect("grid above its keypad");
+    let found = find(&img, None, MAX_NOISE_SIGMA).expect("grid above its keypad");
     assert_lattice(&found, (at as f32, at as f32), cell as f32, 1.0);
 }
 
@@ -174,6 +177,6 @@ fn a_heavy_border_beside_a_window_edge_is_placed_on_its_centre() {
             p.0[0] = 200;
         }
     }
-    let found = find(&img, None).expect("grid with a heavy border");
+    let found = find(&img, None, MAX_NOISE_SIGMA).expect("grid with a heavy border");
     assert_lattice(&found, (at as f32, at as f32), cell as f32, 1.0);
 }
