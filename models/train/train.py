@@ -518,11 +518,17 @@ def main():
 
     if args.keep_init_temperature and not args.init_report:
         ap.error("--keep-init-temperature needs --init-report")
-    x, y, k, src = load(args.data)
-    keep_held = None
+    keep_held = kept_temperature = None
     if args.init_report:
         with open(args.init_report) as f:
-            keep_held = set(json.load(f)["held_out_groups"])
+            init_report = json.load(f)
+        keep_held = set(init_report["held_out_groups"])
+        if args.keep_init_temperature:
+            # Checked before training, not after it.
+            kept_temperature = (init_report.get("calibration") or {}).get("temperature")
+            if kept_temperature is None:
+                raise SystemExit(f"{args.init_report}: no calibration temperature to keep")
+    x, y, k, src = load(args.data)
     train_mask, held_mask, held_groups = split(src, args.holdout_groups, args.holdout_kubiesa, args.seed, keep_held,
                                                  args.hold_webcam_with_photo)
     train_idx, held_idx = np.nonzero(train_mask)[0], np.nonzero(held_mask)[0]
@@ -591,14 +597,10 @@ def main():
     if len(held_idx):
         logits, kind_logits = held_logits(final, x, held_idx)
         temperature = fitted = fit_temperature(logits, y[held_idx])
-        if args.keep_init_temperature:
+        if kept_temperature is not None:
             # The reader's thresholds (the doubt flag, the second opinion, the puzzle's prior)
             # were set on the init model's confidences: a fine-tune keeps their scale.
-            with open(args.init_report) as f:
-                init_calibration = json.load(f).get("calibration") or {}
-            if "temperature" not in init_calibration:
-                raise SystemExit(f"{args.init_report}: no calibration temperature to keep")
-            temperature = init_calibration["temperature"]
+            temperature = kept_temperature
         calibration = calibration_report(logits, y[held_idx], temperature)
         calibration["fitted_temperature"] = fitted
         print(f"calibration: {json.dumps(calibration)}")

@@ -38,8 +38,9 @@ use crate::vision::{Lattice, Point};
 /// pastel tiles on a page of about their brightness differ by 4 levels or less, and a
 /// rendered picture has no noise to mistake for an edge.
 const EDGE_STEP: u8 = 3;
-/// The most noise (σ, gray levels; `threshold::noise_sigma`) of a picture this stage looks
-/// at. A rendered screen is flat between its edges (σ under 0.11 on every rendered
+/// The most noise (σ, gray levels; `threshold::noise_sigma`) of a still picture this stage
+/// looks at (the default of `DetectOptions::screen_max_noise_sigma`; live frames ask for
+/// less). A rendered screen is flat between its edges (σ under 0.11 on every rendered
 /// screenshot measured, JPEG ones included); a camera's picture is not (0.36 and up on the
 /// shared photo sets), and its lines are neither exactly level nor exactly evenly spaced, so
 /// the other stages, which follow bent and tilted lines, place them better.
@@ -69,7 +70,8 @@ pub(super) struct ScreenGrid {
 
 /// Finds an axis-aligned 9×9 grid in `image`, or `None`. `colour`, the same picture in
 /// colour where there is one, also marks the edges that only a hue shows (tiles whose gray
-/// level is the page's; see [`Planes`]).
+/// level is the page's; see [`Planes`]). A picture noisier than `max_noise_sigma` is not
+/// searched.
 pub(super) fn find(
     image: &GrayImage,
     colour: Option<&RgbImage>,

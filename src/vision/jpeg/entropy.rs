@@ -134,29 +134,34 @@ impl Huffman {
             max_code,
             val_offset,
             symbols: symbols.to_vec(),
-            fast: Vec::new(),
+            fast: Vec::with_capacity(1 << FAST_BITS),
         };
         // Each prefix walked as `decode_bit_by_bit` walks its bits, so the table says what the
         // walk says even for a damaged table's codes.
-        table.fast = (0..1u32 << FAST_BITS)
-            .map(|prefix| {
-                let mut code = 0i32;
-                for len in 1..=FAST_BITS {
-                    let bit = (prefix >> (FAST_BITS - len)) & 1;
-                    code = (code << 1) | bit as i32;
-                    if code <= table.max_code[usize::from(len)] {
-                        let index = code + table.val_offset[usize::from(len)];
-                        // A code without a symbol is left to the walk, which reports it.
-                        return usize::try_from(index)
-                            .ok()
-                            .and_then(|i| table.symbols.get(i))
-                            .map_or((0, 0), |&symbol| (len, symbol));
-                    }
+        for prefix in 0..1u32 << FAST_BITS {
+            let mut code = 0i32;
+            let mut entry = (0, 0);
+            for len in 1..=FAST_BITS {
+                code = (code << 1) | ((prefix >> (FAST_BITS - len)) & 1) as i32;
+                if let Some(ends) = table.code_ends(code, usize::from(len)) {
+                    // A code without a symbol is left to the walk, which reports it.
+                    entry = ends.map_or((0, 0), |symbol| (len, symbol));
+                    break;
                 }
-                (0, 0)
-            })
-            .collect();
+            }
+            table.fast.push(entry);
+        }
         Ok(table)
+    }
+
+    /// Where the canonical walk stands after reading the `len`-bit `code`: `None` while it
+    /// must read on, else the code's symbol (`None` inside when the table has none for it).
+    fn code_ends(&self, code: i32, len: usize) -> Option<Option<u8>> {
+        (code <= self.max_code[len]).then(|| {
+            usize::try_from(code + self.val_offset[len])
+                .ok()
+                .and_then(|i| self.symbols.get(i).copied())
+        })
     }
 
     /// The next symbol. Where the next [`FAST_BITS`] bits are at hand (no marker or end of
@@ -179,13 +184,8 @@ impl Huffman {
         let mut code = 0i32;
         for len in 1..=16 {
             code = (code << 1) | i32::from(bits.bit()?);
-            if code <= self.max_code[len] {
-                let index = (code + self.val_offset[len]) as usize;
-                return self
-                    .symbols
-                    .get(index)
-                    .copied()
-                    .ok_or_else(|| damage(bits.pos, "Huffman code without a symbol"));
+            if let Some(ends) = self.code_ends(code, len) {
+                return ends.ok_or_else(|| damage(bits.pos, "Huffman code without a symbol"));
             }
         }
         Err(damage(
@@ -206,33 +206,40 @@ struct BitReader<'a> {
 impl BitReader<'_> {
     fn bit(&mut self) -> Result<u8, JpegDamage> {
         if self.left == 0 {
-            let byte = *self
-                .bytes
-                .get(self.pos)
-                .ok_or_else(|| damage(self.pos, "the file ends inside scan data (truncated)"))?;
-            if byte == 0xFF {
-                match self.bytes.get(self.pos + 1) {
-                    Some(0x00) => self.pos += 1,
-                    Some(_) => {
-                        return Err(damage(
-                            self.pos,
-                            "scan data ends before its last block (truncated or corrupt)",
-                        ));
-                    }
-                    None => {
-                        return Err(damage(
-                            self.pos,
-                            "the file ends inside scan data (truncated)",
-                        ));
-                    }
-                }
-            }
-            self.pos += 1;
-            self.current = byte;
-            self.left = 8;
+            self.load_byte()?;
         }
         self.left -= 1;
         Ok((self.current >> self.left) & 1)
+    }
+
+    /// Loads the next data byte into `current` (a stuffed `FF 00` is one `FF`), or says why
+    /// there is none: the end of the file or a marker.
+    fn load_byte(&mut self) -> Result<(), JpegDamage> {
+        let byte = *self
+            .bytes
+            .get(self.pos)
+            .ok_or_else(|| damage(self.pos, "the file ends inside scan data (truncated)"))?;
+        if byte == 0xFF {
+            match self.bytes.get(self.pos + 1) {
+                Some(0x00) => self.pos += 1,
+                Some(_) => {
+                    return Err(damage(
+                        self.pos,
+                        "scan data ends before its last block (truncated or corrupt)",
+                    ));
+                }
+                None => {
+                    return Err(damage(
+                        self.pos,
+                        "the file ends inside scan data (truncated)",
+                    ));
+                }
+            }
+        }
+        self.pos += 1;
+        self.current = byte;
+        self.left = 8;
+        Ok(())
     }
 
     /// The next `n` bits (at most 16) without consuming them; `None` when a marker or the end
@@ -259,16 +266,9 @@ impl BitReader<'_> {
     /// leaves after as many calls.
     fn consume(&mut self, mut n: u8) {
         while n > 0 {
-            if self.left == 0 {
-                let Some(&byte) = self.bytes.get(self.pos) else {
-                    return;
-                };
-                if byte == 0xFF {
-                    self.pos += 1;
-                }
-                self.pos += 1;
-                self.current = byte;
-                self.left = 8;
+            // Never fails for bits `peek` found at hand.
+            if self.left == 0 && self.load_byte().is_err() {
+                return;
             }
             let take = n.min(self.left);
             self.left -= take;
@@ -277,8 +277,8 @@ impl BitReader<'_> {
     }
 
     /// The next `size` bits as a signed coefficient value (JPEG's EXTEND: a leading 0 bit
-    /// means negative). Where the bits are at hand (see [`BitReader::peek`]) they are taken at once, else
-    /// [`BitReader::value_bit_by_bit`] reads them: the same values, state and errors.
+    /// means negative). Where the bits are at hand (see [`BitReader::peek`]) they are taken at
+    /// once, else [`BitReader::value_bit_by_bit`] reads them: the same values, state and errors.
     fn value(&mut self, size: u8) -> Result<i64, JpegDamage> {
         match self.peek(size) {
             Some(v) => {
