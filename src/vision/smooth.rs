@@ -6,12 +6,15 @@
 //! a curved one, is a smooth map from (row, column) to the image; a bicubic polynomial in both
 //! indices captures perspective and gentle bending. [`repair_outliers`] fits one while
 //! ignoring the worst points and puts back on the surface the points that stray from it.
+//! A smooth surface also follows a fold (points near a corner locked onto the next line, each
+//! part of the way): [`folded_lattice_unfolded`] finds one against the homography of the rest,
+//! which a flat grid's lattice fits closely ([`fits_one_homography`]).
 //! Pure numerics on [`Lattice`]; it knows nothing of images.
 
 // Small dense linear algebra over lattice indices reads clearest with index loops.
 #![allow(clippy::needless_range_loop)]
 
-use super::geometry::solve_linear;
+use super::geometry::{Homography, solve_linear};
 use super::{Lattice, Point};
 
 /// Number of monomials `u^i v^j`, `i, j ≤ 3`.
@@ -244,6 +247,88 @@ pub(crate) fn repair_corners(lattice: &Lattice) -> (Lattice, usize) {
     (out, moved)
 }
 
+/// The homography through most of `lattice`, fitted three times, each without the points
+/// farther than two median residuals (and 0.08 cell side) from the last fit: its lattice and
+/// each point's distance from it in cell sides (row-major). `None` when the fit is degenerate.
+fn homography_of_most(lattice: &Lattice) -> Option<(Lattice, [f32; 100])> {
+    let cell = (lattice.mean_side() / 9.0).max(1.0);
+    let index: [Point; 100] = std::array::from_fn(|k| Point::new((k % 10) as f32, (k / 10) as f32));
+    let image: [Point; 100] = std::array::from_fn(|k| lattice.points_in_image[k / 10][k % 10]);
+    let mut used = image.map(|p| p.is_finite());
+    let mut residuals = [0.0f32; 100];
+    let mut fitted = None;
+    for _ in 0..3 {
+        let (src, dst): (Vec<Point>, Vec<Point>) = index
+            .iter()
+            .zip(&image)
+            .zip(&used)
+            .filter(|(_, u)| **u)
+            .map(|((s, d), _)| (*s, *d))
+            .unzip();
+        let h = Homography::fit(&src, &dst)?;
+        for (k, r) in residuals.iter_mut().enumerate() {
+            let d = h.apply(index[k]).distance(image[k]) / cell;
+            *r = if d.is_finite() { d } else { f32::INFINITY };
+        }
+        let mut sorted = residuals;
+        sorted.sort_by(f32::total_cmp);
+        let limit = (2.0 * sorted[50]).max(0.08);
+        for (u, r) in used.iter_mut().zip(&residuals) {
+            *u = *r <= limit;
+        }
+        fitted = Some(h);
+    }
+    let h = fitted?;
+    let mut out = *lattice;
+    for (k, p) in index.iter().enumerate() {
+        let q = h.apply(*p);
+        if !q.is_finite() {
+            return None;
+        }
+        out.points_in_image[k / 10][k % 10] = q;
+    }
+    Some((out, residuals))
+}
+
+/// The lattice of one homography through most of `lattice`, when some of its points sit well
+/// off it while most fit it closely: a lattice folded near a corner. A candidate quad a row or
+/// column off at one corner (a faint border corner the outline cut across) predicts points
+/// there up to a cell off, and refinement locks each onto the nearest line, some onto the
+/// next one; the bicubic repairs bend along with such a fold, since it is smooth.
+///
+/// Returns the homography's lattice when a point lies more than [`FOLD_LEAST_OFF`] from it
+/// and at least [`FOLD_LEAST_NEAR`] points within a fifth of a cell side; `None` otherwise
+/// (or when the fit is degenerate). Whether the lattice refined from it is better is the
+/// caller's to judge ([`fits_one_homography`]): a bent page is off one homography too.
+pub(crate) fn folded_lattice_unfolded(lattice: &Lattice) -> Option<Lattice> {
+    let (unfolded, residuals) = homography_of_most(lattice)?;
+    let worst = residuals.iter().copied().fold(0.0f32, f32::max);
+    let near = residuals.iter().filter(|&&d| d <= 0.2).count();
+    (worst > FOLD_LEAST_OFF && near >= FOLD_LEAST_NEAR).then_some(unfolded)
+}
+
+/// Whether every point of `lattice` lies within [`FLAT_MOST_OFF`] of one homography: a flat
+/// grid's refined lattice does (its points sit on its lines, and a flat page's lines are
+/// one homography's), a folded one does not.
+pub(crate) fn fits_one_homography(lattice: &Lattice) -> bool {
+    homography_of_most(lattice)
+        .is_some_and(|(_, residuals)| residuals.iter().all(|&d| d <= FLAT_MOST_OFF))
+}
+
+/// How far (cell sides) a point of a folded lattice lies off the homography of the rest at
+/// least: a bend on a flat-enough page stays under it, a point locked onto the next line
+/// does not (the homography of the rest leans towards the fold, so such points measured
+/// 0.6–1.3 on the development frames looked at).
+pub(crate) const FOLD_LEAST_OFF: f32 = 0.4;
+
+/// Points within a fifth of a cell of the homography of the rest that a fold needs: a lattice
+/// mostly off one homography is bent or no grid, not folded.
+pub(crate) const FOLD_LEAST_NEAR: usize = 70;
+
+/// The most (cell sides) a point of a flat grid's refined lattice lies off its homography:
+/// lattices refined from the homography of the rest of a fold measured under 0.1.
+pub(crate) const FLAT_MOST_OFF: f32 = 0.15;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,6 +371,43 @@ mod tests {
         assert_eq!(replaced, 0);
         assert_eq!(fixed, bent);
         assert_eq!(repair_along_lines(&bent), (bent, 0));
+    }
+
+    #[test]
+    fn a_fold_near_a_corner_is_unfolded_and_a_bend_is_not() {
+        let truth = tilted();
+        let cell = truth.mean_side() / 9.0;
+        assert!(fits_one_homography(&truth));
+        assert_eq!(folded_lattice_unfolded(&truth), None);
+        // The top-left points locked onto the next row's line: the corner and its
+        // neighbours a row down, the ones beside them part of the way.
+        let mut folded = truth;
+        for (r, c, rows) in [
+            (0, 0, 1.0),
+            (0, 1, 1.0),
+            (0, 2, 0.6),
+            (1, 0, 0.5),
+            (1, 1, 0.4),
+        ] {
+            folded.points_in_image[r][c] =
+                truth.points_in_image[r][c].lerp(truth.points_in_image[r + 1][c], rows);
+        }
+        assert!(!fits_one_homography(&folded));
+        let unfolded = folded_lattice_unfolded(&folded).expect("a fold");
+        assert!(
+            unfolded.max_distance(&truth) < 0.05 * cell,
+            "{}",
+            unfolded.max_distance(&truth)
+        );
+        // A page bent by a fifth of a cell is no fold.
+        let mut bent = truth;
+        for r in 0..10 {
+            for c in 0..10 {
+                let u = c as f32 / 9.0;
+                bent.points_in_image[r][c].y += 0.8 * cell * u * (1.0 - u);
+            }
+        }
+        assert_eq!(folded_lattice_unfolded(&bent), None);
     }
 
     #[test]

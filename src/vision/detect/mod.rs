@@ -41,7 +41,9 @@
 //! Each candidate's lattice (from its homography) is refined point by point onto the two grid
 //! lines through each intersection (`refine`), so bent paper and lens distortion are followed
 //! rather than one homography; strays are put back by smoothness fits (`smooth`) and a second
-//! round locks them on. Validation (`validate`: ink on every lattice edge, little on the
+//! round locks them on. A valid lattice folded near a corner (its quad a row or column off
+//! there, points locked onto the next line) is refined again from the homography of the rest
+//! (`search`). Validation (`validate`: ink on every lattice edge, little on the
 //! half-way lines, even spacing) rejects 8×8, 10×10, crossword and other non-Sudoku grids with
 //! a typed [`Rejection`]; when too many edges lack ink but nothing else is wrong, the gray
 //! levels along every lattice line decide (`faint`: thin lines printed too light for the

@@ -18,7 +18,7 @@ use super::validate::{
 };
 use crate::vision::cells::{self, Holes};
 use crate::vision::geometry::polygon_area;
-use crate::vision::{Lattice, Point, outline};
+use crate::vision::{Lattice, Point, outline, smooth};
 
 /// The stages that propose candidate quads, in the order [`detect_with`](super::detect_with)
 /// runs them; each candidate is tagged with the stage it came from. After them, the chosen grid
@@ -148,9 +148,23 @@ impl Search<'_> {
         {
             return None;
         }
-        let initial = Lattice::from_corners(quad);
-        let (mut lattice, missed) = refine_lattice_counted(self.mask, None, &initial);
+        let mut initial = Lattice::from_corners(quad);
+        let (mut lattice, mut missed) = refine_lattice_counted(self.mask, None, &initial);
         let mut verdict = judge(self.mask, self.work, &lattice, stage.checks());
+        // A quad a row or column off at one corner folds the refined lattice there, and the
+        // fold can still validate. Only a valid lattice is looked at: a rejected one has its
+        // own fallbacks below (the quad's own lattice, box lines fitted as wholes), which
+        // found better grids than a re-refined lattice that merely validates.
+        if let Ok(first_score) = verdict
+            && let Some((again, missed_again, score)) =
+                self.refined_again_if_folded(&lattice, first_score, stage)
+        {
+            // The gray-level refinement of the chosen grid starts from its initial lattice:
+            // the unfolded one's is the lattice itself, on its lines already (from the
+            // homography of the rest, a bent page's corner may be half a cell off, and gray
+            // levels offer more to lock onto there than the mask).
+            (initial, lattice, missed, verdict) = (again, again, missed_again, Ok(score));
+        }
         // Refinement can pull a few points onto digits that touch thin lines (a finished
         // grid, light lines on a screen) and the lattice then looks uneven, or inked between
         // its lines; a flat grid's outline alone predicts every line. The quad's own lattice
@@ -194,6 +208,33 @@ impl Search<'_> {
             missed,
             verdict,
         })
+    }
+
+    /// `lattice` (valid, with `first_score`) refined again from the homography of the rest
+    /// when it is folded near a corner (`smooth::folded_lattice_unfolded`: points locked onto
+    /// the next line there), when that validates better and is a flat grid's lattice: the
+    /// lattice, whether a line search missed, its score. `None` when it is no fold or the
+    /// fold stands.
+    fn refined_again_if_folded(
+        &self,
+        lattice: &Lattice,
+        first_score: f32,
+        stage: Stage,
+    ) -> Option<(Lattice, bool, f32)> {
+        let unfolded = smooth::folded_lattice_unfolded(lattice)?;
+        let (again, missed) = refine_lattice_counted(self.mask, None, &unfolded);
+        let verdict = judge(self.mask, self.work, &again, stage.checks());
+        tracing::debug!(
+            ?stage,
+            first_score,
+            ?verdict,
+            "folded lattice refined again"
+        );
+        // Only a flat grid's: refined from a homography fitted through a bent page, a lattice
+        // may lock onto other lines elsewhere and still score higher.
+        let score = verdict.ok()?;
+        (score > first_score && smooth::fits_one_homography(&again))
+            .then_some((again, missed, score))
     }
 
     /// Keeps the lattice of `initial` with its box lines fitted as wholes
