@@ -319,15 +319,15 @@ pub(crate) fn fits_one_homography(lattice: &Lattice) -> bool {
 /// least: a bend on a flat-enough page stays under it, a point locked onto the next line
 /// does not (the homography of the rest leans towards the fold, so such points measured
 /// 0.6–1.3 on the development frames looked at).
-pub(crate) const FOLD_LEAST_OFF: f32 = 0.4;
+const FOLD_LEAST_OFF: f32 = 0.4;
 
 /// Points within a fifth of a cell of the homography of the rest that a fold needs: a lattice
 /// mostly off one homography is bent or no grid, not folded.
-pub(crate) const FOLD_LEAST_NEAR: usize = 70;
+const FOLD_LEAST_NEAR: usize = 70;
 
 /// The most (cell sides) a point of a flat grid's refined lattice lies off its homography:
 /// lattices refined from the homography of the rest of a fold measured under 0.1.
-pub(crate) const FLAT_MOST_OFF: f32 = 0.15;
+const FLAT_MOST_OFF: f32 = 0.15;
 
 #[cfg(test)]
 mod tests {

@@ -212,31 +212,10 @@ impl BitReader<'_> {
         Ok((self.current >> self.left) & 1)
     }
 
-    /// Loads the next data byte into `current` (a stuffed `FF 00` is one `FF`), or says why
-    /// there is none: the end of the file or a marker.
+    /// Loads the next data byte into `current` ([`data_byte`]), or says why there is none.
     fn load_byte(&mut self) -> Result<(), JpegDamage> {
-        let byte = *self
-            .bytes
-            .get(self.pos)
-            .ok_or_else(|| damage(self.pos, "the file ends inside scan data (truncated)"))?;
-        if byte == 0xFF {
-            match self.bytes.get(self.pos + 1) {
-                Some(0x00) => self.pos += 1,
-                Some(_) => {
-                    return Err(damage(
-                        self.pos,
-                        "scan data ends before its last block (truncated or corrupt)",
-                    ));
-                }
-                None => {
-                    return Err(damage(
-                        self.pos,
-                        "the file ends inside scan data (truncated)",
-                    ));
-                }
-            }
-        }
-        self.pos += 1;
+        let (byte, next) = data_byte(self.bytes, self.pos).map_err(|why| damage(self.pos, why))?;
+        self.pos = next;
         self.current = byte;
         self.left = 8;
         Ok(())
@@ -248,14 +227,8 @@ impl BitReader<'_> {
         let mut acc = u32::from(self.current) & ((1u32 << self.left) - 1);
         let (mut have, mut pos) = (self.left, self.pos);
         while have < n {
-            let byte = *self.bytes.get(pos)?;
-            if byte == 0xFF {
-                if *self.bytes.get(pos + 1)? != 0x00 {
-                    return None;
-                }
-                pos += 1;
-            }
-            pos += 1;
+            let (byte, next) = data_byte(self.bytes, pos).ok()?;
+            pos = next;
             acc = (acc << 8) | u32::from(byte);
             have += 8;
         }
@@ -313,6 +286,22 @@ impl BitReader<'_> {
                 "scan data runs on past its last block (corrupt data out of step)",
             )),
         }
+    }
+}
+
+/// The data byte of entropy-coded `bytes` at `pos` and the position after it (a stuffed
+/// `FF 00` is one `FF`), or why there is none: the end of the file or a marker. The one home
+/// of byte stuffing for [`BitReader::load_byte`] and [`BitReader::peek`].
+fn data_byte(bytes: &[u8], pos: usize) -> Result<(u8, usize), &'static str> {
+    const TRUNCATED: &str = "the file ends inside scan data (truncated)";
+    let byte = *bytes.get(pos).ok_or(TRUNCATED)?;
+    if byte != 0xFF {
+        return Ok((byte, pos + 1));
+    }
+    match bytes.get(pos + 1) {
+        Some(0x00) => Ok((0xFF, pos + 2)),
+        Some(_) => Err("scan data ends before its last block (truncated or corrupt)"),
+        None => Err(TRUNCATED),
     }
 }
 
