@@ -192,3 +192,27 @@ fn turned_photos_read_like_upright_ones() {
         acc(upright_correct)
     );
 }
+
+/// Blurred 640×480 webcam frames of upright wichtounet-v2-train photos (CC BY 4.0, B. Wicht &
+/// J. Hennebert), copy 0 of `synth webcam --seed SEED --size 640x480`: the upright reading is
+/// unsure (faint small print), and until 2026-12-01 a quarter turn scored higher by reading
+/// the sideways glyphs as confidently empty cells, so 26–31 cells came out wrong. A turn must
+/// now read about as many cells as ink as upright does (`TURNED_LEAST_INK_SHARE`).
+#[test]
+fn blurred_webcam_frames_of_upright_photos_are_not_read_turned() {
+    let mut scanner = Scanner::with_default_model().unwrap();
+    for (name, seed) in [("image163", 5002), ("image147", 5003), ("image168", 5003)] {
+        let (photo, corners, _) = common::named_photo("wichtounet-v2-train", name);
+        // The generator's own seeding of copy 0 (`synth webcam`).
+        let mut rng = sudoku_lens::synthetic::Rng::for_item(
+            seed,
+            sudoku_lens::synthetic::rng::stable_hash(name.as_bytes()),
+        );
+        let corners = corners.expect("wichtounet-v2 has corners");
+        let (image, _) = common::vga_webcam_jpeg(&photo.to_rgb8(), corners, &mut rng);
+        let scan = scanner
+            .scan_gray(&image.to_luma8())
+            .unwrap_or_else(|e| panic!("{name}, seed {seed}: {e}"));
+        assert_eq!(scan.quarter_turns, 0, "{name}, seed {seed}");
+    }
+}
